@@ -1,0 +1,54 @@
+// Exported: one-time initialisation of a handle, thread-safe.
+#include <atomic>
+#include <mutex>
+
+#include "safe_call.h"
+
+namespace {
+
+std::mutex& InitMutex() {
+  static std::mutex* mutex = new std::mutex();  // outlives every static user
+  return *mutex;
+}
+
+std::atomic<void*>& AsAtomic(void** addr) {
+  static_assert(sizeof(std::atomic<void*>) == sizeof(void*), "atomic pointer layout");
+  return *reinterpret_cast<std::atomic<void*>*>(addr);
+}
+
+}  // namespace
+
+extern "C" {
+
+TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
+  if (handle_addr == nullptr || init_func == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError",
+                                 "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL");
+    return -1;
+  }
+  if (AsAtomic(handle_addr).load(std::memory_order_acquire) != nullptr) return 0;
+  std::lock_guard<std::mutex> lock(InitMutex());
+  if (AsAtomic(handle_addr).load(std::memory_order_relaxed) != nullptr) return 0;
+  void* result = nullptr;
+  int rc = init_func(&result);
+  if (rc != 0) return rc;
+  if (result == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
+                                 "TVMFFIHandleInitOnce: init_func succeeded but produced NULL");
+    return -1;
+  }
+  AsAtomic(handle_addr).store(result, std::memory_order_release);
+  return 0;
+}
+
+TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
+  if (handle_addr == nullptr || deinit_func == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr(
+        "ValueError", "TVMFFIHandleDeinitOnce: handle_addr and deinit_func must not be NULL");
+    return -1;
+  }
+  void* old = AsAtomic(handle_addr).exchange(nullptr, std::memory_order_acq_rel);
+  return old == nullptr ? 0 : deinit_func(old);
+}
+
+}  // extern "C"

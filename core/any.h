@@ -1,0 +1,475 @@
+// Values: AnyView (a borrowed TVMFFIAny), Any (an owning one) and the
+// conversions between them and C++ types (TypeTraits).
+#ifndef TVMFFI_CORE_ANY_H_
+#define TVMFFI_CORE_ANY_H_
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "error.h"
+#include "object.h"
+#include "string.h"
+
+namespace tvmffi {
+namespace core {
+
+// The name of a value's type as users read it in errors: "int", "float",
+// "str", "bytes", "None", or the type key of an object ("ffi.Array").
+inline std::string TypeIndexToDisplayName(int32_t type_index) {
+  switch (type_index) {
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+    case kTVMFFIStr:
+      return "str";
+    case kTVMFFIByteArrayPtr:
+    case kTVMFFISmallBytes:
+    case kTVMFFIBytes:
+      return "bytes";
+    default:
+      break;
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) {
+    TVMFFIObjectHandle ignored = nullptr;  // GetTypeInfo raised; drop it
+    TVMFFIErrorMoveFromRaised(&ignored);
+    TVMFFIObjectDecRef(ignored);
+    return "<unknown type " + std::to_string(type_index) + ">";
+  }
+  return std::string(info->type_key.data, info->type_key.size);
+}
+
+// Converts a view into an owning value (the semantics of
+// TVMFFIAnyViewToOwnedAny).  `out` is overwritten without being released.
+inline void AnyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
+  int rc = TVMFFIAnyViewToOwnedAny(view, out);
+  if (rc != 0) ThrowRaised(rc);
+}
+
+inline void AnyZero(TVMFFIAny* v) { std::memset(v, 0, sizeof(TVMFFIAny)); }
+
+// Releases an owning value and resets it to None.
+inline void AnyRelease(TVMFFIAny* v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(v->v_obj);
+  AnyZero(v);
+}
+
+// Conversions between C++ types and TVMFFIAny.  A specialisation provides:
+//   static constexpr bool kEnabled = true;
+//   static std::string TypeStr();                        // "int", "str", ...
+//   static void CopyToView(const T&, TVMFFIAny* out);    // may borrow from T
+//   static void MoveToOwned(T, TVMFFIAny* out);          // owning result
+//   static std::optional<T> TryCast(const TVMFFIAny*);   // from a view
+template <typename T, typename = void>
+struct TypeTraits {
+  static constexpr bool kEnabled = false;
+};
+
+template <typename T>
+using TypeTraitsOf = TypeTraits<std::remove_cv_t<std::remove_reference_t<T>>>;
+
+class Any;
+class AnyView;
+
+// Whether T converts to a value implicitly (lazy, so that Any and AnyView
+// themselves never instantiate their traits while still incomplete).
+template <typename T>
+struct TraitsEnabled : std::bool_constant<TypeTraitsOf<T>::kEnabled> {};
+template <typename T>
+constexpr bool kConvertibleValue =
+    std::conjunction<std::negation<std::is_same<std::decay_t<T>, Any>>,
+                     std::negation<std::is_same<std::decay_t<T>, AnyView>>,
+                     TraitsEnabled<T>>::value;
+
+// Throws TypeError "[<context>: ]expected <T>, got <actual>".
+[[noreturn]] inline void ThrowTypeMismatch(const std::string& expected, const TVMFFIAny* actual,
+                                           const std::string& context) {
+  TVMFFI_THROW(TypeError) << context << (context.empty() ? "" : ": ") << "expected " << expected
+                          << ", got " << TypeIndexToDisplayName(actual->type_index);
+}
+
+class AnyView {
+ public:
+  AnyView() { AnyZero(&data_); }
+  AnyView(const AnyView&) = default;
+  AnyView& operator=(const AnyView&) = default;
+  template <typename T, typename = std::enable_if_t<kConvertibleValue<T>>>
+  AnyView(const T& value) {  // NOLINT(runtime/explicit)
+    AnyZero(&data_);
+    TypeTraitsOf<T>::CopyToView(value, &data_);
+  }
+  AnyView(const Any& value);  // NOLINT(runtime/explicit)
+
+  static AnyView FromRaw(const TVMFFIAny& raw) {
+    AnyView v;
+    v.data_ = raw;
+    return v;
+  }
+
+  int32_t type_index() const { return data_.type_index; }
+  bool is_none() const { return data_.type_index == kTVMFFINone; }
+  const TVMFFIAny* raw() const { return &data_; }
+
+  template <typename T>
+  std::optional<T> TryAs() const {
+    return TypeTraits<T>::TryCast(&data_);
+  }
+  template <typename T>
+  T As() const {
+    std::optional<T> v = TypeTraits<T>::TryCast(&data_);
+    if (!v.has_value()) ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &data_, "");
+    return std::move(*v);
+  }
+
+ private:
+  TVMFFIAny data_;
+};
+
+class Any {
+ public:
+  Any() { AnyZero(&data_); }
+  Any(const Any& other) : data_(other.data_) {
+    if (data_.type_index >= kTVMFFIStaticObjectBegin) Object::IncRef(data_.v_obj);
+  }
+  Any(Any&& other) noexcept : data_(other.data_) { AnyZero(&other.data_); }
+  Any(const AnyView& view) { AnyViewToOwned(view.raw(), &data_); }  // NOLINT
+  template <typename T, typename = std::enable_if_t<kConvertibleValue<T>>>
+  Any(T value) {  // NOLINT(runtime/explicit)
+    AnyZero(&data_);
+    TypeTraitsOf<T>::MoveToOwned(std::move(value), &data_);
+  }
+  ~Any() { AnyRelease(&data_); }
+  Any& operator=(Any other) noexcept {
+    std::swap(data_, other.data_);
+    return *this;
+  }
+
+  // Takes over an owning raw value.
+  static Any Adopt(const TVMFFIAny& raw) {
+    Any a;
+    a.data_ = raw;
+    return a;
+  }
+  // Gives up ownership of the raw value; this becomes None.
+  TVMFFIAny Release() {
+    TVMFFIAny r = data_;
+    AnyZero(&data_);
+    return r;
+  }
+  // The slot to pass as a safe-call result (must be None first).
+  TVMFFIAny* result_slot() {
+    AnyRelease(&data_);
+    return &data_;
+  }
+
+  int32_t type_index() const { return data_.type_index; }
+  bool is_none() const { return data_.type_index == kTVMFFINone; }
+  const TVMFFIAny* raw() const { return &data_; }
+
+  template <typename T>
+  std::optional<T> TryAs() const {
+    return TypeTraits<T>::TryCast(&data_);
+  }
+  template <typename T>
+  T As() const {
+    std::optional<T> v = TypeTraits<T>::TryCast(&data_);
+    if (!v.has_value()) ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &data_, "");
+    return std::move(*v);
+  }
+
+ private:
+  TVMFFIAny data_;
+};
+
+inline AnyView::AnyView(const Any& value) : data_(*value.raw()) {}
+
+// ---------------------------------------------------------------------------
+// TypeTraits for the built-in C++ types.
+
+template <>
+struct TypeTraits<std::nullptr_t> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "None"; }
+  static void CopyToView(std::nullptr_t, TVMFFIAny* out) { out->type_index = kTVMFFINone; }
+  static void MoveToOwned(std::nullptr_t, TVMFFIAny* out) { out->type_index = kTVMFFINone; }
+  static std::optional<std::nullptr_t> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFINone) return nullptr;
+    return std::nullopt;
+  }
+};
+
+template <>
+struct TypeTraits<bool> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "bool"; }
+  static void CopyToView(bool b, TVMFFIAny* out) {
+    out->type_index = kTVMFFIBool;
+    out->v_int64 = b ? 1 : 0;
+  }
+  static void MoveToOwned(bool b, TVMFFIAny* out) { CopyToView(b, out); }
+  static std::optional<bool> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) return v->v_int64 != 0;
+    return std::nullopt;
+  }
+};
+
+template <typename Int>
+struct TypeTraits<Int, std::enable_if_t<std::is_integral<Int>::value &&
+                                        !std::is_same<Int, bool>::value>> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "int"; }
+  static void CopyToView(Int i, TVMFFIAny* out) {
+    out->type_index = kTVMFFIInt;
+    out->v_int64 = static_cast<int64_t>(i);
+  }
+  static void MoveToOwned(Int i, TVMFFIAny* out) { CopyToView(i, out); }
+  static std::optional<Int> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+      return static_cast<Int>(v->v_int64);
+    }
+    return std::nullopt;
+  }
+};
+
+template <typename Float>
+struct TypeTraits<Float, std::enable_if_t<std::is_floating_point<Float>::value>> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "float"; }
+  static void CopyToView(Float f, TVMFFIAny* out) {
+    out->type_index = kTVMFFIFloat;
+    out->v_float64 = static_cast<double>(f);
+  }
+  static void MoveToOwned(Float f, TVMFFIAny* out) { CopyToView(f, out); }
+  static std::optional<Float> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIFloat) return static_cast<Float>(v->v_float64);
+    if (v->type_index == kTVMFFIInt || v->type_index == kTVMFFIBool) {
+      return static_cast<Float>(v->v_int64);
+    }
+    return std::nullopt;
+  }
+};
+
+template <>
+struct TypeTraits<void*> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "void*"; }
+  static void CopyToView(void* p, TVMFFIAny* out) {
+    if (p == nullptr) {
+      out->type_index = kTVMFFINone;
+    } else {
+      out->type_index = kTVMFFIOpaquePtr;
+      out->v_ptr = p;
+    }
+  }
+  static void MoveToOwned(void* p, TVMFFIAny* out) { CopyToView(p, out); }
+  static std::optional<void*> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIOpaquePtr) return v->v_ptr;
+    if (v->type_index == kTVMFFINone) return static_cast<void*>(nullptr);
+    return std::nullopt;
+  }
+};
+
+template <>
+struct TypeTraits<DLDataType> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "DataType"; }
+  static void CopyToView(DLDataType t, TVMFFIAny* out) {
+    out->type_index = kTVMFFIDataType;
+    out->v_dtype = t;
+  }
+  static void MoveToOwned(DLDataType t, TVMFFIAny* out) { CopyToView(t, out); }
+  // Also parses dtype strings ("float32").
+  static std::optional<DLDataType> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIDataType) return v->v_dtype;
+    const char* data;
+    size_t size;
+    bool is_bytes;
+    if (GetStringView(v, &data, &size, &is_bytes) && !is_bytes) {
+      TVMFFIByteArray text;
+      text.data = data;
+      text.size = size;
+      DLDataType out;
+      int rc = TVMFFIDataTypeFromString(&text, &out);
+      if (rc != 0) ThrowRaised(rc);
+      return out;
+    }
+    return std::nullopt;
+  }
+};
+
+template <>
+struct TypeTraits<DLDevice> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "Device"; }
+  static void CopyToView(DLDevice d, TVMFFIAny* out) {
+    out->type_index = kTVMFFIDevice;
+    out->v_device = d;
+  }
+  static void MoveToOwned(DLDevice d, TVMFFIAny* out) { CopyToView(d, out); }
+  static std::optional<DLDevice> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIDevice) return v->v_device;
+    return std::nullopt;
+  }
+};
+
+// DLTensor* arguments: a borrowed DLTensor or the cell of an ffi.Tensor.
+template <>
+struct TypeTraits<DLTensor*> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "DLTensor*"; }
+  static void CopyToView(DLTensor* t, TVMFFIAny* out) {
+    out->type_index = kTVMFFIDLTensorPtr;
+    out->v_ptr = t;
+  }
+  static void MoveToOwned(DLTensor* t, TVMFFIAny* out) { CopyToView(t, out); }
+  static std::optional<DLTensor*> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(v->v_ptr);
+    if (v->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(v->v_obj);
+    return std::nullopt;
+  }
+};
+
+// Views of C strings borrow the chars; owned values copy them.
+template <>
+struct TypeTraits<const char*> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "str"; }
+  static void CopyToView(const char* s, TVMFFIAny* out) {
+    out->type_index = kTVMFFIRawStr;
+    out->v_c_str = s;
+  }
+  static void MoveToOwned(const char* s, TVMFFIAny* out) {
+    MakeStringAny(s, std::strlen(s), false, out);
+  }
+};
+
+template <size_t N>
+struct TypeTraits<char[N]> : TypeTraits<const char*> {
+  static void CopyToView(const char (&s)[N], TVMFFIAny* out) {
+    TypeTraits<const char*>::CopyToView(s, out);
+  }
+  static void MoveToOwned(const char (&s)[N], TVMFFIAny* out) {
+    MakeStringAny(s, std::strlen(s), false, out);
+  }
+};
+
+template <>
+struct TypeTraits<std::string> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "str"; }
+  // A view borrows the std::string's NUL-terminated buffer.
+  static void CopyToView(const std::string& s, TVMFFIAny* out) {
+    out->type_index = kTVMFFIRawStr;
+    out->v_c_str = s.c_str();
+  }
+  static void MoveToOwned(const std::string& s, TVMFFIAny* out) {
+    MakeStringAny(s.data(), s.size(), false, out);
+  }
+  static std::optional<std::string> TryCast(const TVMFFIAny* v) {
+    const char* data;
+    size_t size;
+    bool is_bytes;
+    if (GetStringView(v, &data, &size, &is_bytes) && !is_bytes) return std::string(data, size);
+    return std::nullopt;
+  }
+};
+
+template <>
+struct TypeTraits<Any> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "Any"; }
+  static void CopyToView(const Any& a, TVMFFIAny* out) { *out = *a.raw(); }
+  static void MoveToOwned(Any a, TVMFFIAny* out) { *out = a.Release(); }
+  static std::optional<Any> TryCast(const TVMFFIAny* v) { return Any(AnyView::FromRaw(*v)); }
+};
+
+template <>
+struct TypeTraits<AnyView> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return "Any"; }
+  static void CopyToView(const AnyView& a, TVMFFIAny* out) { *out = *a.raw(); }
+  static void MoveToOwned(const AnyView& a, TVMFFIAny* out) { AnyViewToOwned(a.raw(), out); }
+  static std::optional<AnyView> TryCast(const TVMFFIAny* v) { return AnyView::FromRaw(*v); }
+};
+
+template <typename T>
+struct TypeTraits<std::optional<T>> {
+  static constexpr bool kEnabled = TypeTraits<T>::kEnabled;
+  static std::string TypeStr() { return "Optional[" + TypeTraits<T>::TypeStr() + "]"; }
+  static void CopyToView(const std::optional<T>& v, TVMFFIAny* out) {
+    if (v.has_value()) TypeTraits<T>::CopyToView(*v, out);
+  }
+  static void MoveToOwned(std::optional<T> v, TVMFFIAny* out) {
+    if (v.has_value()) TypeTraits<T>::MoveToOwned(std::move(*v), out);
+  }
+  static std::optional<std::optional<T>> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFINone) return std::optional<T>();
+    std::optional<T> inner = TypeTraits<T>::TryCast(v);
+    if (!inner.has_value()) return std::nullopt;
+    return std::optional<T>(std::move(inner));
+  }
+};
+
+// Object references: any class derived from ObjectRef with a ContainerType.
+// String and Bytes also accept their small and borrowed forms.
+template <typename Ref>
+struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>> {
+  using Container = typename Ref::ContainerType;
+  static constexpr bool kEnabled = true;
+  static constexpr bool kIsString = std::is_same<Ref, String>::value;
+  static constexpr bool kIsBytes = std::is_same<Ref, Bytes>::value;
+
+  static std::string TypeStr() {
+    if (kIsString) return "str";
+    if (kIsBytes) return "bytes";
+    return Container::kTypeKey;
+  }
+  static void CopyToView(const Ref& r, TVMFFIAny* out) {
+    if (!r.defined()) {
+      out->type_index = kTVMFFINone;
+      return;
+    }
+    out->type_index = r.type_index();
+    out->v_obj = static_cast<TVMFFIObject*>(r.handle());
+  }
+  static void MoveToOwned(Ref r, TVMFFIAny* out) {
+    if (!r.defined()) {
+      out->type_index = kTVMFFINone;
+      return;
+    }
+    if constexpr (kIsString || kIsBytes) {
+      if (r.size() <= kSmallStrMaxLen) {
+        MakeStringAny(r.data(), r.size(), kIsBytes, out);
+        return;
+      }
+    }
+    out->type_index = r.type_index();
+    out->v_obj = static_cast<TVMFFIObject*>(std::move(r).MoveData().release_handle());
+  }
+  static std::optional<Ref> TryCast(const TVMFFIAny* v) {
+    if constexpr (kIsString || kIsBytes) {
+      if (v->type_index == Container::kStaticTypeIndex) {
+        return Ref(ObjectPtr<Object>::BorrowHandle(v->v_obj));
+      }
+      const char* data;
+      size_t size;
+      bool is_bytes;
+      if (GetStringView(v, &data, &size, &is_bytes) && is_bytes == kIsBytes) {
+        return Ref(data, size);
+      }
+      return std::nullopt;
+    } else {
+      if (v->type_index < kTVMFFIStaticObjectBegin) return std::nullopt;
+      Object* obj = Object::FromHandle(v->v_obj);
+      if (!obj->IsInstanceIndex(Container::RuntimeTypeIndex())) return std::nullopt;
+      return Ref(ObjectPtr<Object>::Borrow(obj));
+    }
+  }
+};
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_ANY_H_

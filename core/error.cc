@@ -1,0 +1,79 @@
+// Errors: the Error object this library allocates and the thread-local slot.
+#include "error.h"
+
+namespace tvmffi {
+namespace core {
+
+ErrorObj::ErrorObj(std::string kind, std::string message, std::string backtrace,
+                   TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context)
+    : kind_(std::move(kind)), message_(std::move(message)), backtrace_(std::move(backtrace)) {
+  cell.update_backtrace = &ErrorObj::UpdateBacktrace;
+  cell.cause_chain = cause;
+  cell.extra_context = extra_context;
+  if (cause != nullptr) TVMFFIObjectIncRef(cause);
+  if (extra_context != nullptr) TVMFFIObjectIncRef(extra_context);
+  SyncCell();
+}
+
+ErrorObj::~ErrorObj() {
+  TVMFFIObjectDecRef(cell.cause_chain);
+  TVMFFIObjectDecRef(cell.extra_context);
+}
+
+void ErrorObj::SyncCell() {
+  cell.kind = ToByteArray(kind_);
+  cell.message = ToByteArray(message_);
+  cell.backtrace = ToByteArray(backtrace_);
+}
+
+void ErrorObj::UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                               int32_t update_mode) {
+  // Called through a C function pointer: nothing may escape.  On
+  // out-of-memory the backtrace is left as it was.
+  ErrorObj* obj = static_cast<ErrorObj*>(Object::FromHandle(self));
+  try {
+    std::string text = backtrace == nullptr || backtrace->size == 0
+                           ? std::string()
+                           : std::string(backtrace->data, backtrace->size);
+    if (update_mode == kTVMFFIBacktraceUpdateModeAppend) {
+      obj->backtrace_ += text;
+    } else {
+      obj->backtrace_ = std::move(text);
+    }
+    obj->SyncCell();
+  } catch (...) {
+  }
+}
+
+namespace {
+
+// One strong reference to an Error, or nothing.  Released at thread exit.
+struct ErrorSlot {
+  TVMFFIObjectHandle error = nullptr;
+  ~ErrorSlot() { TVMFFIObjectDecRef(error); }
+};
+
+ErrorSlot& ThisThreadSlot() {
+  static thread_local ErrorSlot slot;
+  return slot;
+}
+
+}  // namespace
+
+void ErrorSlotSet(TVMFFIObjectHandle error) noexcept {
+  if (error != nullptr) TVMFFIObjectIncRef(error);
+  ErrorSlot& slot = ThisThreadSlot();
+  TVMFFIObjectHandle old = slot.error;
+  slot.error = error;
+  TVMFFIObjectDecRef(old);  // after the swap: the deleter may raise again
+}
+
+TVMFFIObjectHandle ErrorSlotTake() noexcept {
+  ErrorSlot& slot = ThisThreadSlot();
+  TVMFFIObjectHandle h = slot.error;
+  slot.error = nullptr;
+  return h;
+}
+
+}  // namespace core
+}  // namespace tvmffi

@@ -1,0 +1,163 @@
+// Errors: the C++ exception that carries an ffi.Error object, the helpers
+// that move it through the thread-local error slot, and (library-internal)
+// the Error object this library allocates.
+#ifndef TVMFFI_CORE_ERROR_H_
+#define TVMFFI_CORE_ERROR_H_
+
+#include <cstring>
+#include <exception>
+#include <new>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+inline TVMFFIByteArray ToByteArray(const std::string& s) {
+  TVMFFIByteArray b;
+  b.data = s.data();
+  b.size = s.size();
+  return b;
+}
+
+// The exception thrown by C++ code on either side of the ABI.  It holds a
+// reference to an ffi.Error object, so it crosses the C ABI (through the
+// error slot) without loss.  Header-only: built on the exported functions.
+class Error : public std::exception {
+ public:
+  // Captures a backtrace of the throw site.
+  Error(const std::string& kind, const std::string& message)
+      : Error(kind, message, CaptureBacktraceText()) {}
+  Error(const std::string& kind, const std::string& message, const std::string& backtrace) {
+    TVMFFIByteArray k = ToByteArray(kind), m = ToByteArray(message), b = ToByteArray(backtrace);
+    TVMFFIObjectHandle h = nullptr;
+    if (TVMFFIErrorCreate(&k, &m, &b, &h) != 0) throw std::bad_alloc();
+    obj_ = ObjectPtr<Object>::AdoptHandle(h);
+    what_ = kind + ": " + message;
+  }
+  // Adopts a reference to an ffi.Error object (ours or another library's).
+  explicit Error(ObjectPtr<Object> error_obj) : obj_(std::move(error_obj)) {
+    what_ = kind() + ": " + message();
+  }
+
+  std::string kind() const { return Str(cell()->kind); }
+  std::string message() const { return Str(cell()->message); }
+  std::string backtrace() const { return Str(cell()->backtrace); }
+  // "Kind: message"
+  const char* what() const noexcept override { return what_.c_str(); }
+
+  const ObjectPtr<Object>& object() const { return obj_; }
+  TVMFFIErrorCell* cell() const { return TVMFFIErrorGetCellPtr(obj_->handle()); }
+
+ private:
+  static std::string Str(const TVMFFIByteArray& b) {
+    return b.size == 0 ? std::string() : std::string(b.data, b.size);
+  }
+  static std::string CaptureBacktraceText() {
+    const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
+    return bt == nullptr ? std::string() : Str(*bt);
+  }
+  ObjectPtr<Object> obj_;
+  std::string what_;
+};
+
+// Builds a message with << and throws it when the statement ends.
+//   TVMFFI_THROW(ValueError) << "bad value " << x;
+class ErrorBuilder {
+ public:
+  explicit ErrorBuilder(const char* kind) : kind_(kind) {}
+  template <typename T>
+  ErrorBuilder& operator<<(const T& v) {
+    stream_ << v;
+    return *this;
+  }
+  [[noreturn]] ~ErrorBuilder() noexcept(false) { throw Error(kind_, stream_.str()); }
+
+ private:
+  const char* kind_;
+  std::ostringstream stream_;
+};
+
+#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
+// A failed internal invariant: kind InternalError.
+#define TVMFFI_ICHECK(cond) \
+  if (!(cond)) TVMFFI_THROW(InternalError) << "check failed: " #cond ": "
+
+// Takes the error a failed ABI call left in the slot and throws it.
+[[noreturn]] inline void ThrowRaised(int rc) {
+  TVMFFIObjectHandle h = nullptr;
+  TVMFFIErrorMoveFromRaised(&h);
+  if (h == nullptr) {
+    throw Error("RuntimeError",
+                "a call failed with code " + std::to_string(rc) + " but left no error");
+  }
+  throw Error(ObjectPtr<Object>::AdoptHandle(h));
+}
+
+// Stores the active exception (call inside a catch block) in the slot and
+// returns -1.  Error maps to itself, std::bad_alloc to MemoryError and any
+// other exception to InternalError.
+inline int SetRaisedFromCurrentException() noexcept {
+  try {
+    throw;
+  } catch (const Error& e) {
+    TVMFFIErrorSetRaised(e.object()->handle());
+  } catch (const std::bad_alloc&) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
+  } catch (const std::exception& e) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", e.what());
+  } catch (...) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception");
+  }
+  return -1;
+}
+
+inline int32_t RegisterDynamicType(const char* key, int32_t parent_index) {
+  TVMFFIByteArray k;
+  k.data = key;
+  k.size = std::strlen(key);
+  const TVMFFITypeInfo* parent = TVMFFIGetTypeInfo(parent_index);
+  if (parent == nullptr) ThrowRaised(-1);
+  int32_t index = TVMFFITypeGetOrAllocIndex(&k, -1, parent->type_depth + 1, 0, 1, parent_index);
+  if (index < 0) ThrowRaised(index);
+  return index;
+}
+
+// ---------------------------------------------------------------------------
+// Library-internal (defined in error.cc, not exported).
+
+// layout = { TVMFFIObject, TVMFFIErrorCell, then this library's storage }.
+// Readers go through the cell: an Error made by another library has the same
+// cell but not the storage behind it.
+class ErrorObj : public Object {
+ public:
+  TVMFFIErrorCell cell;
+
+  ErrorObj(std::string kind, std::string message, std::string backtrace,
+           TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context);
+  ~ErrorObj();
+  ErrorObj(const ErrorObj&) = delete;
+  ErrorObj& operator=(const ErrorObj&) = delete;
+
+  TVMFFI_DECLARE_STATIC_TYPE(ErrorObj, kTVMFFIError, "ffi.Error")
+
+ private:
+  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                              int32_t update_mode);
+  void SyncCell();
+  std::string kind_;
+  std::string message_;
+  std::string backtrace_;
+};
+
+// The calling thread's error slot (error.cc).
+void ErrorSlotSet(TVMFFIObjectHandle error) noexcept;   // borrows error
+TVMFFIObjectHandle ErrorSlotTake() noexcept;            // new reference or nullptr
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_ERROR_H_

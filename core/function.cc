@@ -1,0 +1,191 @@
+// Functions: C functions wrapped as objects, and the global function registry.
+#include "function.h"
+
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string_view>
+#include <unordered_map>
+
+#include "function_internal.h"
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// A function made from a C safe-call and its closure (TVMFFIFunctionCreate).
+class CFunctionObj : public FunctionObj {
+ public:
+  CFunctionObj(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void*))
+      : self_(self), safe_call_(safe_call), deleter_(deleter) {
+    cell.safe_call = &CFunctionObj::Trampoline;
+    cell.cpp_call = nullptr;
+  }
+  ~CFunctionObj() {
+    if (deleter_ != nullptr) deleter_(self_);
+  }
+
+ private:
+  static int Trampoline(void* handle, const TVMFFIAny* args, int32_t num_args,
+                        TVMFFIAny* result) {
+    CFunctionObj* f = static_cast<CFunctionObj*>(Object::FromHandle(handle));
+    return f->safe_call_(f->self_, args, num_args, result);
+  }
+  void* self_;
+  TVMFFISafeCallType safe_call_;
+  void (*deleter_)(void*);
+};
+
+// A function whose safe-call receives the function's own handle.
+class DirectCFunctionObj : public FunctionObj {
+ public:
+  explicit DirectCFunctionObj(TVMFFISafeCallType safe_call) {
+    cell.safe_call = safe_call;
+    cell.cpp_call = nullptr;
+  }
+};
+
+struct GlobalEntry {
+  std::string name;
+  std::string doc;
+  std::string metadata;
+  int64_t flags;
+  ObjectPtr<Object> func;
+};
+
+// Names map to entries; the string_view keys point into the entries' names.
+class GlobalRegistry {
+ public:
+  static GlobalRegistry& Get() {
+    // Never destroyed: functions of unloaded libraries must not run at exit.
+    static GlobalRegistry* registry = new GlobalRegistry();
+    return *registry;
+  }
+
+  void Set(std::string name, ObjectPtr<Object> func, bool allow_override, std::string doc,
+           std::string metadata, int64_t flags) {
+    auto entry = std::make_unique<GlobalEntry>(GlobalEntry{
+        std::move(name), std::move(doc), std::move(metadata), flags, std::move(func)});
+    std::unique_ptr<GlobalEntry> replaced;
+    {
+      std::unique_lock<std::shared_mutex> lock(mutex_);
+      auto it = table_.find(entry->name);
+      if (it != table_.end()) {
+        if (!allow_override) {
+          TVMFFI_THROW(RuntimeError) << "global function `" << entry->name
+                                     << "` is already registered; pass allow_override to replace it";
+        }
+        replaced = std::move(it->second);
+        table_.erase(it);
+      }
+      std::string_view key = entry->name;
+      table_.emplace(key, std::move(entry));
+    }
+    // `replaced` is released here, outside the lock: its deleter may call back.
+  }
+
+  ObjectPtr<Object> Find(std::string_view name) const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    return it == table_.end() ? ObjectPtr<Object>() : it->second->func;
+  }
+
+  bool Remove(std::string_view name) {
+    std::unique_ptr<GlobalEntry> removed;
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it == table_.end()) return false;
+    removed = std::move(it->second);
+    table_.erase(it);
+    lock.unlock();
+    return true;
+  }
+
+  std::vector<std::string> Names() const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    std::vector<std::string> names;
+    names.reserve(table_.size());
+    for (const auto& kv : table_) names.push_back(kv.second->name);
+    return names;
+  }
+
+  std::optional<std::string> Metadata(std::string_view name) const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = table_.find(name);
+    if (it == table_.end()) return std::nullopt;
+    return it->second->metadata;
+  }
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string_view, std::unique_ptr<GlobalEntry>> table_;
+};
+
+}  // namespace
+
+ObjectPtr<Object> MakeCFunction(void* self, TVMFFISafeCallType safe_call,
+                                void (*deleter)(void*)) {
+  if (self == nullptr && deleter == nullptr) {
+    return ObjectPtr<Object>(MakeObject<DirectCFunctionObj>(safe_call));
+  }
+  return ObjectPtr<Object>(MakeObject<CFunctionObj>(self, safe_call, deleter));
+}
+
+void GlobalFunctionSet(std::string name, ObjectPtr<Object> func, bool allow_override,
+                       std::string doc, std::string metadata, int64_t flags) {
+  if (name.empty()) TVMFFI_THROW(ValueError) << "a global function needs a non-empty name";
+  if (func == nullptr || func->type_index() != kTVMFFIFunction) {
+    TVMFFI_THROW(TypeError) << "global `" << name << "` must be an ffi.Function, got "
+                            << (func == nullptr ? std::string("None")
+                                                : TypeIndexToDisplayName(func->type_index()));
+  }
+  GlobalRegistry::Get().Set(std::move(name), std::move(func), allow_override, std::move(doc),
+                            std::move(metadata), flags);
+}
+
+ObjectPtr<Object> GlobalFunctionFind(std::string_view name) {
+  return GlobalRegistry::Get().Find(name);
+}
+
+// ---------------------------------------------------------------------------
+// Built-in globals about the registry itself.
+
+TVMFFI_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& name) {
+  return GlobalRegistry::Get().Remove(name);
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
+  std::optional<std::string> meta = GlobalRegistry::Get().Metadata(name);
+  if (!meta.has_value()) {
+    TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+  }
+  return String(*meta);
+});
+
+// f(-1) -> number of names; f(i) -> the i-th name (a snapshot taken now).
+TVMFFI_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
+  auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get().Names());
+  return Function::FromTyped(
+      [names](int64_t i) -> Any {
+        if (i == -1) return Any(static_cast<int64_t>(names->size()));
+        if (i < 0 || i >= static_cast<int64_t>(names->size())) {
+          TVMFFI_THROW(IndexError) << "index " << i << " out of range for "
+                                   << names->size() << " global function names";
+        }
+        return Any(String((*names)[static_cast<size_t>(i)]));
+      },
+      "ffi.FunctionListGlobalNamesFunctor");
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.FunctionFromExternC",
+                       [](void* self, void* safe_call, void* deleter) {
+                         if (safe_call == nullptr) {
+                           TVMFFI_THROW(ValueError) << "safe_call must not be NULL";
+                         }
+                         return Function(MakeCFunction(
+                             self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                             reinterpret_cast<void (*)(void*)>(deleter)));
+                       });
+
+}  // namespace core
+}  // namespace tvmffi

@@ -1,0 +1,211 @@
+// Functions: the ffi.Function object, functions made from C++ callables
+// (packed or typed, with argument conversion), and the global registry.
+#ifndef TVMFFI_CORE_FUNCTION_H_
+#define TVMFFI_CORE_FUNCTION_H_
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "any.h"
+#include "error.h"
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+static_assert(sizeof(AnyView) == sizeof(TVMFFIAny), "AnyView is a TVMFFIAny");
+static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any is a TVMFFIAny");
+
+// layout = { TVMFFIObject, TVMFFIFunctionCell, closure state }.
+class FunctionObj : public Object {
+ public:
+  TVMFFIFunctionCell cell;
+  TVMFFI_DECLARE_STATIC_TYPE(FunctionObj, kTVMFFIFunction, "ffi.Function")
+
+ protected:
+  FunctionObj() = default;
+};
+
+// A function around a C++ callable `void(const AnyView* args, int32_t n, Any* rv)`.
+template <typename F>
+class PackedFunctionObj : public FunctionObj {
+ public:
+  explicit PackedFunctionObj(F f) : f_(std::move(f)) {
+    cell.safe_call = &PackedFunctionObj::SafeCall;
+    cell.cpp_call = nullptr;
+  }
+
+ private:
+  static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
+                      TVMFFIAny* result) {
+    try {
+      auto* self = static_cast<PackedFunctionObj*>(Object::FromHandle(handle));
+      Any rv;
+      self->f_(reinterpret_cast<const AnyView*>(args), num_args, &rv);
+      *result = rv.Release();
+      return 0;
+    } catch (...) {
+      return SetRaisedFromCurrentException();
+    }
+  }
+  F f_;
+};
+
+namespace detail {
+
+template <typename T>
+struct FunctionSignature : FunctionSignature<decltype(&T::operator())> {};
+template <typename R, typename... Args>
+struct FunctionSignature<R (*)(Args...)> {
+  using Return = R;
+  using ArgsTuple = std::tuple<std::decay_t<Args>...>;
+  static constexpr size_t kArity = sizeof...(Args);
+};
+template <typename R, typename... Args>
+struct FunctionSignature<R(Args...)> : FunctionSignature<R (*)(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct FunctionSignature<R (C::*)(Args...) const> : FunctionSignature<R (*)(Args...)> {};
+template <typename C, typename R, typename... Args>
+struct FunctionSignature<R (C::*)(Args...)> : FunctionSignature<R (*)(Args...)> {};
+
+inline std::string FunctionContext(const std::string& func_name) {
+  return func_name.empty() ? std::string() : "In function " + func_name + ": ";
+}
+// Throws TypeError "[In function <name>: ]argument <i+1>: expected <T>, got <U>".
+[[noreturn]] inline void ThrowArgumentMismatch(const std::string& func_name, int index,
+                                               const std::string& expected,
+                                               const TVMFFIAny* actual) {
+  ThrowTypeMismatch(expected, actual,
+                    FunctionContext(func_name) + "argument " + std::to_string(index + 1));
+}
+// Throws TypeError "[In function <name>: ]expected <n> arguments, got <m>".
+[[noreturn]] inline void ThrowArityMismatch(const std::string& func_name, size_t expected,
+                                            int32_t actual) {
+  TVMFFI_THROW(TypeError) << FunctionContext(func_name) << "expected " << expected
+                          << (expected == 1 ? " argument" : " arguments") << ", got " << actual;
+}
+
+template <typename T>
+T CastArgument(const AnyView* args, int index, const std::string& func_name) {
+  std::optional<T> v = TypeTraits<T>::TryCast(args[index].raw());
+  if (!v.has_value()) {
+    ThrowArgumentMismatch(func_name, index, TypeTraits<T>::TypeStr(), args[index].raw());
+  }
+  return std::move(*v);
+}
+
+template <typename F, typename Sig, size_t... I>
+void CallTyped(const F& f, const std::string& name, const AnyView* args, Any* rv,
+               std::index_sequence<I...>) {
+  using ArgsTuple = typename Sig::ArgsTuple;
+  if constexpr (std::is_void<typename Sig::Return>::value) {
+    f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...);
+    (void)rv;
+  } else {
+    *rv = Any(
+        f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...));
+  }
+}
+
+}  // namespace detail
+
+// A reference to a function object (ours or another library's).
+class Function : public ObjectRef {
+ public:
+  using ContainerType = FunctionObj;
+  Function() = default;
+  explicit Function(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  // From `void(const AnyView* args, int32_t num_args, Any* rv)`.
+  template <typename F>
+  static Function FromPacked(F f) {
+    return Function(ObjectPtr<Object>(MakeObject<PackedFunctionObj<F>>(std::move(f))));
+  }
+
+  // From an ordinary callable; arguments are converted with TypeTraits and a
+  // mismatch raises TypeError naming the argument.  `name` prefixes errors.
+  template <typename F>
+  static Function FromTyped(F f, std::string name = "") {
+    using Sig = detail::FunctionSignature<std::decay_t<F>>;
+    return FromPacked([f = std::move(f), name = std::move(name)](
+                          const AnyView* args, int32_t num_args, Any* rv) {
+      if (num_args != static_cast<int32_t>(Sig::kArity)) {
+        detail::ThrowArityMismatch(name, Sig::kArity, num_args);
+      }
+      detail::CallTyped<F, Sig>(f, name, args, rv, std::make_index_sequence<Sig::kArity>());
+    });
+  }
+
+  // Calls through the C ABI; a failure is rethrown as Error.
+  Any CallPacked(const AnyView* args, int32_t num_args) const {
+    Any rv;
+    int rc = TVMFFIFunctionCall(handle(),
+                                const_cast<TVMFFIAny*>(reinterpret_cast<const TVMFFIAny*>(args)),
+                                num_args, rv.result_slot());
+    if (rc != 0) ThrowRaised(rc);
+    return rv;
+  }
+
+  template <typename... Args>
+  Any operator()(Args&&... args) const {
+    AnyView packed[sizeof...(Args) + 1] = {AnyView(std::forward<Args>(args))...};
+    return CallPacked(packed, static_cast<int32_t>(sizeof...(Args)));
+  }
+
+  // The global registry (thread-safe), through the C ABI.
+  static std::optional<Function> GetGlobal(const std::string& name) {
+    TVMFFIByteArray n = ToByteArray(name);
+    TVMFFIObjectHandle h = nullptr;
+    int rc = TVMFFIFunctionGetGlobal(&n, &h);
+    if (rc != 0) ThrowRaised(rc);
+    if (h == nullptr) return std::nullopt;
+    return Function(ObjectPtr<Object>::AdoptHandle(h));
+  }
+  // Throws KeyError naming the function when missing.
+  static Function GetGlobalRequired(const std::string& name) {
+    std::optional<Function> f = GetGlobal(name);
+    if (!f.has_value()) TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+    return *f;
+  }
+  // Throws RuntimeError when the name is taken and allow_override is false.
+  static void SetGlobal(const std::string& name, const Function& f, bool allow_override = false,
+                        const std::string& doc = "", const std::string& metadata = "") {
+    TVMFFIMethodInfo info;
+    std::memset(&info, 0, sizeof(info));
+    info.name = ToByteArray(name);
+    info.doc = ToByteArray(doc);
+    info.metadata = ToByteArray(metadata);
+    info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+    info.method.type_index = kTVMFFIFunction;
+    info.method.v_obj = static_cast<TVMFFIObject*>(f.handle());
+    int rc = TVMFFIFunctionSetGlobalFromMethodInfo(&info, allow_override ? 1 : 0);
+    if (rc != 0) ThrowRaised(rc);
+  }
+};
+
+// Registers a typed global function at static-initialisation time:
+//   TVMFFI_REGISTER_GLOBAL("testing.add", [](int64_t a, int64_t b) { return a + b; });
+#define TVMFFI_STR_CONCAT_(a, b) a##b
+#define TVMFFI_STR_CONCAT(a, b) TVMFFI_STR_CONCAT_(a, b)
+#define TVMFFI_REGISTER_GLOBAL(name, callable)                                           \
+  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) = [] {                    \
+    ::tvmffi::core::Function::SetGlobal(name,                                             \
+                                        ::tvmffi::core::Function::FromTyped(callable, name)); \
+    return true;                                                                          \
+  }()
+#define TVMFFI_REGISTER_GLOBAL_PACKED(name, callable)                                     \
+  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) = [] {                    \
+    ::tvmffi::core::Function::SetGlobal(name,                                             \
+                                        ::tvmffi::core::Function::FromPacked(callable));  \
+    return true;                                                                          \
+  }()
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_FUNCTION_H_

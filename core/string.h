@@ -1,0 +1,158 @@
+// Strings and bytes: heap objects (ffi.String, ffi.Bytes) and the small
+// inline form of at most 7 bytes held directly in a TVMFFIAny.
+#ifndef TVMFFI_CORE_STRING_H_
+#define TVMFFI_CORE_STRING_H_
+
+#include <cstring>
+#include <string>
+
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+// layout = { TVMFFIObject, TVMFFIByteArray, char[size + 1] } — the chars are
+// inline after the cell and NUL-terminated.
+class BytesObjBase : public Object {
+ public:
+  TVMFFIByteArray cell;
+
+  const char* data() const { return cell.data; }
+  size_t size() const { return cell.size; }
+  std::string str() const { return std::string(cell.data, cell.size); }
+
+ protected:
+  BytesObjBase() = default;
+  template <typename T>
+  static ObjectPtr<T> MakeInline(const char* data, size_t size);
+};
+
+class StringObj : public BytesObjBase {
+ public:
+  TVMFFI_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
+  static ObjectPtr<StringObj> Make(const char* data, size_t size);
+};
+
+class BytesObj : public BytesObjBase {
+ public:
+  TVMFFI_DECLARE_STATIC_TYPE(BytesObj, kTVMFFIBytes, "ffi.Bytes")
+  static ObjectPtr<BytesObj> Make(const char* data, size_t size);
+};
+
+template <typename T>
+ObjectPtr<T> BytesObjBase::MakeInline(const char* data, size_t size) {
+  ObjectPtr<T> obj = MakeObjectWithExtra<T>(size + 1);
+  char* chars = reinterpret_cast<char*>(obj.get()) + sizeof(T);
+  if (size != 0) std::memcpy(chars, data, size);
+  chars[size] = '\0';
+  obj->cell.data = chars;
+  obj->cell.size = size;
+  return obj;
+}
+
+// Strings shorter than this live inline in a TVMFFIAny.
+constexpr size_t kSmallStrMaxLen = 7;
+
+inline ObjectPtr<StringObj> StringObj::Make(const char* data, size_t size) {
+  return MakeInline<StringObj>(data, size);
+}
+inline ObjectPtr<BytesObj> BytesObj::Make(const char* data, size_t size) {
+  return MakeInline<BytesObj>(data, size);
+}
+
+// Writes an owning value for the bytes: the small form up to 7 bytes, else a
+// new heap object.  `out` is overwritten without being released.
+inline void MakeStringAny(const char* data, size_t size, bool is_bytes, TVMFFIAny* out) {
+  std::memset(out, 0, sizeof(TVMFFIAny));
+  if (size <= kSmallStrMaxLen) {
+    out->type_index = is_bytes ? kTVMFFISmallBytes : kTVMFFISmallStr;
+    out->small_str_len = static_cast<uint32_t>(size);
+    if (size != 0) std::memcpy(out->v_bytes, data, size);
+    return;
+  }
+  Object* obj = is_bytes ? static_cast<Object*>(BytesObj::Make(data, size).release())
+                         : static_cast<Object*>(StringObj::Make(data, size).release());
+  out->type_index = is_bytes ? kTVMFFIBytes : kTVMFFIStr;
+  out->v_obj = &obj->header_;
+}
+
+// Reads the bytes of any string-like value (RawStr, ByteArrayPtr, SmallStr,
+// SmallBytes, Str, Bytes).  Returns false for other types.  The view is valid
+// while `value` is.
+inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* size,
+                          bool* is_bytes) {
+  switch (value->type_index) {
+    case kTVMFFIRawStr:
+      *data = value->v_c_str;
+      *size = std::strlen(value->v_c_str);
+      *is_bytes = false;
+      return true;
+    case kTVMFFIByteArrayPtr: {
+      const TVMFFIByteArray* b = static_cast<const TVMFFIByteArray*>(value->v_ptr);
+      *data = b->data;
+      *size = b->size;
+      *is_bytes = true;
+      return true;
+    }
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes:
+      *data = value->v_bytes;
+      *size = value->small_str_len;
+      *is_bytes = value->type_index == kTVMFFISmallBytes;
+      return true;
+    case kTVMFFIStr:
+    case kTVMFFIBytes: {
+      const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(value->v_obj);
+      *data = b->data;
+      *size = b->size;
+      *is_bytes = value->type_index == kTVMFFIBytes;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// A C++ reference to a String object (never null once constructed from text).
+class String : public ObjectRef {
+ public:
+  using ContainerType = StringObj;
+  String() : String("", 0) {}
+  String(const char* data, size_t size) : ObjectRef(StringObj::Make(data, size)) {}
+  String(const std::string& s) : String(s.data(), s.size()) {}  // NOLINT
+  String(const char* s) : String(s, std::strlen(s)) {}          // NOLINT
+  explicit String(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  const char* data() const { return obj()->data(); }
+  size_t size() const { return obj()->size(); }
+  std::string str() const { return obj()->str(); }
+  operator std::string() const { return str(); }  // NOLINT
+  bool operator==(const String& o) const {
+    return size() == o.size() && std::memcmp(data(), o.data(), size()) == 0;
+  }
+
+ private:
+  const StringObj* obj() const { return static_cast<const StringObj*>(get()); }
+};
+
+// A C++ reference to a Bytes object.
+class Bytes : public ObjectRef {
+ public:
+  using ContainerType = BytesObj;
+  Bytes() : Bytes("", 0) {}
+  Bytes(const char* data, size_t size) : ObjectRef(BytesObj::Make(data, size)) {}
+  explicit Bytes(const std::string& s) : Bytes(s.data(), s.size()) {}
+  explicit Bytes(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  const char* data() const { return obj()->data(); }
+  size_t size() const { return obj()->size(); }
+  std::string str() const { return obj()->str(); }
+
+ private:
+  const BytesObj* obj() const { return static_cast<const BytesObj*>(get()); }
+};
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_STRING_H_

@@ -1,0 +1,43 @@
+// The type registry: type keys, indices and ancestry, reflected fields and
+// methods, metadata, and type-attribute columns.
+#ifndef TVMFFI_CORE_TYPE_REGISTRY_H_
+#define TVMFFI_CORE_TYPE_REGISTRY_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tvmffi {
+namespace core {
+
+// All functions are thread-safe (one mutex around mutation; entries never
+// move once created, so TVMFFITypeInfo pointers stay valid for the process).
+// Errors are thrown as core::Error.
+namespace type_registry {
+
+// TVMFFITypeGetOrAllocIndex semantics (spec §8.1).  Refuses keys without a
+// namespace ("ns.Name") for object types with ValueError.
+int32_t GetOrAllocIndex(const std::string& key, int32_t static_index, int32_t depth,
+                        int32_t num_child_slots, bool can_overflow, int32_t parent_index);
+// nullptr when the index is unknown.
+const TVMFFITypeInfo* GetTypeInfo(int32_t type_index) noexcept;
+std::optional<int32_t> KeyToIndex(const std::string& key);
+// Whether `type_index` is `ancestor_index` or derives from it.
+bool IsInstance(int32_t type_index, int32_t ancestor_index) noexcept;
+std::vector<std::string> ListTypeKeys();
+
+void RegisterField(int32_t type_index, const TVMFFIFieldInfo& info);
+void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info);
+void RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata);
+void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value);
+// nullptr when the column was never created.
+const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) noexcept;
+
+}  // namespace type_registry
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_TYPE_REGISTRY_H_

@@ -1,0 +1,172 @@
+// Values: Any/AnyView, view-to-owned conversion, strings and bytes.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "core/function.h"
+
+using namespace tvmffi::core;
+
+namespace {
+
+bool AllZero(const char* p, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] != 0) return false;
+  }
+  return true;
+}
+
+std::string Raised(int rc) {
+  REQUIRE(rc == -1);
+  TVMFFIObjectHandle h = nullptr;
+  TVMFFIErrorMoveFromRaised(&h);
+  REQUIRE(h != nullptr);
+  Error e{ObjectPtr<Object>::AdoptHandle(h)};
+  return e.kind() + ": " + e.message();
+}
+
+}  // namespace
+
+TEST_CASE("Any: strings of up to 7 bytes are small, longer ones are objects", "[any]") {
+  for (size_t len = 0; len <= 9; ++len) {
+    std::string s(len, 'x');
+    TVMFFIByteArray in = {s.data(), s.size()};
+    TVMFFIAny out;
+    std::memset(&out, 0xAB, sizeof(out));  // garbage must be overwritten
+    REQUIRE(TVMFFIStringFromByteArray(&in, &out) == 0);
+    if (len <= 7) {
+      CHECK(out.type_index == kTVMFFISmallStr);
+      CHECK(out.small_str_len == len);
+      CHECK(std::string(out.v_bytes, len) == s);
+      CHECK(AllZero(out.v_bytes + len, 8 - len));
+    } else {
+      CHECK(out.type_index == kTVMFFIStr);
+      CHECK(out.zero_padding == 0);
+      const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(out.v_obj);
+      CHECK(std::string(b->data, b->size) == s);
+      CHECK(b->data[b->size] == '\0');
+      // The chars follow the 16-byte cell inline.
+      CHECK(b->data == reinterpret_cast<const char*>(out.v_obj) + 40);
+      TVMFFIObjectDecRef(out.v_obj);
+    }
+  }
+}
+
+TEST_CASE("Any: bytes keep embedded NULs and use the bytes indices", "[any]") {
+  const char raw[] = {'a', '\0', 'b'};
+  TVMFFIByteArray in = {raw, 3};
+  TVMFFIAny out = {};
+  REQUIRE(TVMFFIBytesFromByteArray(&in, &out) == 0);
+  CHECK(out.type_index == kTVMFFISmallBytes);
+  CHECK(std::memcmp(out.v_bytes, raw, 3) == 0);
+  std::string big(20, '\0');
+  TVMFFIByteArray in2 = {big.data(), big.size()};
+  REQUIRE(TVMFFIBytesFromByteArray(&in2, &out) == 0);
+  CHECK(out.type_index == kTVMFFIBytes);
+  CHECK(TVMFFIBytesGetByteArrayPtr(out.v_obj)->size == 20);
+  TVMFFIObjectDecRef(out.v_obj);
+
+  TVMFFIByteArray bad = {nullptr, 4};
+  CHECK(Raised(TVMFFIBytesFromByteArray(&bad, &out)) ==
+        "ValueError: byte array has data NULL but size 4");
+}
+
+TEST_CASE("Any: view-to-owned materialises raw strings and byte arrays", "[any]") {
+  TVMFFIAny view = {};
+  view.type_index = kTVMFFIRawStr;
+  view.v_c_str = "a raw C string";
+  TVMFFIAny owned;
+  REQUIRE(TVMFFIAnyViewToOwnedAny(&view, &owned) == 0);
+  CHECK(owned.type_index == kTVMFFIStr);
+  CHECK(std::string(TVMFFIBytesGetByteArrayPtr(owned.v_obj)->data) == "a raw C string");
+  TVMFFIObjectDecRef(owned.v_obj);
+
+  TVMFFIByteArray b = {"abc", 3};
+  view.type_index = kTVMFFIByteArrayPtr;
+  view.v_ptr = &b;
+  REQUIRE(TVMFFIAnyViewToOwnedAny(&view, &owned) == 0);
+  CHECK(owned.type_index == kTVMFFISmallBytes);
+  CHECK(owned.small_str_len == 3);
+}
+
+TEST_CASE("Any: view-to-owned takes the object out of an rvalue reference", "[any]") {
+  ObjectPtr<PlainObject> obj = MakeObject<PlainObject>();
+  TVMFFIObjectHandle slot = obj.release_handle();
+  TVMFFIAny view = {};
+  view.type_index = kTVMFFIObjectRValueRef;
+  view.v_ptr = &slot;
+  TVMFFIAny owned;
+  REQUIRE(TVMFFIAnyViewToOwnedAny(&view, &owned) == 0);
+  CHECK(slot == nullptr);
+  CHECK(owned.type_index == kTVMFFIObject);
+  CHECK(Object::FromHandle(owned.v_obj)->use_count() == 1);
+  CHECK(Raised(TVMFFIAnyViewToOwnedAny(&view, &owned)) ==
+        "RuntimeError: ObjectRValueRef: the object was already moved out");
+  TVMFFIObjectDecRef(owned.v_obj);
+}
+
+TEST_CASE("Any: view-to-owned adds a reference to objects and copies PODs", "[any]") {
+  ObjectPtr<PlainObject> obj = MakeObject<PlainObject>();
+  AnyView view = AnyView::FromRaw(TVMFFIAny{kTVMFFIObject, {0}, {0}});
+  TVMFFIAny raw = *view.raw();
+  raw.v_obj = &obj->header_;
+  TVMFFIAny owned;
+  REQUIRE(TVMFFIAnyViewToOwnedAny(&raw, &owned) == 0);
+  CHECK(obj.use_count() == 2);
+  TVMFFIObjectDecRef(owned.v_obj);
+  CHECK(obj.use_count() == 1);
+
+  TVMFFIAny f = {};
+  f.type_index = kTVMFFIFloat;
+  f.v_float64 = 1.5;
+  REQUIRE(TVMFFIAnyViewToOwnedAny(&f, &owned) == 0);
+  CHECK(std::memcmp(&owned, &f, sizeof(f)) == 0);
+}
+
+TEST_CASE("Any: C++ values round-trip and keep the zero-padding invariant", "[any]") {
+  Any i = int64_t(-3);
+  CHECK(i.type_index() == kTVMFFIInt);
+  CHECK(i.raw()->zero_padding == 0);
+  CHECK(i.As<int64_t>() == -3);
+  CHECK(i.As<double>() == -3.0);
+  Any b = true;
+  CHECK(b.type_index() == kTVMFFIBool);
+  CHECK(b.As<bool>());
+  Any d = 2.5;
+  CHECK_FALSE(d.TryAs<int64_t>().has_value());
+  Any none;
+  CHECK(none.is_none());
+  CHECK(none.As<std::optional<int64_t>>() == std::nullopt);
+  Any small = std::string("tiny");
+  CHECK(small.type_index() == kTVMFFISmallStr);
+  CHECK(AllZero(small.raw()->v_bytes + 4, 4));
+  Any heap = String("this one is long");
+  CHECK(heap.type_index() == kTVMFFIStr);
+  CHECK(heap.As<std::string>() == "this one is long");
+  CHECK_FALSE(heap.TryAs<Bytes>().has_value());
+  Any dev = DLDevice{kDLCUDA, 1};
+  CHECK(dev.raw()->v_device.device_id == 1);
+  try {
+    heap.As<int64_t>();
+    FAIL("no exception");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "TypeError: expected int, got str");
+  }
+}
+
+TEST_CASE("Any: copies share objects and count references", "[any]") {
+  String s("shared string value");
+  Any a = s;
+  CHECK(s.use_count() == 2);
+  {
+    Any b = a;
+    CHECK(s.use_count() == 3);
+    Any c = std::move(b);
+    CHECK(s.use_count() == 3);
+    CHECK(b.is_none());
+  }
+  CHECK(s.use_count() == 2);
+  a = Any();
+  CHECK(s.use_count() == 1);
+}

@@ -1,0 +1,204 @@
+// Objects: the reference-count protocol, deleter flags, opaque objects.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+#include "core/object.h"
+
+using namespace tvmffi::core;
+
+namespace {
+
+// A hand-built object with a deleter that records its calls.
+struct Recorder {
+  TVMFFIObject header;
+  std::vector<int> calls;
+};
+
+void RecordingDeleter(void* self, int flags) {
+  reinterpret_cast<Recorder*>(self)->calls.push_back(flags);
+}
+
+Recorder MakeRecorder() {
+  Recorder r{};
+  r.header.combined_ref_count = Object::kInitialCount;
+  r.header.type_index = kTVMFFIObject;
+  TVM_FFI_OBJECT_DELETER(&r.header) = &RecordingDeleter;
+  return r;
+}
+
+int g_opaque_deleted = 0;
+void OpaqueDeleter(void* handle) {
+  ++g_opaque_deleted;
+  CHECK(handle == &g_opaque_deleted);
+}
+
+}  // namespace
+
+TEST_CASE("Object: last strong and weak reference call the deleter once with Both",
+          "[object]") {
+  Recorder r = MakeRecorder();
+  TVMFFIObjectIncRef(&r.header);
+  CHECK(r.header.combined_ref_count == ((uint64_t(1) << 32) | 2));
+  TVMFFIObjectDecRef(&r.header);
+  CHECK(r.calls.empty());
+  TVMFFIObjectDecRef(&r.header);
+  REQUIRE(r.calls.size() == 1);
+  CHECK(r.calls[0] == kTVMFFIObjectDeleterFlagBitMaskBoth);
+}
+
+TEST_CASE("Object: a weak reference splits destruction from freeing", "[object]") {
+  Recorder r = MakeRecorder();
+  Object::IncWeakRef(&r.header);
+  TVMFFIObjectDecRef(&r.header);
+  REQUIRE(r.calls.size() == 1);
+  CHECK(r.calls[0] == kTVMFFIObjectDeleterFlagBitMaskStrong);
+  CHECK_FALSE(Object::TryPromoteWeak(&r.header));
+  Object::DecWeakRef(&r.header);
+  REQUIRE(r.calls.size() == 2);
+  CHECK(r.calls[1] == kTVMFFIObjectDeleterFlagBitMaskWeak);
+}
+
+TEST_CASE("Object: weak promotion succeeds while strong references exist", "[object]") {
+  Recorder r = MakeRecorder();
+  Object::IncWeakRef(&r.header);
+  CHECK(Object::TryPromoteWeak(&r.header));
+  CHECK((r.header.combined_ref_count & 0xFFFFFFFFu) == 2);
+  TVMFFIObjectDecRef(&r.header);
+  TVMFFIObjectDecRef(&r.header);
+  Object::DecWeakRef(&r.header);
+  CHECK(r.calls == std::vector<int>{kTVMFFIObjectDeleterFlagBitMaskStrong,
+                                    kTVMFFIObjectDeleterFlagBitMaskWeak});
+}
+
+TEST_CASE("Object: DecRef(NULL) is a no-op and a NULL deleter is allowed", "[object]") {
+  CHECK(TVMFFIObjectDecRef(nullptr) == 0);
+  TVMFFIObject arena{};
+  arena.combined_ref_count = Object::kInitialCount;
+  arena.type_index = kTVMFFIObject;
+  CHECK(TVMFFIObjectDecRef(&arena) == 0);
+  // The last strong reference hands "both" to the deleter in one step; the
+  // weak word is not touched again.
+  CHECK(arena.combined_ref_count == (uint64_t(1) << 32));
+}
+
+TEST_CASE("Object: counts stay exact under concurrent IncRef/DecRef", "[object]") {
+  Recorder r = MakeRecorder();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 100000; ++i) {
+        TVMFFIObjectIncRef(&r.header);
+        TVMFFIObjectDecRef(&r.header);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(r.header.combined_ref_count == Object::kInitialCount);
+  CHECK(r.calls.empty());
+  TVMFFIObjectDecRef(&r.header);
+  CHECK(r.calls == std::vector<int>{kTVMFFIObjectDeleterFlagBitMaskBoth});
+}
+
+TEST_CASE("Object: MakeObject writes the header", "[object]") {
+  ObjectPtr<PlainObject> p = MakeObject<PlainObject>();
+  CHECK(p->header_.combined_ref_count == Object::kInitialCount);
+  CHECK(p->header_.type_index == kTVMFFIObject);
+  CHECK(p->header_.zero_padding == 0);
+  CHECK(TVM_FFI_OBJECT_DELETER(&p->header_) != nullptr);
+  ObjectPtr<PlainObject> q = p;
+  CHECK(p.use_count() == 2);
+  q.Reset();
+  CHECK(p.use_count() == 1);
+}
+
+TEST_CASE("Object: opaque objects run their deleter once with the handle", "[object]") {
+  g_opaque_deleted = 0;
+  TVMFFIObjectHandle h = nullptr;
+  REQUIRE(TVMFFIObjectCreateOpaque(&g_opaque_deleted, kTVMFFIOpaquePyObject, &OpaqueDeleter,
+                                   &h) == 0);
+  CHECK(TVMFFIObjectGetTypeIndex(h) == kTVMFFIOpaquePyObject);
+  CHECK(TVMFFIOpaqueObjectGetCellPtr(h)->handle == &g_opaque_deleted);
+  TVMFFIObjectIncRef(h);
+  TVMFFIObjectDecRef(h);
+  CHECK(g_opaque_deleted == 0);
+  TVMFFIObjectDecRef(h);
+  CHECK(g_opaque_deleted == 1);
+}
+
+TEST_CASE("Object: opaque objects of another type index are refused", "[object]") {
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFIObjectCreateOpaque(nullptr, kTVMFFIArray, nullptr, &h) == -1);
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  REQUIRE(err != nullptr);
+  Error e{ObjectPtr<Object>::AdoptHandle(err)};
+  CHECK(e.kind() == "RuntimeError");
+  CHECK(e.message() ==
+        "TVMFFIObjectCreateOpaque: type_index must be 74 (ffi.OpaquePyObject), got 71");
+}
+
+TEST_CASE("Object: version and the dormant custom allocator", "[object]") {
+  TVMFFIVersion v;
+  TVMFFIGetVersion(&v);
+  CHECK(v.major == TVM_FFI_VERSION_MAJOR);
+  CHECK(v.minor == TVM_FFI_VERSION_MINOR);
+  CHECK(v.patch == TVM_FFI_VERSION_PATCH);
+
+  TVMFFICustomAllocator* def = TVMFFIGetCustomAllocator();
+  REQUIRE(def != nullptr);
+  void* body = def->allocate(40, 8, kTVMFFIObject, def->context);
+  REQUIRE(body != nullptr);
+  CHECK(reinterpret_cast<uintptr_t>(body) % 16 == 0);
+  auto* header = reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) - 8);
+  header->delete_space(body);
+
+  TVMFFICustomAllocator mine = {def->allocate, &v};
+  CHECK(TVMFFISetCustomAllocator(&mine) == 0);
+  CHECK(TVMFFIGetCustomAllocator() == &mine);
+  CHECK(TVMFFISetCustomAllocator(nullptr) == 0);
+  CHECK(TVMFFIGetCustomAllocator() == def);
+}
+
+namespace {
+std::atomic<int> g_init_calls{0};
+int InitTwice(void** out) {
+  ++g_init_calls;
+  *out = &g_init_calls;
+  return 0;
+}
+int InitNull(void** out) {
+  *out = nullptr;
+  return 0;
+}
+int DeinitCount(void* handle) {
+  CHECK(handle == &g_init_calls);
+  return 7;
+}
+}  // namespace
+
+TEST_CASE("Object: HandleInitOnce runs the initialiser once across threads", "[object]") {
+  void* handle = nullptr;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] { CHECK(TVMFFIHandleInitOnce(&handle, &InitTwice) == 0); });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(g_init_calls == 1);
+  CHECK(handle == &g_init_calls);
+  CHECK(TVMFFIHandleDeinitOnce(&handle, &DeinitCount) == 7);
+  CHECK(handle == nullptr);
+  CHECK(TVMFFIHandleDeinitOnce(&handle, &DeinitCount) == 0);
+
+  void* other = nullptr;
+  CHECK(TVMFFIHandleInitOnce(&other, &InitNull) == -1);
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  REQUIRE(err != nullptr);
+  Error e{ObjectPtr<Object>::AdoptHandle(err)};
+  CHECK(e.kind() == "RuntimeError");
+  CHECK(e.message() == "TVMFFIHandleInitOnce: init_func succeeded but produced NULL");
+}
