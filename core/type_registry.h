@@ -18,8 +18,12 @@ namespace core {
 // Errors are thrown as core::Error.
 namespace type_registry {
 
-// TVMFFITypeGetOrAllocIndex semantics (spec §8.1).  Refuses keys without a
-// namespace ("ns.Name") for object types with ValueError.
+// TVMFFITypeGetOrAllocIndex semantics (spec §8.1): a registered key returns
+// its index; parent_index -2 queries (-2 when unknown).  Object types (static
+// index >= 64, or allocated) need a dotted key "ns.Name" (ValueError).
+// Static indices must lie in [0, 128) and be free; dynamic ones start at
+// 128.  Invalid arguments are ValueError, conflicts and exhaustion
+// RuntimeError, each naming the key.
 int32_t GetOrAllocIndex(const std::string& key, int32_t static_index, int32_t depth,
                         int32_t num_child_slots, bool can_overflow, int32_t parent_index);
 // nullptr when the index is unknown.
@@ -29,9 +33,16 @@ std::optional<int32_t> KeyToIndex(const std::string& key);
 bool IsInstance(int32_t type_index, int32_t ancestor_index) noexcept;
 std::vector<std::string> ListTypeKeys();
 
+// Strings are copied; the default (HasDefault) and a Function setter
+// (SetterIsFunctionObj) are retained.  A duplicate name on the same type is
+// InternalError.
 void RegisterField(int32_t type_index, const TVMFFIFieldInfo& info);
+// `info.method` must be a Function (TypeError); it is retained.
 void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info);
+// Once per type; a second call is RuntimeError.
 void RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata);
+// Stores an owned copy; a second non-None value is RuntimeError; None clears.
+// type_index 0 only creates the column.
 void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value);
 // nullptr when the column was never created.
 const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) noexcept;

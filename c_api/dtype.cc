@@ -1,0 +1,37 @@
+// Exported: dtype names to DLDataType and back.
+#include <string>
+#include <string_view>
+
+#include "../core/dtype.h"
+#include "../core/string.h"
+#include "safe_call.h"
+
+extern "C" {
+
+TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(str);
+  TVMFFI_CHECK_ARG_NOT_NULL(out);
+  if (str->data == nullptr && str->size != 0) {
+    TVMFFI_THROW(ValueError) << "dtype text has data NULL but size " << str->size;
+  }
+  std::string_view text =
+      str->size == 0 ? std::string_view() : std::string_view(str->data, str->size);
+  *out = tvmffi::core::dtype::Parse(text);
+  TVMFFI_SAFE_CALL_END();
+}
+
+// Always a heap String object (kTVMFFIStr), even for short names.
+TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(dtype);
+  TVMFFI_CHECK_ARG_NOT_NULL(out);
+  std::string text = tvmffi::core::dtype::Format(*dtype);
+  tvmffi::core::Object* obj = tvmffi::core::StringObj::Make(text.data(), text.size()).release();
+  std::memset(out, 0, sizeof(TVMFFIAny));
+  out->type_index = kTVMFFIStr;
+  out->v_obj = &obj->header_;
+  TVMFFI_SAFE_CALL_END();
+}
+
+}  // extern "C"

@@ -1,0 +1,79 @@
+// Exported environment functions (tvm/ffi/extra/c_env_api.h).
+#include <tvm/ffi/extra/c_env_api.h>
+
+#include "../core/env.h"
+#include "safe_call.h"
+
+namespace env = tvmffi::core::env;
+
+extern "C" {
+
+TVM_FFI_DLL int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id,
+                                   TVMFFIStreamHandle stream,
+                                   TVMFFIStreamHandle* opt_out_original_stream) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFIStreamHandle previous = env::SetStream(device_type, device_id, stream);
+  if (opt_out_original_stream != nullptr) *opt_out_original_stream = previous;
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
+  return env::GetStream(device_type, device_id);
+}
+
+TVM_FFI_DLL int TVMFFIEnvSetDLPackManagedTensorAllocator(
+    DLPackManagedTensorAllocator allocator, int write_to_global_context,
+    DLPackManagedTensorAllocator* opt_out_original_allocator) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  DLPackManagedTensorAllocator previous =
+      env::SetAllocator(allocator, write_to_global_context != 0);
+  if (opt_out_original_allocator != nullptr) *opt_out_original_allocator = previous;
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
+  return env::GetAllocator();
+}
+
+TVM_FFI_DLL int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(prototype);
+  TVMFFI_CHECK_ARG_NOT_NULL(out);
+  int rc = env::TensorAlloc(prototype, out);
+  if (rc != 0) return rc;  // the allocator's own code; its error is in the slot
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFIEnvCheckSignals(void) { return env::CheckSignals(); }
+
+TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(name);
+  env::RegisterCAPI(name, symbol);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
+                                              const char* func_name, TVMFFIObjectHandle* out) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(func_name);
+  TVMFFI_CHECK_ARG_NOT_NULL(out);
+  *out = env::LookupFromImports(library_ctx, func_name);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(name);
+  env::RegisterContextSymbol(name, symbol);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(name);
+  env::RegisterSystemLibSymbol(name, symbol);
+  TVMFFI_SAFE_CALL_END();
+}
+
+}  // extern "C"

@@ -1,0 +1,115 @@
+// Exported: the type registry and reflection (keys, indices, fields,
+// methods, metadata, type-attribute columns).
+#include <string>
+
+#include "../core/type_registry.h"
+#include "safe_call.h"
+
+namespace {
+
+namespace reg = tvmffi::core::type_registry;
+
+std::string TextFromByteArray(const TVMFFIByteArray* text, const char* what) {
+  if (text->data == nullptr && text->size != 0) {
+    TVMFFI_THROW(ValueError) << what << " has data NULL but size " << text->size;
+  }
+  return text->size == 0 ? std::string() : std::string(text->data, text->size);
+}
+
+}  // namespace
+
+extern "C" {
+
+TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(type_key);
+  TVMFFI_CHECK_ARG_NOT_NULL(out_tindex);
+  std::string key = TextFromByteArray(type_key, "type key");
+  std::optional<int32_t> index = reg::KeyToIndex(key);
+  if (!index.has_value()) TVMFFI_THROW(KeyError) << "type key `" << key << "` is not registered";
+  *out_tindex = *index;
+  TVMFFI_SAFE_CALL_END();
+}
+
+// Returns -1 with the error set where upstream exits the process.
+TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
+                                              int32_t static_type_index, int32_t type_depth,
+                                              int32_t num_child_slots,
+                                              int32_t child_slots_can_overflow,
+                                              int32_t parent_type_index) {
+  int32_t index = -1;
+  int rc = [&]() -> int {
+    TVMFFI_SAFE_CALL_BEGIN();
+    if (type_key == nullptr) {
+      TVMFFI_THROW(ValueError) << "TVMFFITypeGetOrAllocIndex: type_key must not be NULL";
+    }
+    index = reg::GetOrAllocIndex(TextFromByteArray(type_key, "type key"), static_type_index,
+                                 type_depth, num_child_slots, child_slots_can_overflow != 0,
+                                 parent_type_index);
+    TVMFFI_SAFE_CALL_END();
+  }();
+  return rc == 0 ? index : -1;
+}
+
+// Hot path (Object::IsInstanceIndex): a lock-free table read.  Returns NULL
+// with the error set where upstream exits the process.
+TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
+  const TVMFFITypeInfo* info = reg::GetTypeInfo(type_index);
+  if (info != nullptr) return info;
+  [&]() -> int {
+    TVMFFI_SAFE_CALL_BEGIN();
+    TVMFFI_THROW(ValueError) << "unknown type index " << type_index;
+    TVMFFI_SAFE_CALL_END();
+  }();
+  return nullptr;
+}
+
+TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(info);
+  reg::RegisterField(type_index, *info);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(info);
+  reg::RegisterMethod(type_index, *info);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index,
+                                           const TVMFFITypeMetadata* metadata) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(metadata);
+  reg::RegisterMetadata(type_index, *metadata);
+  TVMFFI_SAFE_CALL_END();
+}
+
+TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
+                                       const TVMFFIAny* attr_value) {
+  TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(attr_name);
+  TVMFFI_CHECK_ARG_NOT_NULL(attr_value);
+  reg::RegisterAttr(type_index, TextFromByteArray(attr_name, "type attribute name"),
+                    *attr_value);
+  TVMFFI_SAFE_CALL_END();
+}
+
+// NULL without an error when the column was never created; NULL with the
+// error set for a NULL name.
+TVM_FFI_DLL const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(
+    const TVMFFIByteArray* attr_name) {
+  const TVMFFITypeAttrColumn* column = nullptr;
+  [&]() -> int {
+    TVMFFI_SAFE_CALL_BEGIN();
+    if (attr_name == nullptr) {
+      TVMFFI_THROW(ValueError) << "TVMFFIGetTypeAttrColumn: attr_name must not be NULL";
+    }
+    column = reg::GetAttrColumn(TextFromByteArray(attr_name, "type attribute name"));
+    TVMFFI_SAFE_CALL_END();
+  }();
+  return column;
+}
+
+}  // extern "C"

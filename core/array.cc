@@ -1,0 +1,32 @@
+// ffi.Array global functions: construction, size, item access, containment.
+#include "array.h"
+
+#include "container_internal.h"
+#include "function.h"
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+TVMFFI_REGISTER_GLOBAL_PACKED("ffi.Array", [](const AnyView* args, int32_t n, Any* rv) {
+  *rv = ObjectPtrToAny(ArrayObj::FromViews(reinterpret_cast<const TVMFFIAny*>(args), n));
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.ArraySize", [](AnyView a) {
+  return ExactObjectArg<ArrayObj>(a, "ffi.ArraySize", 0)->size();
+});
+
+// Negative indices are refused here; the language bindings normalise them.
+TVMFFI_REGISTER_GLOBAL("ffi.ArrayGetItem", [](AnyView a, int64_t i) {
+  const ArrayObj* arr = ExactObjectArg<ArrayObj>(a, "ffi.ArrayGetItem", 0);
+  detail::CheckIndex(i, arr->size(), "Array");
+  return CopyStored(arr->at(i));
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.ArrayContains", [](AnyView a, AnyView value) {
+  return ExactObjectArg<ArrayObj>(a, "ffi.ArrayContains", 0)->Contains(*value.raw());
+});
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi

@@ -1,0 +1,331 @@
+// Arrays: ffi.Array (71), an immutable sequence whose elements live inline
+// after its TVMFFISeqCell, the cell helpers List shares, and the C++
+// reference Array<T> (typed view; T = Any by default).
+#ifndef TVMFFI_CORE_ARRAY_H_
+#define TVMFFI_CORE_ARRAY_H_
+
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "any.h"
+#include "any_equal.h"
+#include "error.h"
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+namespace detail {
+
+// A copy of an owning value with its own reference.
+inline TVMFFIAny CopyOwned(const TVMFFIAny& v) {
+  if (v.type_index >= kTVMFFIStaticObjectBegin) Object::IncRef(v.v_obj);
+  return v;
+}
+
+// Throws IndexError "index <i> out of range for <what> of size <n>".
+inline void CheckIndex(int64_t index, int64_t size, const char* what) {
+  if (index < 0 || index >= size) {
+    TVMFFI_THROW(IndexError) << "index " << index << " out of range for " << what << " of size "
+                             << size;
+  }
+}
+
+// Converts an element to T; TypeError names the element when it does not fit.
+template <typename T>
+T ElementAs(const TVMFFIAny& v, int64_t index) {
+  if constexpr (std::is_same<T, Any>::value) {
+    return Any::Adopt(CopyOwned(v));
+  } else {
+    std::optional<T> out = TypeTraits<T>::TryCast(&v);
+    if (!out.has_value()) {
+      ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &v, "element " + std::to_string(index));
+    }
+    return std::move(*out);
+  }
+}
+
+// The owning raw form of a C++ value.
+template <typename T>
+TVMFFIAny ToOwnedRaw(T value) {
+  return Any(std::move(value)).Release();
+}
+
+}  // namespace detail
+
+// What Array and List share: the cell at header + 24, whose elements are
+// owning TVMFFIAny values.  Only the cell is read, so sequences made by other
+// libraries work too.
+class SeqObj : public Object {
+ public:
+  TVMFFISeqCell cell;
+
+  int64_t size() const { return cell.size; }
+  int64_t capacity() const { return cell.capacity; }
+  TVMFFIAny* data() const { return static_cast<TVMFFIAny*>(cell.data); }
+  const TVMFFIAny& at(int64_t i) const { return data()[i]; }
+  TVMFFIAny* begin() const { return data(); }
+  TVMFFIAny* end() const { return data() + cell.size; }
+
+  // Whether some element equals `value` (container-key equality, §5).
+  bool Contains(const TVMFFIAny& value) const {
+    for (const TVMFFIAny& v : *this) {
+      if (AnyKeyEqual(v, value)) return true;
+    }
+    return false;
+  }
+
+ protected:
+  SeqObj() = default;
+  ~SeqObj() = default;
+  // Releases elements [first, size) and shrinks the size to `first`.
+  void TruncateTo(int64_t first) {
+    TVMFFIAny* d = data();
+    for (int64_t i = cell.size; i > first; --i) {
+      if (d[i - 1].type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(d[i - 1].v_obj);
+    }
+    cell.size = first;
+  }
+};
+
+// layout = { TVMFFIObject, TVMFFISeqCell, TVMFFIAny[capacity] }; elements at
+// header + 56, data_deleter NULL.
+class ArrayObj : public SeqObj {
+ public:
+  TVMFFI_DECLARE_STATIC_TYPE(ArrayObj, kTVMFFIArray, "ffi.Array")
+  static constexpr int64_t kInitialCapacity = 4;
+  static constexpr int64_t kGrowthFactor = 2;
+
+  ArrayObj() {
+    cell.data = nullptr;
+    cell.size = 0;
+    cell.capacity = 0;
+    cell.data_deleter = nullptr;
+  }
+  ~ArrayObj() { TruncateTo(0); }
+  ArrayObj(const ArrayObj&) = delete;
+  ArrayObj& operator=(const ArrayObj&) = delete;
+
+  // An empty array with room for `capacity` inline elements.
+  static ObjectPtr<ArrayObj> Make(int64_t capacity) {
+    if (capacity < 0) TVMFFI_THROW(ValueError) << "negative Array capacity " << capacity;
+    ObjectPtr<ArrayObj> obj =
+        MakeObjectWithExtra<ArrayObj>(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
+    obj->cell.data = reinterpret_cast<char*>(obj.get()) + sizeof(ArrayObj);
+    obj->cell.capacity = capacity;
+    return obj;
+  }
+  // Converts each view to an owned value (strings are copied, RValueRefs
+  // stolen).
+  static ObjectPtr<ArrayObj> FromViews(const TVMFFIAny* views, int64_t n) {
+    ObjectPtr<ArrayObj> obj = Make(n);
+    for (int64_t i = 0; i < n; ++i) {
+      AnyViewToOwned(&views[i], obj->data() + i);
+      obj->cell.size = i + 1;
+    }
+    return obj;
+  }
+  // Copies the elements of any sequence cell (new references).
+  static ObjectPtr<ArrayObj> CopyOf(const TVMFFISeqCell& src, int64_t capacity) {
+    ObjectPtr<ArrayObj> obj = Make(capacity < src.size ? src.size : capacity);
+    const TVMFFIAny* from = static_cast<const TVMFFIAny*>(src.data);
+    for (int64_t i = 0; i < src.size; ++i) obj->data()[i] = detail::CopyOwned(from[i]);
+    obj->cell.size = src.size;
+    return obj;
+  }
+
+  // Appends an owning value, taking it over.  Requires size < capacity.
+  void PushOwned(TVMFFIAny value) { data()[cell.size++] = value; }
+  // Replaces element i with an owning value, taking it over.
+  void SetOwned(int64_t i, TVMFFIAny value) {
+    TVMFFIAny old = data()[i];
+    data()[i] = value;
+    if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+  }
+};
+
+static_assert(sizeof(ArrayObj) == 56, "Array elements start at header + 56");
+
+// A reference to an ffi.Array whose elements are read as T.  Never null when
+// built by its constructors.  Mutators copy the array first unless this is
+// the only reference (copy on write), so arrays shared with others never
+// change.
+template <typename T = Any>
+class Array : public ObjectRef {
+ public:
+  using ContainerType = ArrayObj;
+  using value_type = T;
+
+  class iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = T;
+    iterator(const ArrayObj* obj, int64_t i) : obj_(obj), i_(i) {}
+    T operator*() const { return detail::ElementAs<T>(obj_->at(i_), i_); }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++i_;
+      return old;
+    }
+    iterator& operator--() {
+      --i_;
+      return *this;
+    }
+    iterator operator+(difference_type n) const { return iterator(obj_, i_ + n); }
+    iterator operator-(difference_type n) const { return iterator(obj_, i_ - n); }
+    difference_type operator-(const iterator& o) const { return i_ - o.i_; }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const ArrayObj* obj_;
+    int64_t i_;
+  };
+
+  Array() : ObjectRef(ArrayObj::Make(0)) {}
+  Array(std::initializer_list<T> items) : Array(items.begin(), items.end()) {}
+  explicit Array(const std::vector<T>& items) : Array(items.begin(), items.end()) {}
+  template <typename It,
+            typename = typename std::iterator_traits<It>::iterator_category>
+  Array(It first, It last) {
+    int64_t n = static_cast<int64_t>(std::distance(first, last));
+    ObjectPtr<ArrayObj> obj = ArrayObj::Make(n);
+    for (; first != last; ++first) obj->PushOwned(detail::ToOwnedRaw<T>(*first));
+    data_ = std::move(obj);
+  }
+  explicit Array(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  int64_t size() const { return obj()->size(); }
+  bool empty() const { return size() == 0; }
+  int64_t capacity() const { return obj()->capacity(); }
+  // IndexError when out of range (negative indices included).
+  T operator[](int64_t i) const { return at(i); }
+  T at(int64_t i) const {
+    detail::CheckIndex(i, size(), "Array");
+    return detail::ElementAs<T>(obj()->at(i), i);
+  }
+  // The stored value, borrowed (valid while the array is and unmodified).
+  const TVMFFIAny& raw_at(int64_t i) const {
+    detail::CheckIndex(i, size(), "Array");
+    return obj()->at(i);
+  }
+  T front() const { return at(0); }
+  T back() const { return at(size() - 1); }
+  iterator begin() const { return iterator(obj(), 0); }
+  iterator end() const { return iterator(obj(), size()); }
+  bool Contains(const AnyView& value) const { return obj()->Contains(*value.raw()); }
+  std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
+
+  void push_back(T value) {
+    TVMFFIAny raw = detail::ToOwnedRaw<T>(std::move(value));
+    ArrayObj* a = Writable(size() + 1);
+    a->PushOwned(raw);
+  }
+  void Set(int64_t i, T value) {
+    detail::CheckIndex(i, size(), "Array");
+    TVMFFIAny raw = detail::ToOwnedRaw<T>(std::move(value));
+    Writable(size())->SetOwned(i, raw);
+  }
+
+  ArrayObj* GetArrayObj() const { return obj(); }
+
+ private:
+  ArrayObj* obj() const { return static_cast<ArrayObj*>(data_.get()); }
+  // An array this reference alone owns, with room for `needed` elements;
+  // grows by kGrowthFactor from kInitialCapacity.
+  ArrayObj* Writable(int64_t needed) {
+    ArrayObj* a = obj();
+    if (a->use_count() == 1 && needed <= a->capacity()) return a;
+    int64_t cap = a->capacity();
+    if (needed > cap) {
+      cap = cap < ArrayObj::kInitialCapacity ? ArrayObj::kInitialCapacity : cap;
+      while (cap < needed) cap *= ArrayObj::kGrowthFactor;
+    }
+    data_ = ArrayObj::CopyOf(a->cell, cap);
+    return obj();
+  }
+};
+
+// Array<T> needs element checks, so it has its own traits.  The second
+// argument repeats the generic ObjectRef condition on purpose: that makes
+// this specialisation more specialised than the generic one instead of
+// ambiguous with it.
+//
+// Accepts an ffi.Array whose elements all convert to T (borrowed when they
+// are already stored as T, else converted into a new Array), and an ffi.List
+// (copied into a new Array).
+template <typename T>
+struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>>::value>> {
+  static constexpr bool kEnabled = true;
+  static constexpr bool kAnyElement = std::is_same<T, Any>::value;
+
+  static std::string TypeStr() {
+    if (kAnyElement) return ArrayObj::kTypeKey;
+    return "Array[" + TypeTraits<T>::TypeStr() + "]";
+  }
+  static void CopyToView(const Array<T>& a, TVMFFIAny* out) {
+    if (!a.defined()) {
+      out->type_index = kTVMFFINone;
+      return;
+    }
+    out->type_index = a.type_index();
+    out->v_obj = static_cast<TVMFFIObject*>(a.handle());
+  }
+  static void MoveToOwned(Array<T> a, TVMFFIAny* out) {
+    if (!a.defined()) {
+      out->type_index = kTVMFFINone;
+      return;
+    }
+    out->type_index = a.type_index();
+    out->v_obj = static_cast<TVMFFIObject*>(std::move(a).MoveData().release_handle());
+  }
+  static std::optional<Array<T>> TryCast(const TVMFFIAny* v) {
+    if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return std::nullopt;
+    const TVMFFISeqCell* src = TVMFFISeqGetCellPtr(v->v_obj);
+    const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(src->data);
+    if (kAnyElement && v->type_index == kTVMFFIArray) {
+      return Array<T>(ObjectPtr<Object>::BorrowHandle(v->v_obj));
+    }
+    // Convert every element; keep the original when nothing changed.
+    bool changed = v->type_index != kTVMFFIArray;
+    std::vector<TVMFFIAny> converted;
+    converted.reserve(static_cast<size_t>(src->size));
+    auto release_all = [&converted] {
+      for (TVMFFIAny& c : converted) AnyRelease(&c);
+    };
+    for (int64_t i = 0; i < src->size; ++i) {
+      std::optional<T> item = TypeTraits<T>::TryCast(&elems[i]);
+      if (!item.has_value()) {
+        release_all();
+        return std::nullopt;
+      }
+      converted.push_back(detail::ToOwnedRaw<T>(std::move(*item)));
+      if (!AnyKeyEqual(converted.back(), elems[i])) changed = true;
+    }
+    if (!changed) {
+      release_all();
+      return Array<T>(ObjectPtr<Object>::BorrowHandle(v->v_obj));
+    }
+    ObjectPtr<ArrayObj> out = ArrayObj::Make(static_cast<int64_t>(converted.size()));
+    for (TVMFFIAny& c : converted) out->PushOwned(c);
+    return Array<T>(ObjectPtr<Object>(std::move(out)));
+  }
+};
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_ARRAY_H_

@@ -1,0 +1,30 @@
+// Built-in globals that belong to no single container: ffi.String,
+// ffi.Bytes (normalise a value to an owned str/bytes) and
+// ffi.GetRegisteredTypeKeys.
+#include <string>
+#include <vector>
+
+#include "array.h"
+#include "function.h"
+#include "string.h"
+#include "type_registry.h"
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+TVMFFI_REGISTER_GLOBAL("ffi.String", [](String s) { return s; });
+
+TVMFFI_REGISTER_GLOBAL("ffi.Bytes", [](Bytes b) { return b; });
+
+// An Array of str: every registered type key.
+TVMFFI_REGISTER_GLOBAL("ffi.GetRegisteredTypeKeys", []() {
+  std::vector<std::string> keys = type_registry::ListTypeKeys();
+  Array<String> out;
+  for (const std::string& k : keys) out.push_back(String(k));
+  return out;
+});
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi

@@ -1,0 +1,59 @@
+// Data types (DLDataType): parsing and printing of dtype names such as
+// "float32", "int8x4", "bfloat16", "float8_e4m3fn" or "custom[posit]16".
+#ifndef TVMFFI_CORE_DTYPE_H_
+#define TVMFFI_CORE_DTYPE_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <string>
+#include <string_view>
+
+#include "any.h"
+#include "error.h"
+
+namespace tvmffi {
+namespace core {
+
+// Header-only helpers over the exported functions (usable outside the library).
+
+// Throws ValueError naming the text when it is not a dtype.
+inline DLDataType DataTypeFromString(const std::string& text) {
+  TVMFFIByteArray b = ToByteArray(text);
+  DLDataType out;
+  int rc = TVMFFIDataTypeFromString(&b, &out);
+  if (rc != 0) ThrowRaised(rc);
+  return out;
+}
+
+// Throws ValueError for an unknown type code.
+inline std::string DataTypeToString(DLDataType dtype) {
+  TVMFFIAny out;
+  int rc = TVMFFIDataTypeToString(&dtype, &out);
+  if (rc != 0) ThrowRaised(rc);
+  Any owned = Any::Adopt(out);
+  return owned.As<std::string>();
+}
+
+inline bool DataTypeEqual(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+// ---------------------------------------------------------------------------
+// Library-internal (defined in dtype.cc, not exported).
+namespace dtype {
+
+// Global functions consulted for custom[...] dtypes (codes >= kCustomBegin).
+constexpr const char* kGetCustomTypeCode = "dtype.get_custom_type_code";  // (name) -> int
+constexpr const char* kGetCustomTypeName = "dtype.get_custom_type_name";  // (code) -> str
+constexpr int kCustomBegin = 129;
+
+// Throws ValueError naming the text.
+DLDataType Parse(std::string_view text);
+// Throws ValueError for unknown codes (including kDLComplex).
+std::string Format(DLDataType dtype);
+
+}  // namespace dtype
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_DTYPE_H_

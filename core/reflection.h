@@ -1,0 +1,395 @@
+// Reflection: registering a C++ object class (its fields, methods and
+// constructor) with the type registry through the C ABI.  Header-only.
+//
+//   using Point = ObjectRefOf<PointObj>;
+//   ObjectDef<PointObj>("A 2-D point.")
+//       .Field("x", &PointObj::x, "abscissa")
+//       .Field("y", &PointObj::y, "ordinate", Any(0.0))  // with a default
+//       .ReadOnlyField("id", &PointObj::id)
+//       .Method("norm2", [](const Point& p) { return p->x * p->x + p->y * p->y; })
+//       .Method("scale", &PointObj::Scale)          // member function: self is the object
+//       .StaticMethod("origin", []() { return Point(MakeObject<PointObj>()); })
+//       .Init<double, double>();                    // __ffi_init__(x, y)
+//
+// or `.AutoInit()`: an __ffi_init__ built from the reflected fields (see
+// MakeAutoInit below), taking positional and keyword arguments.
+#ifndef TVMFFI_CORE_REFLECTION_H_
+#define TVMFFI_CORE_REFLECTION_H_
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "any.h"
+#include "error.h"
+#include "function.h"
+#include "object.h"
+#include "sentinel.h"
+#include "string.h"
+
+namespace tvmffi {
+namespace core {
+
+// A reference to an object of exactly-or-derived type T; used as `self` of
+// member-function methods and as the result of Init<Args...>().
+template <typename T>
+class ObjectRefOf : public ObjectRef {
+ public:
+  using ContainerType = T;
+  explicit ObjectRefOf(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+  explicit ObjectRefOf(ObjectPtr<T> p) : ObjectRef(ObjectPtr<Object>(std::move(p))) {}
+  T* get() const { return static_cast<T*>(get_mutable()); }
+  T* operator->() const { return get(); }
+};
+
+namespace reflection_detail {
+
+// The field_static_type_index hint of a C++ field type (-1 = Any, also for
+// strings and bytes, which may be small or heap).
+template <typename F>
+int32_t StaticTypeIndexOf() {
+  if constexpr (std::is_same<F, bool>::value) {
+    return kTVMFFIBool;
+  } else if constexpr (std::is_integral<F>::value) {
+    return kTVMFFIInt;
+  } else if constexpr (std::is_floating_point<F>::value) {
+    return kTVMFFIFloat;
+  } else if constexpr (std::is_same<F, DLDataType>::value) {
+    return kTVMFFIDataType;
+  } else if constexpr (std::is_same<F, DLDevice>::value) {
+    return kTVMFFIDevice;
+  } else if constexpr (std::is_same<F, void*>::value) {
+    return kTVMFFIOpaquePtr;
+  } else if constexpr (std::is_base_of<ObjectRef, F>::value && !std::is_same<F, String>::value &&
+                       !std::is_same<F, Bytes>::value) {
+    return F::ContainerType::RuntimeTypeIndex();
+  } else {
+    return kTVMFFIAny;
+  }
+}
+
+// TVMFFIFieldGetter: writes an owning copy of the field.
+template <typename F>
+int GetField(void* field, TVMFFIAny* result) {
+  try {
+    Any value(*static_cast<const F*>(field));
+    *result = value.Release();
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+// TVMFFIFieldSetter: converts the view; TypeError "expected <T>, got <U>".
+template <typename F>
+int SetField(void* field, const TVMFFIAny* value) {
+  try {
+    std::optional<F> converted = TypeTraits<F>::TryCast(value);
+    if (!converted.has_value()) ThrowTypeMismatch(TypeTraits<F>::TypeStr(), value, "");
+    *static_cast<F*>(field) = std::move(*converted);
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+// Byte offset of `member` from the object header of a T.
+template <typename T, typename C, typename F>
+int64_t FieldOffset(F C::*member) {
+  alignas(T) unsigned char storage[sizeof(T)];
+  const T* obj = reinterpret_cast<const T*>(storage);
+  const C* owner = obj;
+  return reinterpret_cast<const char*>(&(owner->*member)) -
+         reinterpret_cast<const char*>(static_cast<const Object*>(obj));
+}
+
+template <typename T>
+int CreateDefault(TVMFFIObjectHandle* result) {
+  try {
+    *result = static_cast<Object*>(MakeObject<T>().release())->handle();
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+inline void Check(int rc) {
+  if (rc != 0) ThrowRaised(rc);
+}
+
+// The fields of the ancestors (outermost first), then the type's own.
+inline std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
+  std::vector<const TVMFFIFieldInfo*> out;
+  auto add = [&out](const TVMFFITypeInfo* t) {
+    for (int32_t i = 0; i < t->num_fields; ++i) out.push_back(&t->fields[i]);
+  };
+  for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
+  add(info);
+  return out;
+}
+
+// Assigns through the field's setter (a C function or a Function object).
+inline void AssignField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
+                        const TVMFFIAny& value) {
+  void* address = static_cast<char*>(obj) + f->offset;
+  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    AnyView args[2] = {AnyView(address), AnyView::FromRaw(value)};
+    Function(ObjectPtr<Object>::BorrowHandle(f->setter)).CallPacked(args, 2);
+  } else if (f->setter != nullptr) {
+    Check(reinterpret_cast<TVMFFIFieldSetter>(f->setter)(address, &value));
+  } else {
+    TVMFFI_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+                            << "` has no setter";
+  }
+}
+
+}  // namespace reflection_detail
+
+// An __ffi_init__ built from the reflected fields of `type_index` (read at
+// call time, through the C ABI).  It creates a default instance with the
+// metadata's creator, then sets each field from, in order: the positional
+// arguments (fields not marked KwOnly, ancestors' fields first), the
+// keyword arguments (after the KWARGS sentinel: name, value, name, value...),
+// or the field's default (calling the factory when DefaultFromFactory).
+// A field with none of these is a TypeError, as are unknown or repeated names.
+// InitOff fields are no parameters: they get their default, if any.
+inline Function MakeAutoInit(int32_t type_index) {
+  return Function::FromPacked([type_index](const AnyView* args, int32_t num_args, Any* rv) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+    if (info == nullptr) ThrowRaised(-1);
+    std::string context =
+        "__ffi_init__ of `" + std::string(info->type_key.data, info->type_key.size) + "`: ";
+    if (info->metadata == nullptr || info->metadata->creator == nullptr) {
+      TVMFFI_THROW(TypeError) << context << "the type has no creator";
+    }
+    std::vector<const TVMFFIFieldInfo*> fields = reflection_detail::AllFields(info);
+    std::vector<const TVMFFIAny*> values(fields.size(), nullptr);
+    auto field_name = [](const TVMFFIFieldInfo* f) {
+      return std::string(f->name.data, f->name.size);
+    };
+    auto is_param = [](const TVMFFIFieldInfo* f) {
+      return !(f->flags & kTVMFFIFieldFlagBitMaskInitOff);
+    };
+    auto is_positional = [&](const TVMFFIFieldInfo* f) {
+      return is_param(f) && !(f->flags & kTVMFFIFieldFlagBitMaskKwOnly);
+    };
+
+    int32_t num_positional = num_args;
+    for (int32_t i = 0; i < num_args; ++i) {
+      if (args[i].type_index() == kTVMFFIObject && args[i].raw()->v_obj == KwargsSentinel()) {
+        num_positional = i;
+        break;
+      }
+    }
+    size_t next = 0;
+    size_t max_positional = 0;
+    for (const TVMFFIFieldInfo* f : fields) max_positional += is_positional(f) ? 1 : 0;
+    if (static_cast<size_t>(num_positional) > max_positional) {
+      TVMFFI_THROW(TypeError) << context << "takes " << max_positional
+                              << " positional arguments but " << num_positional << " were given";
+    }
+    for (int32_t i = 0; i < num_positional; ++i) {
+      while (!is_positional(fields[next])) ++next;
+      values[next++] = args[i].raw();
+    }
+    int32_t kw_begin = num_positional + 1;
+    if (kw_begin < num_args && (num_args - kw_begin) % 2 != 0) {
+      TVMFFI_THROW(TypeError) << context << "keyword arguments must be name/value pairs";
+    }
+    for (int32_t i = kw_begin; i + 1 < num_args; i += 2) {
+      std::string name = args[i].As<std::string>();
+      size_t k = 0;
+      while (k < fields.size() && !(is_param(fields[k]) && field_name(fields[k]) == name)) ++k;
+      if (k == fields.size()) {
+        TVMFFI_THROW(TypeError) << context << "unexpected keyword argument `" << name << "`";
+      }
+      if (values[k] != nullptr) {
+        TVMFFI_THROW(TypeError) << context << "multiple values for argument `" << name << "`";
+      }
+      values[k] = args[i + 1].raw();
+    }
+    for (size_t k = 0; k < fields.size(); ++k) {
+      if (values[k] == nullptr && is_param(fields[k]) &&
+          !(fields[k]->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
+        TVMFFI_THROW(TypeError) << context << "missing argument `" << field_name(fields[k])
+                                << "`";
+      }
+    }
+
+    TVMFFIObjectHandle handle = nullptr;
+    reflection_detail::Check(info->metadata->creator(&handle));
+    ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
+    for (size_t k = 0; k < fields.size(); ++k) {
+      const TVMFFIFieldInfo* f = fields[k];
+      Any produced;
+      const TVMFFIAny* value = values[k];
+      if (value == nullptr && !(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) continue;
+      if (value == nullptr && (f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
+        produced = AnyView::FromRaw(f->default_value_or_factory).As<Function>()();
+        value = produced.raw();
+      } else if (value == nullptr) {
+        value = &f->default_value_or_factory;
+      }
+      try {
+        reflection_detail::AssignField(obj.handle(), f, *value);
+      } catch (const Error& e) {
+        throw Error(e.kind(), context + "argument `" + field_name(f) + "`: " + e.message());
+      }
+    }
+    *rv = Any(std::move(obj));
+  });
+}
+
+// Registers reflection information for T (a class derived from Object with
+// kTypeKey and RuntimeTypeIndex()).  Each call registers at once; errors
+// (duplicate field, bad type) throw Error.  Use once per type: the
+// constructor registers the type's metadata, which may only be set once.
+template <typename T>
+class ObjectDef {
+ public:
+  explicit ObjectDef(const std::string& doc = "") : type_index_(T::RuntimeTypeIndex()) {
+    static_assert(std::is_base_of<Object, T>::value, "T must derive from Object");
+    TVMFFITypeMetadata meta;
+    std::memset(&meta, 0, sizeof(meta));
+    meta.doc = ToByteArray(doc);
+    meta.total_size = static_cast<int32_t>(sizeof(T));
+    meta.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+    if constexpr (std::is_default_constructible<T>::value) {
+      meta.creator = &reflection_detail::CreateDefault<T>;
+    }
+    reflection_detail::Check(TVMFFITypeRegisterMetadata(type_index_, &meta));
+  }
+
+  // A writable field.
+  template <typename C, typename F>
+  ObjectDef& Field(const char* name, F C::*member, const std::string& doc = "") {
+    return AddField(name, member, doc, kTVMFFIFieldFlagBitMaskWritable, nullptr);
+  }
+  // A writable field with a default value (used by __ffi_init__), plus any
+  // extra flags (e.g. kTVMFFIFieldFlagBitMaskKwOnly, ...InitOff, ...ReprOff).
+  template <typename C, typename F>
+  ObjectDef& Field(const char* name, F C::*member, const std::string& doc,
+                   const Any& default_value, int64_t extra_flags = 0) {
+    return AddField(name, member, doc,
+                    kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskHasDefault |
+                        extra_flags,
+                    &default_value);
+  }
+  // A frozen field: no Writable flag (the setter exists for internal use).
+  template <typename C, typename F>
+  ObjectDef& ReadOnlyField(const char* name, F C::*member, const std::string& doc = "") {
+    return AddField(name, member, doc, 0, nullptr);
+  }
+
+  // An instance method: a callable whose first parameter is the object
+  // (e.g. `const MyRef&`), or a member function of T.
+  template <typename Fn>
+  ObjectDef& Method(const char* name, Fn fn, const std::string& doc = "") {
+    return AddMethod(name, Function::FromTyped(AsCallable(fn), QualifiedName(name)), doc, 0);
+  }
+  // A static method (no self).
+  template <typename Fn>
+  ObjectDef& StaticMethod(const char* name, Fn fn, const std::string& doc = "") {
+    return AddMethod(name, Function::FromTyped(std::move(fn), QualifiedName(name)), doc,
+                     kTVMFFIFieldFlagBitMaskIsStaticMethod);
+  }
+
+  // __ffi_init__(args...) -> T, built with MakeObject<T>(args...).
+  template <typename... Args>
+  ObjectDef& Init(const std::string& doc = "") {
+    return StaticMethod(
+        "__ffi_init__",
+        [](Args... args) { return ObjectRefOf<T>(MakeObject<T>(std::move(args)...)); }, doc);
+  }
+  // __ffi_init__ from a callable returning the new object.
+  template <typename Fn, typename = std::enable_if_t<std::is_class<std::decay_t<Fn>>::value>>
+  ObjectDef& Init(Fn fn, const std::string& doc = "") {
+    return StaticMethod("__ffi_init__", std::move(fn), doc);
+  }
+
+  // __ffi_init__ from the reflected fields (MakeAutoInit); T must be
+  // default-constructible (the instance is made by the metadata's creator).
+  ObjectDef& AutoInit(const std::string& doc = "") {
+    static_assert(std::is_default_constructible<T>::value,
+                  "AutoInit needs a default-constructible T");
+    return AddMethod("__ffi_init__", MakeAutoInit(type_index_), doc,
+                     kTVMFFIFieldFlagBitMaskIsStaticMethod);
+  }
+
+  // A type attribute (column `name`, entry for T).
+  ObjectDef& Attr(const std::string& name, const Any& value) {
+    TVMFFIByteArray n = ToByteArray(name);
+    reflection_detail::Check(TVMFFITypeRegisterAttr(type_index_, &n, value.raw()));
+    return *this;
+  }
+
+  int32_t type_index() const { return type_index_; }
+
+ private:
+  std::string QualifiedName(const char* name) const {
+    return std::string(T::kTypeKey) + "." + name;
+  }
+
+  template <typename C, typename F>
+  ObjectDef& AddField(const char* name, F C::*member, const std::string& doc, int64_t flags,
+                      const Any* default_value) {
+    static_assert(std::is_base_of<C, T>::value, "the member must belong to T or a base of T");
+    static_assert(TypeTraits<F>::kEnabled, "the field type has no TypeTraits");
+    TVMFFIFieldInfo info;
+    std::memset(&info, 0, sizeof(info));
+    info.name.data = name;
+    info.name.size = std::strlen(name);
+    info.doc = ToByteArray(doc);
+    info.flags = flags;
+    info.size = static_cast<int64_t>(sizeof(F));
+    info.alignment = static_cast<int64_t>(alignof(F));
+    info.offset = reflection_detail::FieldOffset<T>(member);
+    info.getter = &reflection_detail::GetField<F>;
+    info.setter = reinterpret_cast<void*>(&reflection_detail::SetField<F>);
+    if (default_value != nullptr) info.default_value_or_factory = *default_value->raw();
+    info.field_static_type_index = reflection_detail::StaticTypeIndexOf<F>();
+    reflection_detail::Check(TVMFFITypeRegisterField(type_index_, &info));
+    return *this;
+  }
+
+  ObjectDef& AddMethod(const char* name, const Function& fn, const std::string& doc,
+                       int64_t flags) {
+    TVMFFIMethodInfo info;
+    std::memset(&info, 0, sizeof(info));
+    info.name.data = name;
+    info.name.size = std::strlen(name);
+    info.doc = ToByteArray(doc);
+    info.flags = flags;
+    info.method.type_index = kTVMFFIFunction;
+    info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
+    reflection_detail::Check(TVMFFITypeRegisterMethod(type_index_, &info));
+    return *this;
+  }
+
+  // Member functions of T (or its bases) become callables taking self first.
+  template <typename R, typename C, typename... Args>
+  static auto AsCallable(R (C::*fn)(Args...)) {
+    return [fn](ObjectRefOf<T> self, Args... args) -> R {
+      return (self.get()->*fn)(std::forward<Args>(args)...);
+    };
+  }
+  template <typename R, typename C, typename... Args>
+  static auto AsCallable(R (C::*fn)(Args...) const) {
+    return [fn](ObjectRefOf<T> self, Args... args) -> R {
+      return (self.get()->*fn)(std::forward<Args>(args)...);
+    };
+  }
+  template <typename Fn>
+  static Fn AsCallable(Fn fn) {
+    return fn;
+  }
+
+  int32_t type_index_;
+};
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_REFLECTION_H_

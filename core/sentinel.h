@@ -1,0 +1,63 @@
+// Sentinels: MISSING (ffi.GetInvalidObject, "no value" in lookups such as
+// ffi.MapGetItemOrMissing) and KWARGS (ffi.GetKwargsObject, the marker that
+// starts keyword arguments in a packed call).  Each is a bare ffi.Object,
+// the same object for the whole process.
+#ifndef TVMFFI_CORE_SENTINEL_H_
+#define TVMFFI_CORE_SENTINEL_H_
+
+#include <cstring>
+
+#include "any.h"
+#include "error.h"
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+namespace detail {
+// Calls a no-argument global that returns a sentinel and keeps the result
+// for the process (sentinels are never freed).
+inline TVMFFIObjectHandle FetchSentinel(const char* global_name) {
+  TVMFFIByteArray name;
+  name.data = global_name;
+  name.size = std::strlen(global_name);
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionGetGlobal(&name, &f) != 0) ThrowRaised(-1);
+  if (f == nullptr) TVMFFI_THROW(RuntimeError) << "global function `" << global_name << "` is missing";
+  TVMFFIAny result;
+  AnyZero(&result);
+  int rc = TVMFFIFunctionCall(f, nullptr, 0, &result);
+  TVMFFIObjectDecRef(f);
+  if (rc != 0) ThrowRaised(rc);
+  if (result.type_index != kTVMFFIObject) {
+    AnyRelease(&result);
+    TVMFFI_THROW(InternalError) << "`" << global_name << "` did not return an ffi.Object";
+  }
+  return result.v_obj;
+}
+}  // namespace detail
+
+// The process-wide sentinels, borrowed (they live until exit).  Usable from
+// any library: they go through the exported global functions.
+inline TVMFFIObjectHandle MissingSentinel() {
+  static TVMFFIObjectHandle h = detail::FetchSentinel("ffi.GetInvalidObject");
+  return h;
+}
+inline TVMFFIObjectHandle KwargsSentinel() {
+  static TVMFFIObjectHandle h = detail::FetchSentinel("ffi.GetKwargsObject");
+  return h;
+}
+
+// Whether a value is the MISSING sentinel.
+inline bool IsMissing(const TVMFFIAny& v) {
+  return v.type_index == kTVMFFIObject && v.v_obj == MissingSentinel();
+}
+
+// Library-internal (sentinel.cc): the objects themselves, made on first use.
+TVMFFIObjectHandle MakeOrGetMissingObject();
+TVMFFIObjectHandle MakeOrGetKwargsObject();
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_SENTINEL_H_

@@ -1,0 +1,84 @@
+// Shapes: ffi.Shape (69), an immutable list of int64 dimensions stored
+// inline after its TVMFFIShapeCell, and the C++ reference Shape.
+#ifndef TVMFFI_CORE_SHAPE_H_
+#define TVMFFI_CORE_SHAPE_H_
+
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+#include "array.h"
+#include "error.h"
+#include "object.h"
+
+namespace tvmffi {
+namespace core {
+
+// layout = { TVMFFIObject, TVMFFIShapeCell, int64_t[size] }; dimensions at
+// header + 40.
+class ShapeObj : public Object {
+ public:
+  TVMFFIShapeCell cell;
+  TVMFFI_DECLARE_STATIC_TYPE(ShapeObj, kTVMFFIShape, "ffi.Shape")
+
+  ShapeObj() {
+    cell.data = nullptr;
+    cell.size = 0;
+  }
+
+  int64_t size() const { return static_cast<int64_t>(cell.size); }
+  const int64_t* data() const { return cell.data; }
+
+  static ObjectPtr<ShapeObj> Make(const int64_t* dims, size_t n) {
+    ObjectPtr<ShapeObj> obj = MakeObjectWithExtra<ShapeObj>(n * sizeof(int64_t));
+    int64_t* inline_dims =
+        reinterpret_cast<int64_t*>(reinterpret_cast<char*>(obj.get()) + sizeof(ShapeObj));
+    if (n != 0) std::memcpy(inline_dims, dims, n * sizeof(int64_t));
+    obj->cell.data = inline_dims;
+    obj->cell.size = n;
+    return obj;
+  }
+};
+
+static_assert(sizeof(ShapeObj) == 40, "Shape dimensions start at header + 40");
+
+// A reference to an ffi.Shape (ours or another library's: only the cell is
+// read).  Never null when built by its constructors.
+class Shape : public ObjectRef {
+ public:
+  using ContainerType = ShapeObj;
+
+  Shape() : ObjectRef(ShapeObj::Make(nullptr, 0)) {}
+  Shape(std::initializer_list<int64_t> dims) : ObjectRef(ShapeObj::Make(dims.begin(), dims.size())) {}
+  explicit Shape(const std::vector<int64_t>& dims)
+      : ObjectRef(ShapeObj::Make(dims.data(), dims.size())) {}
+  Shape(const int64_t* dims, size_t n) : ObjectRef(ShapeObj::Make(dims, n)) {}
+  explicit Shape(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+
+  int64_t size() const { return static_cast<int64_t>(cell()->size); }
+  bool empty() const { return size() == 0; }
+  const int64_t* data() const { return cell()->data; }
+  const int64_t* begin() const { return data(); }
+  const int64_t* end() const { return data() + size(); }
+  // IndexError when out of range (negative indices included).
+  int64_t operator[](int64_t i) const { return at(i); }
+  int64_t at(int64_t i) const {
+    detail::CheckIndex(i, size(), "Shape");
+    return data()[i];
+  }
+  // The number of elements a tensor of this shape holds (1 for rank 0).
+  int64_t Product() const {
+    int64_t p = 1;
+    for (int64_t d : *this) p *= d;
+    return p;
+  }
+  std::vector<int64_t> ToVector() const { return std::vector<int64_t>(begin(), end()); }
+
+ private:
+  const TVMFFIShapeCell* cell() const { return TVMFFIShapeGetCellPtr(handle()); }
+};
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_SHAPE_H_

@@ -1,0 +1,244 @@
+// Tensors made by this library: DLPack import and export, unsafe views, and
+// the state each tensor keeps about who owns its memory.
+#include "tensor.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// DLPack version written into exported versioned tensors.
+constexpr uint32_t kExportDLPackMajor = 1;
+constexpr uint32_t kExportDLPackMinor = 3;
+
+// Who keeps the memory alive.
+enum class Owner : uint8_t {
+  kLegacy,     // a DLManagedTensor*: its deleter runs when the tensor dies
+  kVersioned,  // a DLManagedTensorVersioned*: likewise
+  kSource,     // a strong reference to another object (unsafe views)
+};
+
+// layout = { TVMFFIObject, DLTensor, owner state, int64 dims[] } — the
+// trailing dims hold strides synthesised at import (NULL strides from the
+// producer) or the shape and strides copied into a view.
+class LibTensorObj : public TensorObj {
+ public:
+  LibTensorObj(Owner kind, void* owner, uint64_t flags)
+      : owner_kind_(kind), owner_(owner), flags_(flags) {}
+  ~LibTensorObj() {
+    switch (owner_kind_) {
+      case Owner::kLegacy: {
+        DLManagedTensor* mt = static_cast<DLManagedTensor*>(owner_);
+        if (mt->deleter != nullptr) mt->deleter(mt);
+        break;
+      }
+      case Owner::kVersioned: {
+        DLManagedTensorVersioned* mt = static_cast<DLManagedTensorVersioned*>(owner_);
+        if (mt->deleter != nullptr) mt->deleter(mt);
+        break;
+      }
+      case Owner::kSource:
+        Object::DecRef(static_cast<TVMFFIObject*>(owner_));
+        break;
+    }
+  }
+  LibTensorObj(const LibTensorObj&) = delete;
+  LibTensorObj& operator=(const LibTensorObj&) = delete;
+
+  int64_t* dims() { return reinterpret_cast<int64_t*>(this + 1); }
+  uint64_t flags() const { return flags_; }
+
+ private:
+  Owner owner_kind_;
+  void* owner_;  // owned as owner_kind_ says
+  uint64_t flags_;
+};
+
+static_assert(sizeof(LibTensorObj) % alignof(int64_t) == 0, "trailing dims stay aligned");
+
+// Whether `h` is a tensor made here (whose state behind the cell we know).
+bool IsLibTensor(TVMFFIObjectHandle h) {
+  const TVMFFIObject* header = static_cast<const TVMFFIObject*>(h);
+  return header->type_index == kTVMFFITensor &&
+         TVM_FFI_OBJECT_DELETER(header) == &detail::ObjectDeleter<LibTensorObj>;
+}
+
+std::string FormatDims(const int64_t* dims, int32_t n) {
+  std::ostringstream os;
+  os << '[';
+  for (int32_t i = 0; i < n; ++i) os << (i == 0 ? "" : ", ") << dims[i];
+  os << ']';
+  return os.str();
+}
+
+// The checks shared by both import paths.  Every refusal of the tensor
+// itself is a RuntimeError (as upstream); bad arguments are ValueErrors.
+void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
+  if (require_alignment < 0) {
+    TVMFFI_THROW(ValueError) << "require_alignment must be non-negative, got "
+                             << require_alignment;
+  }
+  if (t.ndim < 0) TVMFFI_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  if (t.ndim > 0 && t.shape == nullptr) {
+    TVMFFI_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
+  }
+  if (require_alignment > 0) {
+    uint64_t align = static_cast<uint64_t>(require_alignment);
+    if (IsDirectAddressDevice(t.device.device_type)) {
+      uint64_t addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(t.data)) + t.byte_offset;
+      if (addr % align != 0) {
+        TVMFFI_THROW(RuntimeError) << "DLPack tensor data is not aligned to " << align
+                                   << " bytes: data + byte_offset = 0x" << std::hex << addr;
+      }
+    } else if (t.byte_offset % align != 0) {
+      TVMFFI_THROW(RuntimeError) << "DLPack tensor byte_offset " << t.byte_offset
+                                 << " is not a multiple of the required alignment " << align;
+    }
+  }
+  if (require_contiguous && !IsContiguousLayout(t)) {
+    TVMFFI_THROW(RuntimeError) << "DLPack tensor is not contiguous: shape "
+                               << FormatDims(t.shape, t.ndim) << ", strides "
+                               << FormatDims(t.strides, t.ndim);
+  }
+}
+
+// Builds the tensor over `src`; the caller sets the owner only once nothing
+// can fail any more.  Shape (and strides when given) stay the producer's.
+ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owner,
+                                     uint64_t flags) {
+  bool synth = src.strides == nullptr;
+  size_t n = static_cast<size_t>(std::max<int32_t>(src.ndim, 1));
+  ObjectPtr<LibTensorObj> obj =
+      MakeObjectWithExtra<LibTensorObj>(synth ? n * sizeof(int64_t) : 0, kind, owner, flags);
+  obj->dl_tensor = src;
+  if (synth) {
+    int64_t* strides = obj->dims();
+    int64_t step = 1;
+    for (int32_t i = src.ndim - 1; i >= 0; --i) {
+      strides[i] = step;
+      step *= src.shape[i];
+    }
+    if (src.ndim == 0) strides[0] = 1;  // never read; keeps the pointer non-NULL
+    obj->dl_tensor.strides = strides;
+  }
+  return obj;
+}
+
+const TensorObj* AsTensor(TVMFFIObjectHandle h, const char* func) {
+  if (h == nullptr) TVMFFI_THROW(ValueError) << func << ": tensor must not be NULL";
+  const Object* obj = Object::FromHandle(h);
+  if (!obj->IsInstanceIndex(kTVMFFITensor)) {
+    TVMFFI_THROW(TypeError) << func << ": expected ffi.Tensor, got "
+                            << TypeIndexToDisplayName(obj->type_index());
+  }
+  return static_cast<const TensorObj*>(obj);
+}
+
+void DeleteExportedLegacy(DLManagedTensor* self) {
+  TVMFFIObject* tensor = static_cast<TVMFFIObject*>(self->manager_ctx);
+  delete self;
+  Object::DecRef(tensor);
+}
+
+void DeleteExportedVersioned(DLManagedTensorVersioned* self) {
+  TVMFFIObject* tensor = static_cast<TVMFFIObject*>(self->manager_ctx);
+  delete self;
+  Object::DecRef(tensor);
+}
+
+}  // namespace
+
+ObjectPtr<Object> TensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
+                                   bool require_contiguous) {
+  CheckImport(from->dl_tensor, require_alignment, require_contiguous);
+  return MakeImported(from->dl_tensor, Owner::kLegacy, from, 0);
+}
+
+ObjectPtr<Object> TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
+                                            int32_t require_alignment, bool require_contiguous) {
+  // Only the fields up to `flags` are known for other major versions.
+  if (from->version.major != kExportDLPackMajor) {
+    TVMFFI_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
+                               << from->version.minor
+                               << " is not supported: the major version must be "
+                               << kExportDLPackMajor;
+  }
+  if (from->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) {
+    TVMFFI_THROW(RuntimeError) << "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
+                                  "sub-byte element types are not supported";
+  }
+  CheckImport(from->dl_tensor, require_alignment, require_contiguous);
+  uint64_t kept = from->flags & (DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED);
+  return MakeImported(from->dl_tensor, Owner::kVersioned, from, kept);
+}
+
+DLManagedTensor* TensorToDLPack(TVMFFIObjectHandle tensor) {
+  const TensorObj* t = AsTensor(tensor, "TVMFFITensorToDLPack");
+  DLManagedTensor* out = new DLManagedTensor();
+  out->dl_tensor = t->dl_tensor;
+  out->manager_ctx = tensor;
+  out->deleter = &DeleteExportedLegacy;
+  Object::IncRef(static_cast<TVMFFIObject*>(tensor));
+  return out;
+}
+
+DLManagedTensorVersioned* TensorToDLPackVersioned(TVMFFIObjectHandle tensor) {
+  const TensorObj* t = AsTensor(tensor, "TVMFFITensorToDLPackVersioned");
+  DLManagedTensorVersioned* out = new DLManagedTensorVersioned();
+  out->version.major = kExportDLPackMajor;
+  out->version.minor = kExportDLPackMinor;
+  out->manager_ctx = tensor;
+  out->deleter = &DeleteExportedVersioned;
+  out->flags = TensorDLPackFlags(tensor) & DLPACK_FLAG_BITMASK_READ_ONLY;
+  out->dl_tensor = t->dl_tensor;
+  Object::IncRef(static_cast<TVMFFIObject*>(tensor));
+  return out;
+}
+
+ObjectPtr<Object> TensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype) {
+  const char* func = "TVMFFITensorCreateUnsafeView";
+  if (source == nullptr) TVMFFI_THROW(ValueError) << func << ": source must not be NULL";
+  if (prototype == nullptr) TVMFFI_THROW(ValueError) << func << ": prototype must not be NULL";
+  const DLTensor& p = *prototype;
+  if (p.ndim < 0) {
+    TVMFFI_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;
+  }
+  if (p.ndim > 0 && (p.shape == nullptr || p.strides == nullptr)) {
+    const char* which = p.shape == nullptr ? "shape" : "strides";
+    TVMFFI_THROW(InternalError) << func << ": prototype " << which << " must not be NULL (ndim "
+                                << p.ndim << ")";
+  }
+  size_t n = static_cast<size_t>(std::max<int32_t>(p.ndim, 1));
+  uint64_t flags = IsLibTensor(source) ? TensorDLPackFlags(source) : 0;
+  ObjectPtr<LibTensorObj> obj = MakeObjectWithExtra<LibTensorObj>(
+      2 * n * sizeof(int64_t), Owner::kSource, source, flags);
+  Object::IncRef(static_cast<TVMFFIObject*>(source));
+  int64_t* dims = obj->dims();
+  obj->dl_tensor = p;
+  if (p.ndim > 0) {
+    std::copy(p.shape, p.shape + p.ndim, dims);
+    std::copy(p.strides, p.strides + p.ndim, dims + n);
+  } else {
+    dims[0] = 1;
+    dims[n] = 1;
+  }
+  obj->dl_tensor.shape = dims;
+  obj->dl_tensor.strides = dims + n;
+  return obj;
+}
+
+uint64_t TensorDLPackFlags(TVMFFIObjectHandle tensor) {
+  if (!IsLibTensor(tensor)) return 0;
+  return static_cast<const LibTensorObj*>(Object::FromHandle(tensor))->flags();
+}
+
+// The READ_ONLY flag seen at import (views inherit their source's), so that
+// frontends can refuse writable access.  False for other libraries' tensors.
+TVMFFI_REGISTER_GLOBAL("ffi.TensorIsReadOnly", [](Tensor t) {
+  return (TensorDLPackFlags(t.handle()) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+});
+
+}  // namespace core
+}  // namespace tvmffi

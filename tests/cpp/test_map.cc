@@ -1,0 +1,220 @@
+// Maps: ffi.Map and its globals, key equality across string forms,
+// iteration order, copy on write in C++.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "container_test_util.h"
+#include "core/map.h"
+#include "core/string.h"
+
+using namespace tvmffi::core;
+using namespace container_test;
+
+namespace {
+
+// (key, value) pairs in iteration order, rendered as text.
+std::vector<std::string> Items(const Any& map, const char* prefix = "ffi.Map") {
+  std::vector<std::string> out;
+  int64_t n = Call(std::string(prefix) + "Size", map).As<int64_t>();
+  if (n == 0) return out;
+  Function it = Call(std::string(prefix) + "ForwardIterFunctor", map).As<Function>();
+  do {
+    Any k = it(int64_t(0));
+    Any v = it(int64_t(1));
+    out.push_back(RenderKey(*k.raw()) + "=" + RenderKey(*v.raw()));
+  } while (it(int64_t(2)).As<bool>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Map: construct, size, get item, count", "[map]") {
+  Any m = Call("ffi.Map", "a", int64_t(1), int64_t(2), "two");
+  REQUIRE(m.type_index() == kTVMFFIMap);
+  CHECK(Call("ffi.MapSize", m).As<int64_t>() == 2);
+  CHECK(Call("ffi.MapGetItem", m, "a").As<int64_t>() == 1);
+  CHECK(StrOf(Call("ffi.MapGetItem", m, int64_t(2))) == "two");
+  CHECK(Call("ffi.MapCount", m, "a").As<int64_t>() == 1);
+  CHECK(Call("ffi.MapCount", m, "b").As<int64_t>() == 0);
+  CHECK(Call("ffi.MapSize", Call("ffi.Map")).As<int64_t>() == 0);
+}
+
+TEST_CASE("Map: odd argument count is a ValueError", "[map]") {
+  CHECK(ThrownBy([] { Call("ffi.Map", "a", int64_t(1), "b"); }) ==
+        "ValueError: ffi.Map expects an even number of arguments (key0, value0, key1, value1, "
+        "...), got 3");
+}
+
+TEST_CASE("Map: missing key is a KeyError naming the key", "[map]") {
+  Any m = Call("ffi.Map", "a", int64_t(1));
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, "zz"); }) ==
+        "KeyError: key \"zz\" not found in Map");
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, int64_t(42)); }) ==
+        "KeyError: key 42 not found in Map");
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, 1.5); }) ==
+        "KeyError: key 1.5 not found in Map");
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, "q\"\\"); }) ==
+        "KeyError: key \"q\\\"\\\\\" not found in Map");
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, Bytes("a", 1)); }) ==
+        "KeyError: key b\"a\" not found in Map");
+  CHECK(ThrownBy([&] { Call("ffi.MapGetItem", m, nullptr); }) ==
+        "KeyError: key None not found in Map");
+}
+
+TEST_CASE("Map: small, heap and borrowed string keys are the same key", "[map]") {
+  // A heap String shorter than 8 bytes (as made by adopting a std::string).
+  String heap_abc("abc");
+  REQUIRE(heap_abc.type_index() == kTVMFFIStr);
+  Any m = Call("ffi.Map", heap_abc, int64_t(1));
+  CHECK(Call("ffi.MapGetItem", m, "abc").As<int64_t>() == 1);  // borrowed C string
+  TVMFFIAny small;
+  MakeStringAny("abc", 3, false, &small);
+  REQUIRE(small.type_index == kTVMFFISmallStr);
+  CHECK(Call("ffi.MapGetItem", m, AnyView::FromRaw(small)).As<int64_t>() == 1);
+  // And the other way round: a small key found by a heap String.
+  Any m2 = Call("ffi.Map", "xyz", int64_t(2));
+  CHECK(Call("ffi.MapGetItem", m2, String("xyz")).As<int64_t>() == 2);
+  // The same text as two keys collapses to one entry, last value wins.
+  Any m3 = Call("ffi.Map", heap_abc, int64_t(1), "abc", int64_t(2));
+  CHECK(Call("ffi.MapSize", m3).As<int64_t>() == 1);
+  CHECK(Call("ffi.MapGetItem", m3, "abc").As<int64_t>() == 2);
+  // Long strings: two distinct heap objects with the same text.
+  std::string text = "a key longer than seven bytes";
+  Any m4 = Call("ffi.Map", String(text), int64_t(3));
+  CHECK(Call("ffi.MapGetItem", m4, String(text)).As<int64_t>() == 3);
+  CHECK(Call("ffi.MapGetItem", m4, text.c_str()).As<int64_t>() == 3);
+}
+
+TEST_CASE("Map: int, float, bool, str and bytes keys are all different", "[map]") {
+  Any m = Call("ffi.Map", int64_t(1), "int", 1.0, "float", true, "bool", "1", "str",
+               Bytes("1", 1), "bytes");
+  CHECK(Call("ffi.MapSize", m).As<int64_t>() == 5);
+  CHECK(StrOf(Call("ffi.MapGetItem", m, int64_t(1))) == "int");
+  CHECK(StrOf(Call("ffi.MapGetItem", m, 1.0)) == "float");
+  CHECK(StrOf(Call("ffi.MapGetItem", m, true)) == "bool");
+  CHECK(StrOf(Call("ffi.MapGetItem", m, "1")) == "str");
+  CHECK(StrOf(Call("ffi.MapGetItem", m, Bytes("1", 1))) == "bytes");
+}
+
+TEST_CASE("Map: object keys compare by identity", "[map]") {
+  int deleted = 0;
+  ObjectRef a = MakeCounted(&deleted);
+  ObjectRef b = MakeCounted(&deleted);
+  Any m = Call("ffi.Map", a, int64_t(1), b, int64_t(2));
+  CHECK(Call("ffi.MapGetItem", m, b).As<int64_t>() == 2);
+  CHECK(a.use_count() == 2);
+  m = Any();
+  CHECK(a.use_count() == 1);
+  CHECK(deleted == 0);
+}
+
+TEST_CASE("Map: get item or missing returns the MISSING sentinel", "[map]") {
+  Any m = Call("ffi.Map", "a", int64_t(1));
+  Any missing = Call("ffi.GetInvalidObject");
+  Any got = Call("ffi.MapGetItemOrMissing", m, "b");
+  CHECK(got.type_index() == kTVMFFIObject);
+  CHECK(HandleOf(got) == HandleOf(missing));
+  CHECK(Call("ffi.MapGetItemOrMissing", m, "a").As<int64_t>() == 1);
+}
+
+TEST_CASE("Map: the iterator functor walks in insertion order", "[map]") {
+  Any m = Call("ffi.Map", "z", int64_t(1), int64_t(5), int64_t(2), "a", int64_t(3));
+  CHECK(Items(m) == std::vector<std::string>{"\"z\"=1", "5=2", "\"a\"=3"});
+  Function it = Call("ffi.MapForwardIterFunctor", m).As<Function>();
+  CHECK(it(int64_t(2)).As<bool>());
+  CHECK(it(int64_t(2)).As<bool>());
+  CHECK_FALSE(it(int64_t(2)).As<bool>());
+  CHECK(ThrownBy([&] { it(int64_t(0)); }) == "IndexError: Map iterator is past the end");
+  CHECK(ThrownBy([&] { it(int64_t(7)); }) ==
+        "ValueError: Map iterator: unknown command 7 (0 = key, 1 = value, 2 = advance)");
+}
+
+TEST_CASE("Map: the iterator keeps the map alive", "[map]") {
+  int deleted = 0;
+  Function it;
+  {
+    Any m = Call("ffi.Map", "k", MakeCounted(&deleted));
+    it = Call("ffi.MapForwardIterFunctor", m).As<Function>();
+  }
+  CHECK(deleted == 0);
+  CHECK(it(int64_t(1)).type_index() == kTVMFFIOpaquePyObject);
+  it = Function();
+  CHECK(deleted == 1);
+}
+
+TEST_CASE("Map: many keys stay findable and ordered", "[map]") {
+  std::vector<AnyView> args;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 300; ++i) keys.push_back("key-" + std::to_string(i));
+  for (int i = 0; i < 300; ++i) {
+    args.push_back(AnyView(keys[i]));
+    args.push_back(AnyView(int64_t(i)));
+  }
+  Any m = Function::GetGlobalRequired("ffi.Map").CallPacked(args.data(),
+                                                            static_cast<int32_t>(args.size()));
+  CHECK(Call("ffi.MapSize", m).As<int64_t>() == 300);
+  for (int i = 0; i < 300; ++i) {
+    CHECK(Call("ffi.MapGetItem", m, keys[i]).As<int64_t>() == i);
+  }
+  std::vector<std::string> items = Items(m);
+  REQUIRE(items.size() == 300);
+  CHECK(items[0] == "\"key-0\"=0");
+  CHECK(items[299] == "\"key-299\"=299");
+}
+
+TEST_CASE("Map: globals refuse a Dict", "[map]") {
+  Any d = Call("ffi.Dict");
+  CHECK(ThrownBy([&] { Call("ffi.MapSize", d); }) ==
+        "TypeError: In function ffi.MapSize: argument 1: expected ffi.Map, got ffi.Dict");
+}
+
+TEST_CASE("Map: C++ Map copies on write", "[map]") {
+  Map a{{"x", int64_t(1)}, {"y", int64_t(2)}};
+  Map b = a;
+  b.Set("z", int64_t(3));
+  CHECK(a.size() == 2);
+  CHECK(b.size() == 3);
+  CHECK_FALSE(a.same_as(b));
+  CHECK(b.Erase("x"));
+  CHECK_FALSE(b.Erase("x"));
+  CHECK(a.count("x") == 1);
+  CHECK(b.count("x") == 0);
+  CHECK(ThrownBy([&] { b.at("x"); }) == "KeyError: key \"x\" not found in Map");
+  CHECK(!b.Get("x").has_value());
+  CHECK(b.Get("z")->As<int64_t>() == 3);
+  std::vector<std::string> keys;
+  for (auto kv : b) keys.push_back(StrOf(kv.first));
+  CHECK(keys == std::vector<std::string>{"y", "z"});
+}
+
+TEST_CASE("Map: typed Map parameters accept a Dict as a copy", "[map]") {
+  Function size = Function::FromTyped([](Map m) { return m.size(); }, "testing.msize");
+  CHECK(size(Call("ffi.Dict", "a", int64_t(1))).As<int64_t>() == 1);
+  CHECK(ThrownBy([&] { size(int64_t(1)); }) ==
+        "TypeError: In function testing.msize: argument 1: expected ffi.Map, got int");
+}
+
+TEST_CASE("Map: key hash agrees with key equality", "[map]") {
+  TVMFFIAny small;
+  MakeStringAny("abc", 3, false, &small);
+  String heap("abc");
+  AnyView heap_view(heap);
+  AnyView raw_view("abc");
+  CHECK(AnyKeyHash(small) == AnyKeyHash(*heap_view.raw()));
+  CHECK(AnyKeyHash(small) == AnyKeyHash(*raw_view.raw()));
+  CHECK(AnyKeyEqual(small, *heap_view.raw()));
+  TVMFFIAny small_bytes;
+  MakeStringAny("abc", 3, true, &small_bytes);
+  CHECK_FALSE(AnyKeyEqual(small, small_bytes));
+  CHECK(AnyKeyHash(small) != AnyKeyHash(small_bytes));
+}
+
+TEST_CASE("Map: testing.as_map converts a Dict and keeps a Map", "[map]") {
+  Any m = Call("ffi.Map", "a", int64_t(1));
+  CHECK(HandleOf(CallTesting("testing.as_map", m)) == HandleOf(m));
+  Any converted = CallTesting("testing.as_map", Call("ffi.Dict", "b", int64_t(2)));
+  CHECK(converted.type_index() == kTVMFFIMap);
+  CHECK(Items(converted) == std::vector<std::string>{"\"b\"=2"});
+}
