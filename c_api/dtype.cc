@@ -12,9 +12,7 @@ TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType*
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(str);
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  if (str->data == nullptr && str->size != 0) {
-    TVMFFI_THROW(ValueError) << "dtype text has data NULL but size " << str->size;
-  }
+  tvmffi::core::CheckByteArray(*str, "dtype text");
   std::string_view text =
       str->size == 0 ? std::string_view() : std::string_view(str->data, str->size);
   *out = tvmffi::core::dtype::Parse(text);

@@ -20,11 +20,12 @@ std::atomic<void*>& AsAtomic(void** addr) {
 
 extern "C" {
 
+// init_func and deinit_func are C functions: their failures arrive as return
+// codes with the error already in the slot, and are passed on as they are.
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
+  TVMFFI_SAFE_CALL_BEGIN();
   if (handle_addr == nullptr || init_func == nullptr) {
-    TVMFFIErrorSetRaisedFromCStr("ValueError",
-                                 "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL");
-    return -1;
+    TVMFFI_THROW(ValueError) << "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL";
   }
   if (AsAtomic(handle_addr).load(std::memory_order_acquire) != nullptr) return 0;
   std::lock_guard<std::mutex> lock(InitMutex());
@@ -33,22 +34,21 @@ TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void**
   int rc = init_func(&result);
   if (rc != 0) return rc;
   if (result == nullptr) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "TVMFFIHandleInitOnce: init_func succeeded but produced NULL");
-    return -1;
+    TVMFFI_THROW(RuntimeError) << "TVMFFIHandleInitOnce: init_func succeeded but produced NULL";
   }
   AsAtomic(handle_addr).store(result, std::memory_order_release);
-  return 0;
+  TVMFFI_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
+  TVMFFI_SAFE_CALL_BEGIN();
   if (handle_addr == nullptr || deinit_func == nullptr) {
-    TVMFFIErrorSetRaisedFromCStr(
-        "ValueError", "TVMFFIHandleDeinitOnce: handle_addr and deinit_func must not be NULL");
-    return -1;
+    TVMFFI_THROW(ValueError)
+        << "TVMFFIHandleDeinitOnce: handle_addr and deinit_func must not be NULL";
   }
   void* old = AsAtomic(handle_addr).exchange(nullptr, std::memory_order_acq_rel);
-  return old == nullptr ? 0 : deinit_func(old);
+  if (old != nullptr) return deinit_func(old);
+  TVMFFI_SAFE_CALL_END();
 }
 
 }  // extern "C"

@@ -1,5 +1,5 @@
-// Exported: version, reference counting, opaque objects and the (dormant)
-// custom allocator.
+// Exported: version, reference counting, opaque objects, custom allocator.
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -44,7 +44,8 @@ void* DefaultAllocate(size_t size, size_t alignment, int32_t, void*) {
 }
 
 TVMFFICustomAllocator g_default_allocator = {&DefaultAllocate, nullptr};
-TVMFFICustomAllocator* g_allocator = &g_default_allocator;
+// Atomic: Get and Set may race between threads.
+std::atomic<TVMFFICustomAllocator*> g_allocator{&g_default_allocator};
 
 }  // namespace
 
@@ -58,7 +59,7 @@ TVM_FFI_DLL void TVMFFIGetVersion(TVMFFIVersion* out_version) {
 }
 
 TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
-  Object::IncRef(static_cast<TVMFFIObject*>(obj));
+  Object::IncRef(static_cast<TVMFFIObject*>(obj));  // NULL is excluded by the contract
   return 0;
 }
 
@@ -80,10 +81,13 @@ TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
   TVMFFI_SAFE_CALL_END();
 }
 
-TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) { return g_allocator; }
+TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
+  return g_allocator.load(std::memory_order_acquire);
+}
 
 TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
-  g_allocator = allocator == nullptr ? &g_default_allocator : allocator;
+  g_allocator.store(allocator == nullptr ? &g_default_allocator : allocator,
+                    std::memory_order_release);
   return 0;
 }
 

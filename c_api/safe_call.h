@@ -1,5 +1,7 @@
-// The bracket around every exported function body: no C++ exception crosses
-// the C ABI; each becomes -1 with the error in the thread's slot.
+// The safe-call bracket around every exported function body.
+//
+// No C++ exception crosses the C ABI: each becomes -1 with the error in the
+// thread's slot.
 #ifndef TVMFFI_C_API_SAFE_CALL_H_
 #define TVMFFI_C_API_SAFE_CALL_H_
 

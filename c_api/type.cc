@@ -1,22 +1,12 @@
-// Exported: the type registry and reflection (keys, indices, fields,
-// methods, metadata, type-attribute columns).
+// Exported: the type registry and reflection.
 #include <string>
 
+#include "../core/string.h"
 #include "../core/type_registry.h"
 #include "safe_call.h"
 
-namespace {
-
 namespace reg = tvmffi::core::type_registry;
-
-std::string TextFromByteArray(const TVMFFIByteArray* text, const char* what) {
-  if (text->data == nullptr && text->size != 0) {
-    TVMFFI_THROW(ValueError) << what << " has data NULL but size " << text->size;
-  }
-  return text->size == 0 ? std::string() : std::string(text->data, text->size);
-}
-
-}  // namespace
+using tvmffi::core::ByteArrayToString;
 
 extern "C" {
 
@@ -24,7 +14,7 @@ TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* o
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(type_key);
   TVMFFI_CHECK_ARG_NOT_NULL(out_tindex);
-  std::string key = TextFromByteArray(type_key, "type key");
+  std::string key = ByteArrayToString(*type_key, "type key");
   std::optional<int32_t> index = reg::KeyToIndex(key);
   if (!index.has_value()) TVMFFI_THROW(KeyError) << "type key `" << key << "` is not registered";
   *out_tindex = *index;
@@ -43,7 +33,7 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
     if (type_key == nullptr) {
       TVMFFI_THROW(ValueError) << "TVMFFITypeGetOrAllocIndex: type_key must not be NULL";
     }
-    index = reg::GetOrAllocIndex(TextFromByteArray(type_key, "type key"), static_type_index,
+    index = reg::GetOrAllocIndex(ByteArrayToString(*type_key, "type key"), static_type_index,
                                  type_depth, num_child_slots, child_slots_can_overflow != 0,
                                  parent_type_index);
     TVMFFI_SAFE_CALL_END();
@@ -91,7 +81,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(attr_name);
   TVMFFI_CHECK_ARG_NOT_NULL(attr_value);
-  reg::RegisterAttr(type_index, TextFromByteArray(attr_name, "type attribute name"),
+  reg::RegisterAttr(type_index, ByteArrayToString(*attr_name, "type attribute name"),
                     *attr_value);
   TVMFFI_SAFE_CALL_END();
 }
@@ -106,7 +96,7 @@ TVM_FFI_DLL const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(
     if (attr_name == nullptr) {
       TVMFFI_THROW(ValueError) << "TVMFFIGetTypeAttrColumn: attr_name must not be NULL";
     }
-    column = reg::GetAttrColumn(TextFromByteArray(attr_name, "type attribute name"));
+    column = reg::GetAttrColumn(ByteArrayToString(*attr_name, "type attribute name"));
     TVMFFI_SAFE_CALL_END();
   }();
   return column;

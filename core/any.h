@@ -1,5 +1,4 @@
-// Values: AnyView (a borrowed TVMFFIAny), Any (an owning one) and the
-// conversions between them and C++ types (TypeTraits).
+// Values: Any (owning), AnyView (borrowed) and their TypeTraits conversions.
 #ifndef TVMFFI_CORE_ANY_H_
 #define TVMFFI_CORE_ANY_H_
 
@@ -90,14 +89,44 @@ constexpr bool kConvertibleValue =
                           << ", got " << TypeIndexToDisplayName(actual->type_index);
 }
 
-class AnyView {
+namespace detail {
+
+// The read side Any and AnyView share; `data_` is the whole object, so both
+// stay layout-compatible with TVMFFIAny.
+class AnyStorage {
  public:
-  AnyView() { AnyZero(&data_); }
+  int32_t type_index() const { return data_.type_index; }
+  bool is_none() const { return data_.type_index == kTVMFFINone; }
+  const TVMFFIAny* raw() const { return &data_; }
+
+  template <typename T>
+  std::optional<T> TryAs() const {
+    return TypeTraits<T>::TryCast(&data_);
+  }
+  // TypeError "expected <T>, got <actual>" when the value does not convert.
+  template <typename T>
+  T As() const {
+    std::optional<T> v = TypeTraits<T>::TryCast(&data_);
+    if (!v.has_value()) ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &data_, "");
+    return std::move(*v);
+  }
+
+ protected:
+  AnyStorage() { AnyZero(&data_); }
+  explicit AnyStorage(const TVMFFIAny& raw) : data_(raw) {}
+
+  TVMFFIAny data_;
+};
+
+}  // namespace detail
+
+class AnyView : public detail::AnyStorage {
+ public:
+  AnyView() = default;
   AnyView(const AnyView&) = default;
   AnyView& operator=(const AnyView&) = default;
   template <typename T, typename = std::enable_if_t<kConvertibleValue<T>>>
   AnyView(const T& value) {  // NOLINT(runtime/explicit)
-    AnyZero(&data_);
     TypeTraitsOf<T>::CopyToView(value, &data_);
   }
   AnyView(const Any& value);  // NOLINT(runtime/explicit)
@@ -107,37 +136,18 @@ class AnyView {
     v.data_ = raw;
     return v;
   }
-
-  int32_t type_index() const { return data_.type_index; }
-  bool is_none() const { return data_.type_index == kTVMFFINone; }
-  const TVMFFIAny* raw() const { return &data_; }
-
-  template <typename T>
-  std::optional<T> TryAs() const {
-    return TypeTraits<T>::TryCast(&data_);
-  }
-  template <typename T>
-  T As() const {
-    std::optional<T> v = TypeTraits<T>::TryCast(&data_);
-    if (!v.has_value()) ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &data_, "");
-    return std::move(*v);
-  }
-
- private:
-  TVMFFIAny data_;
 };
 
-class Any {
+class Any : public detail::AnyStorage {
  public:
-  Any() { AnyZero(&data_); }
-  Any(const Any& other) : data_(other.data_) {
+  Any() = default;
+  Any(const Any& other) : AnyStorage(other.data_) {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) Object::IncRef(data_.v_obj);
   }
-  Any(Any&& other) noexcept : data_(other.data_) { AnyZero(&other.data_); }
+  Any(Any&& other) noexcept : AnyStorage(other.data_) { AnyZero(&other.data_); }
   Any(const AnyView& view) { AnyViewToOwned(view.raw(), &data_); }  // NOLINT
   template <typename T, typename = std::enable_if_t<kConvertibleValue<T>>>
   Any(T value) {  // NOLINT(runtime/explicit)
-    AnyZero(&data_);
     TypeTraitsOf<T>::MoveToOwned(std::move(value), &data_);
   }
   ~Any() { AnyRelease(&data_); }
@@ -163,27 +173,9 @@ class Any {
     AnyRelease(&data_);
     return &data_;
   }
-
-  int32_t type_index() const { return data_.type_index; }
-  bool is_none() const { return data_.type_index == kTVMFFINone; }
-  const TVMFFIAny* raw() const { return &data_; }
-
-  template <typename T>
-  std::optional<T> TryAs() const {
-    return TypeTraits<T>::TryCast(&data_);
-  }
-  template <typename T>
-  T As() const {
-    std::optional<T> v = TypeTraits<T>::TryCast(&data_);
-    if (!v.has_value()) ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &data_, "");
-    return std::move(*v);
-  }
-
- private:
-  TVMFFIAny data_;
 };
 
-inline AnyView::AnyView(const Any& value) : data_(*value.raw()) {}
+inline AnyView::AnyView(const Any& value) : AnyStorage(*value.raw()) {}
 
 // ---------------------------------------------------------------------------
 // TypeTraits for the built-in C++ types.
@@ -412,20 +404,14 @@ struct TypeTraits<std::optional<T>> {
   }
 };
 
-// Object references: any class derived from ObjectRef with a ContainerType.
-// String and Bytes also accept their small and borrowed forms.
+// The conversions every object reference shares: an undefined reference is
+// None; a view borrows the object, an owned value takes the reference over.
+// Specialisations for particular references derive from this and add
+// TryCast (and TypeStr where the type key is not the name users read).
 template <typename Ref>
-struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>> {
-  using Container = typename Ref::ContainerType;
+struct ObjectRefTraitsBase {
   static constexpr bool kEnabled = true;
-  static constexpr bool kIsString = std::is_same<Ref, String>::value;
-  static constexpr bool kIsBytes = std::is_same<Ref, Bytes>::value;
-
-  static std::string TypeStr() {
-    if (kIsString) return "str";
-    if (kIsBytes) return "bytes";
-    return Container::kTypeKey;
-  }
+  static std::string TypeStr() { return Ref::ContainerType::kTypeKey; }
   static void CopyToView(const Ref& r, TVMFFIAny* out) {
     if (!r.defined()) {
       out->type_index = kTVMFFINone;
@@ -439,14 +425,34 @@ struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>>
       out->type_index = kTVMFFINone;
       return;
     }
+    out->type_index = r.type_index();
+    out->v_obj = static_cast<TVMFFIObject*>(std::move(r).MoveData().release_handle());
+  }
+};
+
+// Object references: any class derived from ObjectRef with a ContainerType.
+// String and Bytes also accept their small and borrowed forms.
+template <typename Ref>
+struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>>
+    : ObjectRefTraitsBase<Ref> {
+  using Container = typename Ref::ContainerType;
+  static constexpr bool kIsString = std::is_same<Ref, String>::value;
+  static constexpr bool kIsBytes = std::is_same<Ref, Bytes>::value;
+
+  static std::string TypeStr() {
+    if (kIsString) return "str";
+    if (kIsBytes) return "bytes";
+    return Container::kTypeKey;
+  }
+  // Short strings and bytes become the small (inline) form.
+  static void MoveToOwned(Ref r, TVMFFIAny* out) {
     if constexpr (kIsString || kIsBytes) {
-      if (r.size() <= kSmallStrMaxLen) {
+      if (r.defined() && r.size() <= kSmallStrMaxLen) {
         MakeStringAny(r.data(), r.size(), kIsBytes, out);
         return;
       }
     }
-    out->type_index = r.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(r).MoveData().release_handle());
+    ObjectRefTraitsBase<Ref>::MoveToOwned(std::move(r), out);
   }
   static std::optional<Ref> TryCast(const TVMFFIAny* v) {
     if constexpr (kIsString || kIsBytes) {

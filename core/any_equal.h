@@ -1,5 +1,4 @@
-// Equality and hashing of values as container keys (spec §5), and the way a
-// key is written in error messages.
+// Container-key equality and hashing of values (spec §5), and key rendering.
 #ifndef TVMFFI_CORE_ANY_EQUAL_H_
 #define TVMFFI_CORE_ANY_EQUAL_H_
 

@@ -1,6 +1,7 @@
-// Arrays: ffi.Array (71), an immutable sequence whose elements live inline
-// after its TVMFFISeqCell, the cell helpers List shares, and the C++
-// reference Array<T> (typed view; T = Any by default).
+// Arrays: ffi.Array (71), the sequence cell helpers and the C++ Array<T>.
+//
+// An ffi.Array is immutable once shared; its elements live inline after its
+// TVMFFISeqCell.  Array<T> reads them as T (Any by default).
 #ifndef TVMFFI_CORE_ARRAY_H_
 #define TVMFFI_CORE_ARRAY_H_
 
@@ -51,6 +52,14 @@ T ElementAs(const TVMFFIAny& v, int64_t index) {
   }
 }
 
+// The capacity a sequence grows to so that it holds `needed` elements:
+// doubling, starting from 4.
+inline int64_t GrownCapacity(int64_t capacity, int64_t needed) {
+  int64_t cap = capacity < 4 ? 4 : capacity;
+  while (cap < needed) cap *= 2;
+  return cap;
+}
+
 // The owning raw form of a C++ value.
 template <typename T>
 TVMFFIAny ToOwnedRaw(T value) {
@@ -80,10 +89,35 @@ class SeqObj : public Object {
     }
     return false;
   }
+  // Replaces element i with an owning value, taking it over.
+  void SetOwned(int64_t i, TVMFFIAny value) {
+    TVMFFIAny old = data()[i];
+    data()[i] = value;
+    if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+  }
 
  protected:
-  SeqObj() = default;
+  // An empty cell whose buffer (if any) is released by `data_deleter`.
+  explicit SeqObj(void (*data_deleter)(void*)) {
+    cell.data = nullptr;
+    cell.size = 0;
+    cell.capacity = 0;
+    cell.data_deleter = data_deleter;
+  }
   ~SeqObj() = default;
+  SeqObj(const SeqObj&) = delete;
+  SeqObj& operator=(const SeqObj&) = delete;
+  // A new Derived with room for n elements (Derived::Make(n)) holding owned
+  // conversions of the views: strings are copied, RValueRefs stolen.
+  template <typename Derived>
+  static ObjectPtr<Derived> MakeFromViews(const TVMFFIAny* views, int64_t n) {
+    ObjectPtr<Derived> obj = Derived::Make(n);
+    for (int64_t i = 0; i < n; ++i) {
+      AnyViewToOwned(&views[i], obj->data() + i);
+      obj->cell.size = i + 1;
+    }
+    return obj;
+  }
   // Releases elements [first, size) and shrinks the size to `first`.
   void TruncateTo(int64_t first) {
     TVMFFIAny* d = data();
@@ -99,18 +133,9 @@ class SeqObj : public Object {
 class ArrayObj : public SeqObj {
  public:
   TVMFFI_DECLARE_STATIC_TYPE(ArrayObj, kTVMFFIArray, "ffi.Array")
-  static constexpr int64_t kInitialCapacity = 4;
-  static constexpr int64_t kGrowthFactor = 2;
 
-  ArrayObj() {
-    cell.data = nullptr;
-    cell.size = 0;
-    cell.capacity = 0;
-    cell.data_deleter = nullptr;
-  }
+  ArrayObj() : SeqObj(nullptr) {}  // the elements are inline: no buffer to free
   ~ArrayObj() { TruncateTo(0); }
-  ArrayObj(const ArrayObj&) = delete;
-  ArrayObj& operator=(const ArrayObj&) = delete;
 
   // An empty array with room for `capacity` inline elements.
   static ObjectPtr<ArrayObj> Make(int64_t capacity) {
@@ -121,15 +146,8 @@ class ArrayObj : public SeqObj {
     obj->cell.capacity = capacity;
     return obj;
   }
-  // Converts each view to an owned value (strings are copied, RValueRefs
-  // stolen).
   static ObjectPtr<ArrayObj> FromViews(const TVMFFIAny* views, int64_t n) {
-    ObjectPtr<ArrayObj> obj = Make(n);
-    for (int64_t i = 0; i < n; ++i) {
-      AnyViewToOwned(&views[i], obj->data() + i);
-      obj->cell.size = i + 1;
-    }
-    return obj;
+    return MakeFromViews<ArrayObj>(views, n);
   }
   // Copies the elements of any sequence cell (new references).
   static ObjectPtr<ArrayObj> CopyOf(const TVMFFISeqCell& src, int64_t capacity) {
@@ -142,24 +160,34 @@ class ArrayObj : public SeqObj {
 
   // Appends an owning value, taking it over.  Requires size < capacity.
   void PushOwned(TVMFFIAny value) { data()[cell.size++] = value; }
-  // Replaces element i with an owning value, taking it over.
-  void SetOwned(int64_t i, TVMFFIAny value) {
-    TVMFFIAny old = data()[i];
-    data()[i] = value;
-    if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
-  }
 };
 
 static_assert(sizeof(ArrayObj) == 56, "Array elements start at header + 56");
+
+// What the Array and List references share.
+template <typename ObjType>
+class SeqRefBase : public ObjectRef {
+ public:
+  using ContainerType = ObjType;
+
+  int64_t size() const { return obj()->size(); }
+  bool empty() const { return size() == 0; }
+  int64_t capacity() const { return obj()->capacity(); }
+  bool Contains(const AnyView& value) const { return obj()->Contains(*value.raw()); }
+
+ protected:
+  SeqRefBase() = default;
+  explicit SeqRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+  ObjType* obj() const { return static_cast<ObjType*>(data_.get()); }
+};
 
 // A reference to an ffi.Array whose elements are read as T.  Never null when
 // built by its constructors.  Mutators copy the array first unless this is
 // the only reference (copy on write), so arrays shared with others never
 // change.
 template <typename T = Any>
-class Array : public ObjectRef {
+class Array : public SeqRefBase<ArrayObj> {
  public:
-  using ContainerType = ArrayObj;
   using value_type = T;
 
   class iterator {
@@ -195,7 +223,7 @@ class Array : public ObjectRef {
     int64_t i_;
   };
 
-  Array() : ObjectRef(ArrayObj::Make(0)) {}
+  Array() : SeqRefBase(ArrayObj::Make(0)) {}
   Array(std::initializer_list<T> items) : Array(items.begin(), items.end()) {}
   explicit Array(const std::vector<T>& items) : Array(items.begin(), items.end()) {}
   template <typename It,
@@ -206,11 +234,8 @@ class Array : public ObjectRef {
     for (; first != last; ++first) obj->PushOwned(detail::ToOwnedRaw<T>(*first));
     data_ = std::move(obj);
   }
-  explicit Array(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+  explicit Array(ObjectPtr<Object> p) : SeqRefBase(std::move(p)) {}
 
-  int64_t size() const { return obj()->size(); }
-  bool empty() const { return size() == 0; }
-  int64_t capacity() const { return obj()->capacity(); }
   // IndexError when out of range (negative indices included).
   T operator[](int64_t i) const { return at(i); }
   T at(int64_t i) const {
@@ -226,7 +251,6 @@ class Array : public ObjectRef {
   T back() const { return at(size() - 1); }
   iterator begin() const { return iterator(obj(), 0); }
   iterator end() const { return iterator(obj(), size()); }
-  bool Contains(const AnyView& value) const { return obj()->Contains(*value.raw()); }
   std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
 
   void push_back(T value) {
@@ -243,17 +267,12 @@ class Array : public ObjectRef {
   ArrayObj* GetArrayObj() const { return obj(); }
 
  private:
-  ArrayObj* obj() const { return static_cast<ArrayObj*>(data_.get()); }
-  // An array this reference alone owns, with room for `needed` elements;
-  // grows by kGrowthFactor from kInitialCapacity.
+  // An array this reference alone owns, with room for `needed` elements.
   ArrayObj* Writable(int64_t needed) {
     ArrayObj* a = obj();
     if (a->use_count() == 1 && needed <= a->capacity()) return a;
     int64_t cap = a->capacity();
-    if (needed > cap) {
-      cap = cap < ArrayObj::kInitialCapacity ? ArrayObj::kInitialCapacity : cap;
-      while (cap < needed) cap *= ArrayObj::kGrowthFactor;
-    }
+    if (needed > cap) cap = detail::GrownCapacity(cap, needed);
     data_ = ArrayObj::CopyOf(a->cell, cap);
     return obj();
   }
@@ -268,29 +287,13 @@ class Array : public ObjectRef {
 // are already stored as T, else converted into a new Array), and an ffi.List
 // (copied into a new Array).
 template <typename T>
-struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>>::value>> {
-  static constexpr bool kEnabled = true;
+struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>>::value>>
+    : ObjectRefTraitsBase<Array<T>> {
   static constexpr bool kAnyElement = std::is_same<T, Any>::value;
 
   static std::string TypeStr() {
     if (kAnyElement) return ArrayObj::kTypeKey;
     return "Array[" + TypeTraits<T>::TypeStr() + "]";
-  }
-  static void CopyToView(const Array<T>& a, TVMFFIAny* out) {
-    if (!a.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = a.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(a.handle());
-  }
-  static void MoveToOwned(Array<T> a, TVMFFIAny* out) {
-    if (!a.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = a.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(a).MoveData().release_handle());
   }
   static std::optional<Array<T>> TryCast(const TVMFFIAny* v) {
     if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return std::nullopt;

@@ -1,6 +1,4 @@
-// Built-in globals that belong to no single container: ffi.String,
-// ffi.Bytes (normalise a value to an owned str/bytes) and
-// ffi.GetRegisteredTypeKeys.
+// Built-in globals of no single container: ffi.String, ffi.Bytes and ffi.GetRegisteredTypeKeys.
 #include <string>
 #include <vector>
 

@@ -1,6 +1,7 @@
-// ffi.ContainerFindFirstNonCPUDevice: the device of the first non-CPU tensor
-// found inside nested containers (the Python binding uses it to pick the
-// stream for a call that passes tensors inside containers).
+// ffi.ContainerFindFirstNonCPUDevice: the first non-CPU tensor device in containers.
+//
+// The Python binding uses it to pick the stream for a call that passes
+// tensors inside containers.
 #include <unordered_set>
 
 #include "array.h"
@@ -37,7 +38,7 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen, DLDev
       if (!seen->insert(v.v_obj).second) return false;
       const detail::KVTable& table =
           static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj))->table;
-      for (int64_t pos = table.NextLive(0); pos < table.end_pos(); pos = table.NextLive(pos + 1)) {
+      for (int64_t pos = table.NextLive(0); pos < table.EndPos(); pos = table.NextLive(pos + 1)) {
         if (FindNonCPU(table.EntryAt(pos).key, seen, out) ||
             FindNonCPU(table.EntryAt(pos).value, seen, out)) {
           return true;

@@ -1,5 +1,4 @@
-// Library-internal helpers shared by the container global functions
-// (array.cc, list.cc, map.cc, dict.cc, shape.cc).
+// Library-internal helpers of the container global functions (array.cc ... shape.cc).
 #ifndef TVMFFI_CORE_CONTAINER_INTERNAL_H_
 #define TVMFFI_CORE_CONTAINER_INTERNAL_H_
 
@@ -7,6 +6,7 @@
 
 #include "any.h"
 #include "array.h"
+#include "map.h"
 #include "function.h"
 #include "object.h"
 #include "sentinel.h"
@@ -39,15 +39,6 @@ Any ObjectPtrToAny(ObjectPtr<T> obj) {
 // A copy (new reference) of a stored value.
 inline Any CopyStored(const TVMFFIAny& v) { return Any::Adopt(detail::CopyOwned(v)); }
 
-// The MISSING sentinel as a value (a new reference).
-inline Any MissingValue() {
-  TVMFFIAny raw;
-  AnyZero(&raw);
-  raw.type_index = kTVMFFIObject;
-  raw.v_obj = static_cast<TVMFFIObject*>(MakeOrGetMissingObject());
-  return CopyStored(raw);
-}
-
 // Throws ValueError unless `n` packed arguments form key/value pairs.
 inline void CheckKeyValueArgs(const char* func, int32_t n) {
   if (n % 2 != 0) {
@@ -62,6 +53,56 @@ inline void CheckKeyValueArgs(const char* func, int32_t n) {
 // f(1) -> current value, f(2) -> advance, returning whether an element is
 // left.  Keeps the map alive.  `what` names the container in errors.
 Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what);
+
+// Registers the globals Map and Dict share, for ObjType = MapObj or DictObj
+// (map.h, dict.h): the constructor ffi.<Kind>(k0, v0, k1, v1, ...), where a
+// repeated key keeps its last value, and ffi.<Kind>Size, <Kind>Count,
+// <Kind>GetItem, <Kind>GetItemOrMissing and <Kind>ForwardIterFunctor.
+// Returns true, so a static bool can run it at start-up.
+template <typename ObjType>
+bool RegisterMapCommonGlobals() {
+  const char* kind = ObjType::kDisplayName;
+  auto name_of = [kind](const char* suffix) { return std::string("ffi.") + kind + suffix; };
+  auto define = [](const std::string& name, auto body) {
+    Function::SetGlobal(name, Function::FromTyped(body, name));
+  };
+  std::string make = name_of("");
+  Function::SetGlobal(make, Function::FromPacked([make](const AnyView* args, int32_t n, Any* rv) {
+    CheckKeyValueArgs(make.c_str(), n);
+    ObjectPtr<ObjType> map = ObjType::Make();
+    map->table.Reserve(n / 2);
+    for (int32_t i = 0; i < n; i += 2) {
+      map->table.Set(Any(args[i]).Release(), Any(args[i + 1]).Release());
+    }
+    *rv = ObjectPtrToAny(std::move(map));
+  }));
+  std::string size = name_of("Size");
+  define(size, [size](AnyView m) { return ExactObjectArg<ObjType>(m, size.c_str(), 0)->size(); });
+  std::string count = name_of("Count");
+  define(count, [count](AnyView m, AnyView key) {
+    return static_cast<int64_t>(
+        ExactObjectArg<ObjType>(m, count.c_str(), 0)->FindValue(*key.raw()) != nullptr);
+  });
+  std::string get = name_of("GetItem");
+  define(get, [get, kind](AnyView m, AnyView key) {
+    const TVMFFIAny* v = ExactObjectArg<ObjType>(m, get.c_str(), 0)->FindValue(*key.raw());
+    if (v == nullptr) ThrowKeyNotFound(*key.raw(), kind);
+    return CopyStored(*v);
+  });
+  std::string get_or_missing = name_of("GetItemOrMissing");
+  define(get_or_missing, [get_or_missing](AnyView m, AnyView key) {
+    const TVMFFIAny* v =
+        ExactObjectArg<ObjType>(m, get_or_missing.c_str(), 0)->FindValue(*key.raw());
+    if (v == nullptr) return MissingValue();
+    return CopyStored(*v);
+  });
+  std::string iter = name_of("ForwardIterFunctor");
+  define(iter, [iter, kind](AnyView m) {
+    ExactObjectArg<ObjType>(m, iter.c_str(), 0);
+    return MakeMapIterFunctor(ObjectPtr<Object>::BorrowHandle(m.raw()->v_obj), kind);
+  });
+  return true;
+}
 
 }  // namespace core
 }  // namespace tvmffi

@@ -1,6 +1,7 @@
-// Dicts: ffi.Dict (76), a shared mutable hash map with the same table as
-// ffi.Map, and its C++ reference Dict.  Not part of the C ABI: other
-// languages use the ffi.Dict* global functions.
+// Dicts: ffi.Dict (76), a shared mutable map, and the C++ reference Dict.
+//
+// It uses the hash table of ffi.Map (map.h).  The layout is not part of the
+// C ABI: other languages use the ffi.Dict* global functions.
 #ifndef TVMFFI_CORE_DICT_H_
 #define TVMFFI_CORE_DICT_H_
 
@@ -19,91 +20,35 @@ namespace core {
 class DictObj : public MapBaseObj {
  public:
   TVMFFI_DECLARE_STATIC_TYPE(DictObj, kTVMFFIDict, "ffi.Dict")
+  static constexpr const char* kDisplayName = "Dict";  // in error messages
 
   static ObjectPtr<DictObj> Make() { return MakeObject<DictObj>(); }
-  static ObjectPtr<DictObj> CopyOf(const MapBaseObj& src) {
-    ObjectPtr<DictObj> obj = Make();
-    obj->table.CopyFrom(src.table);
-    return obj;
-  }
+  static ObjectPtr<DictObj> CopyOf(const MapBaseObj& src) { return MakeCopy<DictObj>(src); }
 };
 
 // A reference to a shared ffi.Dict: every copy of the reference sees the same
-// pairs, and mutation happens in place.  Never null when built by its
-// constructors.
-class Dict : public ObjectRef {
+// pairs, and mutation happens in place.
+class Dict : public MapRefBase<DictObj> {
  public:
-  using ContainerType = DictObj;
-  using iterator = MapIterator;
-
-  Dict() : ObjectRef(DictObj::Make()) {}
+  Dict() : MapRefBase(DictObj::Make()) {}
   Dict(std::initializer_list<std::pair<Any, Any>> items) : Dict() {
     for (const auto& kv : items) Set(kv.first, kv.second);
   }
-  explicit Dict(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
-
-  int64_t size() const { return obj()->size(); }
-  bool empty() const { return size() == 0; }
-  int64_t count(const AnyView& key) const { return obj()->FindValue(*key.raw()) ? 1 : 0; }
-  // KeyError naming the key when absent.
-  Any at(const AnyView& key) const {
-    const TVMFFIAny* v = obj()->FindValue(*key.raw());
-    if (v == nullptr) ThrowKeyNotFound(*key.raw(), "Dict");
-    return Any::Adopt(detail::CopyOwned(*v));
-  }
-  Any operator[](const AnyView& key) const { return at(key); }
-  std::optional<Any> Get(const AnyView& key) const {
-    const TVMFFIAny* v = obj()->FindValue(*key.raw());
-    if (v == nullptr) return std::nullopt;
-    return Any::Adopt(detail::CopyOwned(*v));
-  }
-  iterator begin() const { return iterator(obj(), 0); }
-  iterator end() const { return iterator(obj(), obj()->table.end_pos()); }
+  explicit Dict(ObjectPtr<Object> p) : MapRefBase(std::move(p)) {}
 
   void Set(Any key, Any value) { obj()->table.Set(key.Release(), value.Release()); }
   // KeyError naming the key when absent.
   void Erase(const AnyView& key) {
-    if (!obj()->table.Erase(*key.raw())) ThrowKeyNotFound(*key.raw(), "Dict");
+    if (!obj()->table.Erase(*key.raw())) ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
   }
   void Clear() { obj()->table.Clear(); }
 
   DictObj* GetDictObj() const { return obj(); }
-
- private:
-  DictObj* obj() const { return static_cast<DictObj*>(data_.get()); }
 };
 
-// A Dict parameter also accepts an ffi.Map (copied into a new Dict, so the
-// callee's changes are not seen through the Map).
+// Also accepts an ffi.Map (see MapRefTraits).
 template <>
-struct TypeTraits<Dict> {
-  static constexpr bool kEnabled = true;
-  static std::string TypeStr() { return DictObj::kTypeKey; }
-  static void CopyToView(const Dict& d, TVMFFIAny* out) {
-    if (!d.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = kTVMFFIDict;
-    out->v_obj = static_cast<TVMFFIObject*>(d.handle());
-  }
-  static void MoveToOwned(Dict d, TVMFFIAny* out) {
-    if (!d.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = kTVMFFIDict;
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(d).MoveData().release_handle());
-  }
-  static std::optional<Dict> TryCast(const TVMFFIAny* v) {
-    if (v->type_index == kTVMFFIDict) return Dict(ObjectPtr<Object>::BorrowHandle(v->v_obj));
-    if (v->type_index == kTVMFFIMap) {
-      const MapBaseObj* src = static_cast<const MapBaseObj*>(Object::FromHandle(v->v_obj));
-      return Dict(ObjectPtr<Object>(DictObj::CopyOf(*src)));
-    }
-    return std::nullopt;
-  }
-};
+struct TypeTraits<Dict> : MapRefTraits<Dict> {};
 
 }  // namespace core
 }  // namespace tvmffi

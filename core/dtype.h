@@ -1,5 +1,7 @@
-// Data types (DLDataType): parsing and printing of dtype names such as
-// "float32", "int8x4", "bfloat16", "float8_e4m3fn" or "custom[posit]16".
+// Data types (DLDataType): parsing and printing of dtype names.
+//
+// Names such as "float32", "int8x4", "bfloat16", "float8_e4m3fn" or
+// "custom[posit]16".
 #ifndef TVMFFI_CORE_DTYPE_H_
 #define TVMFFI_CORE_DTYPE_H_
 

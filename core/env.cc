@@ -1,5 +1,4 @@
-// The environment's state: per-thread streams and allocator, the global
-// allocator, host callbacks, and the process-wide symbol tables and caches.
+// The environment's state: streams, allocators, host callbacks and symbol tables.
 #include "env.h"
 
 #include <atomic>
@@ -131,9 +130,9 @@ void RegisterCAPI(const char* name, void* symbol) {
   } else if (n == "PyGILState_Release") {
     host_gil_release.store(reinterpret_cast<GILReleaseFn>(symbol));
   } else {
-    TVMFFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: unknown C API name \"" << n
-                             << "\" (expected \"PyErr_CheckSignals\", \"PyGILState_Ensure\" or "
-                                "\"PyGILState_Release\")";
+    TVMFFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: unknown C API name `" << n
+                             << "` (expected `PyErr_CheckSignals`, `PyGILState_Ensure` or "
+                                "`PyGILState_Release`)";
   }
 }
 
@@ -203,9 +202,9 @@ TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char*
   int rc = TVMFFIFunctionGetGlobal(&n, &f);
   if (rc != 0) ThrowRaised(rc);
   if (f == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function \""
+    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `"
                                << key.second
-                               << "\" in the module's imports or the global function registry";
+                               << "` in the module's imports or the global function registry";
   }
   ObjectPtr<Object> held = ObjectPtr<Object>::AdoptHandle(f);
   cache.entries.emplace(std::move(key), f);

@@ -1,5 +1,7 @@
-// The environment: per-thread device streams, the DLPack tensor allocator,
-// host callbacks (signal checks) and the symbol tables generated libraries use.
+// The environment: device streams, the DLPack allocator, host callbacks, symbols.
+//
+// Streams and the allocator are per thread; the symbol tables are the ones
+// generated libraries use.
 #ifndef TVMFFI_CORE_ENV_H_
 #define TVMFFI_CORE_ENV_H_
 

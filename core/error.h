@@ -1,6 +1,7 @@
-// Errors: the C++ exception that carries an ffi.Error object, the helpers
-// that move it through the thread-local error slot, and (library-internal)
-// the Error object this library allocates.
+// Errors: the C++ Error exception, the error-slot helpers and ErrorObj.
+//
+// Error and the helpers are header-only over the C ABI; ErrorObj, the
+// object this library allocates, is library-internal.
 #ifndef TVMFFI_CORE_ERROR_H_
 #define TVMFFI_CORE_ERROR_H_
 
@@ -82,9 +83,6 @@ class ErrorBuilder {
 };
 
 #define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
-// A failed internal invariant: kind InternalError.
-#define TVMFFI_ICHECK(cond) \
-  if (!(cond)) TVMFFI_THROW(InternalError) << "check failed: " #cond ": "
 
 // Takes the error a failed ABI call left in the slot and throws it.
 [[noreturn]] inline void ThrowRaised(int rc) {

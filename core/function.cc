@@ -72,8 +72,9 @@ class GlobalRegistry {
       auto it = table_.find(entry->name);
       if (it != table_.end()) {
         if (!allow_override) {
-          TVMFFI_THROW(RuntimeError) << "global function `" << entry->name
-                                     << "` is already registered; pass allow_override to replace it";
+          TVMFFI_THROW(RuntimeError)
+              << "global function `" << entry->name
+              << "` is already registered; pass allow_override to replace it";
         }
         replaced = std::move(it->second);
         table_.erase(it);
@@ -177,15 +178,13 @@ TVMFFI_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
       "ffi.FunctionListGlobalNamesFunctor");
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.FunctionFromExternC",
-                       [](void* self, void* safe_call, void* deleter) {
-                         if (safe_call == nullptr) {
-                           TVMFFI_THROW(ValueError) << "safe_call must not be NULL";
-                         }
-                         return Function(MakeCFunction(
-                             self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
-                             reinterpret_cast<void (*)(void*)>(deleter)));
-                       });
+TVMFFI_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call, void* deleter) {
+  if (safe_call == nullptr) {
+    TVMFFI_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
+  }
+  return Function(MakeCFunction(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                reinterpret_cast<void (*)(void*)>(deleter)));
+});
 
 }  // namespace core
 }  // namespace tvmffi

@@ -1,5 +1,6 @@
-// Functions: the ffi.Function object, functions made from C++ callables
-// (packed or typed, with argument conversion), and the global registry.
+// Functions: ffi.Function, functions from C++ callables, and the global registry.
+//
+// Callables are packed or typed (arguments converted with TypeTraits).
 #ifndef TVMFFI_CORE_FUNCTION_H_
 #define TVMFFI_CORE_FUNCTION_H_
 
@@ -169,7 +170,9 @@ class Function : public ObjectRef {
   // Throws KeyError naming the function when missing.
   static Function GetGlobalRequired(const std::string& name) {
     std::optional<Function> f = GetGlobal(name);
-    if (!f.has_value()) TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+    if (!f.has_value()) {
+      TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+    }
     return *f;
   }
   // Throws RuntimeError when the name is taken and allow_override is false.

@@ -14,18 +14,12 @@ ListObj* ListArg(const AnyView& arg, const char* func) {
   return ExactObjectArg<ListObj>(arg, func, 0);
 }
 
-void CheckRange(int64_t first, int64_t last, int64_t size) {
-  if (first < 0 || first > last || last > size) {
-    TVMFFI_THROW(IndexError) << "range [" << first << ", " << last
-                             << ") out of range for List of size " << size;
-  }
-}
-
 TVMFFI_REGISTER_GLOBAL_PACKED("ffi.List", [](const AnyView* args, int32_t n, Any* rv) {
   *rv = ObjectPtrToAny(ListObj::FromViews(reinterpret_cast<const TVMFFIAny*>(args), n));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.ListSize", [](AnyView l) { return ListArg(l, "ffi.ListSize")->size(); });
+TVMFFI_REGISTER_GLOBAL("ffi.ListSize",
+                       [](AnyView l) { return ListArg(l, "ffi.ListSize")->size(); });
 
 TVMFFI_REGISTER_GLOBAL("ffi.ListGetItem", [](AnyView l, int64_t i) {
   ListObj* list = ListArg(l, "ffi.ListGetItem");
@@ -50,18 +44,14 @@ TVMFFI_REGISTER_GLOBAL("ffi.ListAppend", [](AnyView l, Any value) {
 // 0 <= i <= size (the bindings clamp Python's out-of-range insert indices).
 TVMFFI_REGISTER_GLOBAL("ffi.ListInsert", [](AnyView l, int64_t i, Any value) {
   ListObj* list = ListArg(l, "ffi.ListInsert");
-  if (i < 0 || i > list->size()) {
-    TVMFFI_THROW(IndexError) << "insert index " << i << " out of range for List of size "
-                             << list->size();
-  }
+  detail::CheckListInsertIndex(i, list->size());
   list->Insert(i, value.Release());
 });
 
 // Removes and returns element i.
 TVMFFI_REGISTER_GLOBAL("ffi.ListPop", [](AnyView l, int64_t i) {
   ListObj* list = ListArg(l, "ffi.ListPop");
-  if (list->size() == 0) TVMFFI_THROW(IndexError) << "pop from empty List";
-  detail::CheckIndex(i, list->size(), "List");
+  detail::CheckListPopIndex(i, list->size());
   return Any::Adopt(list->Take(i));
 });
 
@@ -74,32 +64,31 @@ TVMFFI_REGISTER_GLOBAL("ffi.ListErase", [](AnyView l, int64_t i) {
 // Erases [first, last).
 TVMFFI_REGISTER_GLOBAL("ffi.ListEraseRange", [](AnyView l, int64_t first, int64_t last) {
   ListObj* list = ListArg(l, "ffi.ListEraseRange");
-  CheckRange(first, last, list->size());
+  detail::CheckListRange(first, last, list->size());
   list->EraseRange(first, last);
 });
 
 // Replaces [first, last) with the elements of `items` (an Array or a List,
 // possibly this very list).
-TVMFFI_REGISTER_GLOBAL("ffi.ListReplaceSlice",
-                       [](AnyView l, int64_t first, int64_t last, AnyView items) {
-                         ListObj* list = ListArg(l, "ffi.ListReplaceSlice");
-                         CheckRange(first, last, list->size());
-                         if (items.type_index() != kTVMFFIArray &&
-                             items.type_index() != kTVMFFIList) {
-                           detail::ThrowArgumentMismatch("ffi.ListReplaceSlice", 3,
-                                                         "ffi.Array or ffi.List", items.raw());
-                         }
-                         // Copy first: `items` may be this list.
-                         const TVMFFISeqCell* src = TVMFFISeqGetCellPtr(items.raw()->v_obj);
-                         const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(src->data);
-                         std::vector<Any> copy;
-                         copy.reserve(static_cast<size_t>(src->size));
-                         for (int64_t i = 0; i < src->size; ++i) copy.push_back(CopyStored(elems[i]));
-                         list->ReplaceRange(first, last, reinterpret_cast<const TVMFFIAny*>(copy.data()),
-                                            static_cast<int64_t>(copy.size()));
-                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ListReplaceSlice", [](AnyView l, int64_t first, int64_t last,
+                                                  AnyView items) {
+  ListObj* list = ListArg(l, "ffi.ListReplaceSlice");
+  detail::CheckListRange(first, last, list->size());
+  if (items.type_index() != kTVMFFIArray && items.type_index() != kTVMFFIList) {
+    detail::ThrowArgumentMismatch("ffi.ListReplaceSlice", 3, "ffi.Array or ffi.List", items.raw());
+  }
+  // Copy first: `items` may be this list.
+  const TVMFFISeqCell* src = TVMFFISeqGetCellPtr(items.raw()->v_obj);
+  const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(src->data);
+  std::vector<Any> copy;
+  copy.reserve(static_cast<size_t>(src->size));
+  for (int64_t i = 0; i < src->size; ++i) copy.push_back(CopyStored(elems[i]));
+  list->ReplaceRange(first, last, reinterpret_cast<const TVMFFIAny*>(copy.data()),
+                     static_cast<int64_t>(copy.size()));
+});
 
-TVMFFI_REGISTER_GLOBAL("ffi.ListReverse", [](AnyView l) { ListArg(l, "ffi.ListReverse")->Reverse(); });
+TVMFFI_REGISTER_GLOBAL("ffi.ListReverse",
+                       [](AnyView l) { ListArg(l, "ffi.ListReverse")->Reverse(); });
 
 TVMFFI_REGISTER_GLOBAL("ffi.ListClear", [](AnyView l) { ListArg(l, "ffi.ListClear")->Clear(); });
 

@@ -1,5 +1,6 @@
-// Lists: ffi.List (75), a shared mutable sequence whose elements live in a
-// separately allocated buffer, and the C++ reference List.
+// Lists: ffi.List (75), a shared mutable sequence, and the C++ reference List.
+//
+// The elements live in a separately allocated buffer.
 #ifndef TVMFFI_CORE_LIST_H_
 #define TVMFFI_CORE_LIST_H_
 
@@ -21,6 +22,22 @@ namespace core {
 
 namespace detail {
 inline void FreeListBuffer(void* data) { std::free(data); }
+// The index checks of List and the ffi.List* globals, all IndexError.
+inline void CheckListRange(int64_t first, int64_t last, int64_t size) {
+  if (first < 0 || first > last || last > size) {
+    TVMFFI_THROW(IndexError) << "range [" << first << ", " << last
+                             << ") out of range for List of size " << size;
+  }
+}
+inline void CheckListInsertIndex(int64_t i, int64_t size) {
+  if (i < 0 || i > size) {
+    TVMFFI_THROW(IndexError) << "insert index " << i << " out of range for List of size " << size;
+  }
+}
+inline void CheckListPopIndex(int64_t i, int64_t size) {
+  if (size == 0) TVMFFI_THROW(IndexError) << "pop from empty List";
+  CheckIndex(i, size, "List");
+}
 // memmove of `count` elements; count may be 0 with null pointers.
 inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
   if (count > 0) std::memmove(dst, src, static_cast<size_t>(count) * sizeof(TVMFFIAny));
@@ -34,35 +51,20 @@ inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
 class ListObj : public SeqObj {
  public:
   TVMFFI_DECLARE_STATIC_TYPE(ListObj, kTVMFFIList, "ffi.List")
-  static constexpr int64_t kInitialCapacity = 4;
-  static constexpr int64_t kGrowthFactor = 2;
 
-  ListObj() {
-    cell.data = nullptr;
-    cell.size = 0;
-    cell.capacity = 0;
-    cell.data_deleter = &detail::FreeListBuffer;
-  }
+  ListObj() : SeqObj(&detail::FreeListBuffer) {}
   ~ListObj() {
     TruncateTo(0);
     if (cell.data_deleter != nullptr && cell.data != nullptr) cell.data_deleter(cell.data);
   }
-  ListObj(const ListObj&) = delete;
-  ListObj& operator=(const ListObj&) = delete;
 
   static ObjectPtr<ListObj> Make(int64_t capacity = 0) {
     ObjectPtr<ListObj> obj = MakeObject<ListObj>();
     obj->Reserve(capacity);
     return obj;
   }
-  // Converts each view to an owned value.
   static ObjectPtr<ListObj> FromViews(const TVMFFIAny* views, int64_t n) {
-    ObjectPtr<ListObj> obj = Make(n);
-    for (int64_t i = 0; i < n; ++i) {
-      AnyViewToOwned(&views[i], obj->data() + i);
-      obj->cell.size = i + 1;
-    }
-    return obj;
+    return MakeFromViews<ListObj>(views, n);
   }
 
   // Makes room for at least `n` elements (exactly n when growing).
@@ -90,11 +92,6 @@ class ListObj : public SeqObj {
     detail::MoveElements(d + i + 1, d + i, cell.size - i);
     d[i] = value;
     ++cell.size;
-  }
-  void SetOwned(int64_t i, TVMFFIAny value) {
-    TVMFFIAny old = data()[i];
-    data()[i] = value;
-    if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
   }
   // Removes element i and hands its reference to the caller.
   TVMFFIAny Take(int64_t i) {
@@ -127,36 +124,27 @@ class ListObj : public SeqObj {
 
  private:
   void GrowFor(int64_t needed) {
-    if (needed <= cell.capacity) return;
-    int64_t cap = cell.capacity < kInitialCapacity ? kInitialCapacity : cell.capacity;
-    while (cap < needed) cap *= kGrowthFactor;
-    Reserve(cap);
+    if (needed > cell.capacity) Reserve(detail::GrownCapacity(cell.capacity, needed));
   }
 };
 
 // A reference to a shared ffi.List: every copy of the reference sees the
 // same, mutable elements.  Never null when built by its constructors.
-class List : public ObjectRef {
+class List : public SeqRefBase<ListObj> {
  public:
-  using ContainerType = ListObj;
-
-  List() : ObjectRef(ListObj::Make()) {}
-  List(std::initializer_list<Any> items) : ObjectRef(ListObj::Make(static_cast<int64_t>(items.size()))) {
+  List() : SeqRefBase(ListObj::Make()) {}
+  List(std::initializer_list<Any> items)
+      : SeqRefBase(ListObj::Make(static_cast<int64_t>(items.size()))) {
     for (const Any& v : items) obj()->Append(detail::CopyOwned(*v.raw()));
   }
-  explicit List(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+  explicit List(ObjectPtr<Object> p) : SeqRefBase(std::move(p)) {}
 
-  int64_t size() const { return obj()->size(); }
-  bool empty() const { return size() == 0; }
-  int64_t capacity() const { return obj()->capacity(); }
   // IndexError when out of range (negative indices included).
   Any operator[](int64_t i) const { return at(i); }
   Any at(int64_t i) const {
     detail::CheckIndex(i, size(), "List");
     return Any::Adopt(detail::CopyOwned(obj()->at(i)));
   }
-  bool Contains(const AnyView& value) const { return obj()->Contains(*value.raw()); }
-
   void push_back(Any value) { obj()->Append(value.Release()); }
   void Set(int64_t i, Any value) {
     detail::CheckIndex(i, size(), "List");
@@ -164,16 +152,12 @@ class List : public ObjectRef {
   }
   // 0 <= i <= size, else IndexError.
   void Insert(int64_t i, Any value) {
-    if (i < 0 || i > size()) {
-      TVMFFI_THROW(IndexError) << "insert index " << i << " out of range for List of size "
-                               << size();
-    }
+    detail::CheckListInsertIndex(i, size());
     obj()->Insert(i, value.Release());
   }
   // Removes and returns element i.
   Any Pop(int64_t i) {
-    if (size() == 0) TVMFFI_THROW(IndexError) << "pop from empty List";
-    detail::CheckIndex(i, size(), "List");
+    detail::CheckListPopIndex(i, size());
     return Any::Adopt(obj()->Take(i));
   }
   void Erase(int64_t i) {
@@ -183,12 +167,12 @@ class List : public ObjectRef {
   }
   // Requires 0 <= first <= last <= size, else IndexError.
   void EraseRange(int64_t first, int64_t last) {
-    CheckRange(first, last);
+    detail::CheckListRange(first, last, size());
     obj()->EraseRange(first, last);
   }
   // Replaces [first, last) with the elements of `items` (it may be this list).
   void ReplaceSlice(int64_t first, int64_t last, const std::vector<Any>& items) {
-    CheckRange(first, last);
+    detail::CheckListRange(first, last, size());
     std::vector<TVMFFIAny> raw;
     raw.reserve(items.size());
     for (const Any& v : items) raw.push_back(*v.raw());
@@ -204,38 +188,11 @@ class List : public ObjectRef {
   }
 
   ListObj* GetListObj() const { return obj(); }
-
- private:
-  ListObj* obj() const { return static_cast<ListObj*>(data_.get()); }
-  void CheckRange(int64_t first, int64_t last) const {
-    if (first < 0 || first > last || last > size()) {
-      TVMFFI_THROW(IndexError) << "range [" << first << ", " << last
-                               << ") out of range for List of size " << size();
-    }
-  }
 };
 
 // A List parameter also accepts an ffi.Array (copied into a new List).
 template <>
-struct TypeTraits<List> {
-  static constexpr bool kEnabled = true;
-  static std::string TypeStr() { return ListObj::kTypeKey; }
-  static void CopyToView(const List& l, TVMFFIAny* out) {
-    if (!l.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = kTVMFFIList;
-    out->v_obj = static_cast<TVMFFIObject*>(l.handle());
-  }
-  static void MoveToOwned(List l, TVMFFIAny* out) {
-    if (!l.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = kTVMFFIList;
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(l).MoveData().release_handle());
-  }
+struct TypeTraits<List> : ObjectRefTraitsBase<List> {
   static std::optional<List> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFIList) return List(ObjectPtr<Object>::BorrowHandle(v->v_obj));
     if (v->type_index != kTVMFFIArray) return std::nullopt;

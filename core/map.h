@@ -1,7 +1,8 @@
-// Maps: the insertion-ordered hash table behind ffi.Map and ffi.Dict, the
-// ffi.Map object (72, immutable once shared) and its C++ reference Map.
-// The object layout is this library's own: it is not part of the C ABI, so
-// other languages reach maps through the ffi.Map* global functions.
+// Maps: the hash table of ffi.Map and ffi.Dict, ffi.Map (72) and the C++ Map.
+//
+// The table keeps insertion order; an ffi.Map is immutable once shared.  The
+// object layout is this library's own, not part of the C ABI, so other
+// languages reach maps through the ffi.Map* global functions.
 #ifndef TVMFFI_CORE_MAP_H_
 #define TVMFFI_CORE_MAP_H_
 
@@ -61,8 +62,8 @@ class KVTable {
   KVTable& operator=(const KVTable&) = delete;
 
   int64_t size() const { return size_; }
-  // Positions run over [0, end_pos()); use NextLive to skip erased ones.
-  int64_t end_pos() const { return used_; }
+  // Positions run over [0, EndPos()); use NextLive to skip erased ones.
+  int64_t EndPos() const { return used_; }
   int64_t NextLive(int64_t pos) const {
     while (pos < used_ && entries_[pos].key.type_index == kErased) ++pos;
     return pos;
@@ -210,7 +211,8 @@ class KVTable {
   // Moves the live pairs, in order, into a new array of `capacity` entries
   // and rebuilds the index.
   void Rebuild(int64_t capacity) {
-    Entry* entries = static_cast<Entry*>(std::malloc(static_cast<size_t>(capacity) * sizeof(Entry)));
+    Entry* entries =
+        static_cast<Entry*>(std::malloc(static_cast<size_t>(capacity) * sizeof(Entry)));
     if (entries == nullptr) throw std::bad_alloc();
     int64_t* slots = nullptr;
     uint64_t num_slots = 0;
@@ -265,18 +267,22 @@ class MapBaseObj : public Object {
  protected:
   MapBaseObj() = default;
   ~MapBaseObj() = default;
+  // A new Derived holding copies (new references) of the pairs of `src`.
+  template <typename Derived>
+  static ObjectPtr<Derived> MakeCopy(const MapBaseObj& src) {
+    ObjectPtr<Derived> obj = MakeObject<Derived>();
+    obj->table.CopyFrom(src.table);
+    return obj;
+  }
 };
 
 class MapObj : public MapBaseObj {
  public:
   TVMFFI_DECLARE_STATIC_TYPE(MapObj, kTVMFFIMap, "ffi.Map")
+  static constexpr const char* kDisplayName = "Map";  // in error messages
 
   static ObjectPtr<MapObj> Make() { return MakeObject<MapObj>(); }
-  static ObjectPtr<MapObj> CopyOf(const MapBaseObj& src) {
-    ObjectPtr<MapObj> obj = Make();
-    obj->table.CopyFrom(src.table);
-    return obj;
-  }
+  static ObjectPtr<MapObj> CopyOf(const MapBaseObj& src) { return MakeCopy<MapObj>(src); }
 };
 
 // Forward iteration over (key, value) pairs in insertion order.
@@ -304,19 +310,13 @@ class MapIterator {
   int64_t pos_;
 };
 
-// A reference to an immutable ffi.Map.  Never null when built by its
-// constructors.  Set and Erase copy the map first unless this is the only
-// reference (copy on write).
-class Map : public ObjectRef {
+// The read side Map and Dict share.  Never null when built by the
+// constructors of Map or Dict.
+template <typename ObjType>
+class MapRefBase : public ObjectRef {
  public:
-  using ContainerType = MapObj;
+  using ContainerType = ObjType;
   using iterator = MapIterator;
-
-  Map() : ObjectRef(MapObj::Make()) {}
-  Map(std::initializer_list<std::pair<Any, Any>> items) : Map() {
-    for (const auto& kv : items) Set(kv.first, kv.second);
-  }
-  explicit Map(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
 
   int64_t size() const { return obj()->size(); }
   bool empty() const { return size() == 0; }
@@ -324,7 +324,7 @@ class Map : public ObjectRef {
   // KeyError naming the key when absent.
   Any at(const AnyView& key) const {
     const TVMFFIAny* v = obj()->FindValue(*key.raw());
-    if (v == nullptr) ThrowKeyNotFound(*key.raw(), "Map");
+    if (v == nullptr) ThrowKeyNotFound(*key.raw(), ObjType::kDisplayName);
     return Any::Adopt(detail::CopyOwned(*v));
   }
   Any operator[](const AnyView& key) const { return at(key); }
@@ -334,7 +334,22 @@ class Map : public ObjectRef {
     return Any::Adopt(detail::CopyOwned(*v));
   }
   iterator begin() const { return iterator(obj(), 0); }
-  iterator end() const { return iterator(obj(), obj()->table.end_pos()); }
+  iterator end() const { return iterator(obj(), obj()->table.EndPos()); }
+
+ protected:
+  explicit MapRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
+  ObjType* obj() const { return static_cast<ObjType*>(data_.get()); }
+};
+
+// A reference to an immutable ffi.Map.  Set and Erase copy the map first
+// unless this is the only reference (copy on write).
+class Map : public MapRefBase<MapObj> {
+ public:
+  Map() : MapRefBase(MapObj::Make()) {}
+  Map(std::initializer_list<std::pair<Any, Any>> items) : Map() {
+    for (const auto& kv : items) Set(kv.first, kv.second);
+  }
+  explicit Map(ObjectPtr<Object> p) : MapRefBase(std::move(p)) {}
 
   void Set(Any key, Any value) { Writable()->table.Set(key.Release(), value.Release()); }
   // Removes the key if present; returns whether it was.
@@ -346,43 +361,32 @@ class Map : public ObjectRef {
   MapObj* GetMapObj() const { return obj(); }
 
  private:
-  MapObj* obj() const { return static_cast<MapObj*>(data_.get()); }
   MapObj* Writable() {
     if (obj()->use_count() != 1) data_ = MapObj::CopyOf(*obj());
     return obj();
   }
 };
 
-// A Map parameter also accepts an ffi.Dict (copied into a new Map).
-template <>
-struct TypeTraits<Map> {
-  static constexpr bool kEnabled = true;
-  static std::string TypeStr() { return MapObj::kTypeKey; }
-  static void CopyToView(const Map& m, TVMFFIAny* out) {
-    if (!m.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
+// Map and Dict parameters accept either kind: the reference itself, or a new
+// copy of the other kind (so a Map never changes, and a callee's changes to
+// a Dict made from a Map are not seen through the Map).
+template <typename Ref>
+struct MapRefTraits : ObjectRefTraitsBase<Ref> {
+  static std::optional<Ref> TryCast(const TVMFFIAny* v) {
+    using Obj = typename Ref::ContainerType;
+    if (v->type_index == Obj::kStaticTypeIndex) {
+      return Ref(ObjectPtr<Object>::BorrowHandle(v->v_obj));
     }
-    out->type_index = kTVMFFIMap;
-    out->v_obj = static_cast<TVMFFIObject*>(m.handle());
-  }
-  static void MoveToOwned(Map m, TVMFFIAny* out) {
-    if (!m.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = kTVMFFIMap;
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(m).MoveData().release_handle());
-  }
-  static std::optional<Map> TryCast(const TVMFFIAny* v) {
-    if (v->type_index == kTVMFFIMap) return Map(ObjectPtr<Object>::BorrowHandle(v->v_obj));
-    if (v->type_index == kTVMFFIDict) {
+    if (v->type_index == kTVMFFIMap || v->type_index == kTVMFFIDict) {
       const MapBaseObj* src = static_cast<const MapBaseObj*>(Object::FromHandle(v->v_obj));
-      return Map(ObjectPtr<Object>(MapObj::CopyOf(*src)));
+      return Ref(ObjectPtr<Object>(Obj::CopyOf(*src)));
     }
     return std::nullopt;
   }
 };
+
+template <>
+struct TypeTraits<Map> : MapRefTraits<Map> {};
 
 }  // namespace core
 }  // namespace tvmffi

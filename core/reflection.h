@@ -1,5 +1,6 @@
-// Reflection: registering a C++ object class (its fields, methods and
-// constructor) with the type registry through the C ABI.  Header-only.
+// Reflection: registering a C++ object class with the type registry.
+//
+// Fields, methods and constructor go through the C ABI.  Header-only.
 //
 //   using Point = ObjectRefOf<PointObj>;
 //   ObjectDef<PointObj>("A 2-D point.")
@@ -117,6 +118,19 @@ int CreateDefault(TVMFFIObjectHandle* result) {
 
 inline void Check(int rc) {
   if (rc != 0) ThrowRaised(rc);
+}
+
+// A zeroed TVMFFIFieldInfo or TVMFFIMethodInfo with its name, doc and flags
+// set (borrowing `name` and `doc`).
+template <typename Info>
+Info MakeMemberInfo(const char* name, const std::string& doc, int64_t flags) {
+  Info info;
+  std::memset(&info, 0, sizeof(info));
+  info.name.data = name;
+  info.name.size = std::strlen(name);
+  info.doc = ToByteArray(doc);
+  info.flags = flags;
+  return info;
 }
 
 // The fields of the ancestors (outermost first), then the type's own.
@@ -337,12 +351,7 @@ class ObjectDef {
                       const Any* default_value) {
     static_assert(std::is_base_of<C, T>::value, "the member must belong to T or a base of T");
     static_assert(TypeTraits<F>::kEnabled, "the field type has no TypeTraits");
-    TVMFFIFieldInfo info;
-    std::memset(&info, 0, sizeof(info));
-    info.name.data = name;
-    info.name.size = std::strlen(name);
-    info.doc = ToByteArray(doc);
-    info.flags = flags;
+    TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(name, doc, flags);
     info.size = static_cast<int64_t>(sizeof(F));
     info.alignment = static_cast<int64_t>(alignof(F));
     info.offset = reflection_detail::FieldOffset<T>(member);
@@ -356,12 +365,7 @@ class ObjectDef {
 
   ObjectDef& AddMethod(const char* name, const Function& fn, const std::string& doc,
                        int64_t flags) {
-    TVMFFIMethodInfo info;
-    std::memset(&info, 0, sizeof(info));
-    info.name.data = name;
-    info.name.size = std::strlen(name);
-    info.doc = ToByteArray(doc);
-    info.flags = flags;
+    TVMFFIMethodInfo info = reflection_detail::MakeMemberInfo<TVMFFIMethodInfo>(name, doc, flags);
     info.method.type_index = kTVMFFIFunction;
     info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
     reflection_detail::Check(TVMFFITypeRegisterMethod(type_index_, &info));

@@ -31,8 +31,11 @@ TVMFFIObjectHandle MakeOrGetKwargsObject() {
   return h;
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.GetInvalidObject", []() { return BorrowAsAny(MakeOrGetMissingObject()); });
-TVMFFI_REGISTER_GLOBAL("ffi.GetKwargsObject", []() { return BorrowAsAny(MakeOrGetKwargsObject()); });
+Any MissingValue() { return BorrowAsAny(MakeOrGetMissingObject()); }
+
+TVMFFI_REGISTER_GLOBAL("ffi.GetInvalidObject", []() { return MissingValue(); });
+TVMFFI_REGISTER_GLOBAL("ffi.GetKwargsObject",
+                       []() { return BorrowAsAny(MakeOrGetKwargsObject()); });
 
 }  // namespace core
 }  // namespace tvmffi

@@ -1,7 +1,8 @@
-// Sentinels: MISSING (ffi.GetInvalidObject, "no value" in lookups such as
-// ffi.MapGetItemOrMissing) and KWARGS (ffi.GetKwargsObject, the marker that
-// starts keyword arguments in a packed call).  Each is a bare ffi.Object,
-// the same object for the whole process.
+// Sentinels: MISSING and KWARGS, two bare ffi.Object instances.
+//
+// MISSING (ffi.GetInvalidObject) means "no value" in lookups such as
+// ffi.MapGetItemOrMissing; KWARGS (ffi.GetKwargsObject) starts keyword
+// arguments in a packed call.  Each is one object for the whole process.
 #ifndef TVMFFI_CORE_SENTINEL_H_
 #define TVMFFI_CORE_SENTINEL_H_
 
@@ -23,7 +24,9 @@ inline TVMFFIObjectHandle FetchSentinel(const char* global_name) {
   name.size = std::strlen(global_name);
   TVMFFIObjectHandle f = nullptr;
   if (TVMFFIFunctionGetGlobal(&name, &f) != 0) ThrowRaised(-1);
-  if (f == nullptr) TVMFFI_THROW(RuntimeError) << "global function `" << global_name << "` is missing";
+  if (f == nullptr) {
+    TVMFFI_THROW(RuntimeError) << "global function `" << global_name << "` is not registered";
+  }
   TVMFFIAny result;
   AnyZero(&result);
   int rc = TVMFFIFunctionCall(f, nullptr, 0, &result);
@@ -53,9 +56,11 @@ inline bool IsMissing(const TVMFFIAny& v) {
   return v.type_index == kTVMFFIObject && v.v_obj == MissingSentinel();
 }
 
-// Library-internal (sentinel.cc): the objects themselves, made on first use.
+// Library-internal (sentinel.cc): the objects themselves, made on first use,
+// and MISSING as a value (a new reference).
 TVMFFIObjectHandle MakeOrGetMissingObject();
 TVMFFIObjectHandle MakeOrGetKwargsObject();
+Any MissingValue();
 
 }  // namespace core
 }  // namespace tvmffi

@@ -1,5 +1,6 @@
-// Shapes: ffi.Shape (69), an immutable list of int64 dimensions stored
-// inline after its TVMFFIShapeCell, and the C++ reference Shape.
+// Shapes: ffi.Shape (69), immutable int64 dimensions, and the C++ Shape.
+//
+// The dimensions are stored inline after the TVMFFIShapeCell.
 #ifndef TVMFFI_CORE_SHAPE_H_
 #define TVMFFI_CORE_SHAPE_H_
 
@@ -49,7 +50,8 @@ class Shape : public ObjectRef {
   using ContainerType = ShapeObj;
 
   Shape() : ObjectRef(ShapeObj::Make(nullptr, 0)) {}
-  Shape(std::initializer_list<int64_t> dims) : ObjectRef(ShapeObj::Make(dims.begin(), dims.size())) {}
+  Shape(std::initializer_list<int64_t> dims)
+      : ObjectRef(ShapeObj::Make(dims.begin(), dims.size())) {}
   explicit Shape(const std::vector<int64_t>& dims)
       : ObjectRef(ShapeObj::Make(dims.data(), dims.size())) {}
   Shape(const int64_t* dims, size_t n) : ObjectRef(ShapeObj::Make(dims, n)) {}

@@ -1,11 +1,13 @@
-// Strings and bytes: heap objects (ffi.String, ffi.Bytes) and the small
-// inline form of at most 7 bytes held directly in a TVMFFIAny.
+// Strings and bytes: ffi.String, ffi.Bytes and the small inline form.
+//
+// The small form holds at most 7 bytes directly in a TVMFFIAny.
 #ifndef TVMFFI_CORE_STRING_H_
 #define TVMFFI_CORE_STRING_H_
 
 #include <cstring>
 #include <string>
 
+#include "error.h"
 #include "object.h"
 
 namespace tvmffi {
@@ -58,6 +60,20 @@ inline ObjectPtr<StringObj> StringObj::Make(const char* data, size_t size) {
 }
 inline ObjectPtr<BytesObj> BytesObj::Make(const char* data, size_t size) {
   return MakeInline<BytesObj>(data, size);
+}
+
+// Throws ValueError "<what> has data NULL but size <n>": NULL data is valid
+// only for size 0.
+inline void CheckByteArray(const TVMFFIByteArray& b, const char* what) {
+  if (b.data == nullptr && b.size != 0) {
+    TVMFFI_THROW(ValueError) << what << " has data NULL but size " << b.size;
+  }
+}
+
+// The text of a byte array checked by CheckByteArray.
+inline std::string ByteArrayToString(const TVMFFIByteArray& b, const char* what) {
+  CheckByteArray(b, what);
+  return b.size == 0 ? std::string() : std::string(b.data, b.size);
 }
 
 // Writes an owning value for the bytes: the small form up to 7 bytes, else a

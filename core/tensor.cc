@@ -1,5 +1,4 @@
-// Tensors made by this library: DLPack import and export, unsafe views, and
-// the state each tensor keeps about who owns its memory.
+// Tensors made by this library: DLPack import/export, unsafe views, ownership.
 #include "tensor.h"
 
 #include <algorithm>
@@ -104,8 +103,9 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
   }
 }
 
-// Builds the tensor over `src`; the caller sets the owner only once nothing
-// can fail any more.  Shape (and strides when given) stay the producer's.
+// Builds the tensor over `src`, owned by `owner`.  Nothing can fail once the
+// object exists, so on failure the owner stays with the caller and its
+// deleter never runs.  Shape (and strides when given) stay the producer's.
 ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owner,
                                      uint64_t flags) {
   bool synth = src.strides == nullptr;

@@ -1,5 +1,4 @@
-// Tensors: the ffi.Tensor object (header + DLTensor cell), the C++ Tensor
-// reference over the exported DLPack functions, and its value conversions.
+// Tensors: ffi.Tensor (header + DLTensor cell) and the C++ Tensor reference.
 #ifndef TVMFFI_CORE_TENSOR_H_
 #define TVMFFI_CORE_TENSOR_H_
 
@@ -224,25 +223,7 @@ class Tensor : public ObjectRef {
 // Tensor values: an ffi.Tensor object, or (from arguments) a borrowed
 // DLTensor*, which becomes a tensor sharing the caller's memory.
 template <>
-struct TypeTraits<Tensor> {
-  static constexpr bool kEnabled = true;
-  static std::string TypeStr() { return TensorObj::kTypeKey; }
-  static void CopyToView(const Tensor& t, TVMFFIAny* out) {
-    if (!t.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = t.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(t.handle());
-  }
-  static void MoveToOwned(Tensor t, TVMFFIAny* out) {
-    if (!t.defined()) {
-      out->type_index = kTVMFFINone;
-      return;
-    }
-    out->type_index = t.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(t).MoveData().release_handle());
-  }
+struct TypeTraits<Tensor> : ObjectRefTraitsBase<Tensor> {
   static std::optional<Tensor> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFIDLTensorPtr) {
       if (v->v_ptr == nullptr) return std::nullopt;

@@ -1,5 +1,4 @@
-// The type registry: the table of type entries, reflected fields and methods,
-// metadata and type-attribute columns.
+// The type registry: type entries, fields, methods, metadata and attribute columns.
 #include "type_registry.h"
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "any.h"
 #include "error.h"
+#include "string.h"
 
 namespace tvmffi {
 namespace core {
@@ -35,29 +35,13 @@ class GrowArray {
  public:
   // Appends `value`; returns the (possibly new) data pointer.
   T* Append(const T& value) {
-    if (size_ == capacity_) {
-      size_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
-      std::unique_ptr<T[]> grown(new T[capacity]);
-      std::memset(static_cast<void*>(grown.get()), 0, sizeof(T) * capacity);
-      if (size_ != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), sizeof(T) * size_);
-      if (data_) retired_.push_back(std::move(data_));
-      data_ = std::move(grown);
-      capacity_ = capacity;
-    }
+    if (size_ == capacity_) Grow(capacity_ == 0 ? 4 : capacity_ * 2);
     data_[size_++] = value;
     return data_.get();
   }
   // Makes room for `count` entries (zero-filled); returns the data pointer.
   T* Resize(size_t count) {
-    if (count > capacity_) {
-      size_t capacity = std::max(count, capacity_ * 2);
-      std::unique_ptr<T[]> grown(new T[capacity]);
-      std::memset(static_cast<void*>(grown.get()), 0, sizeof(T) * capacity);
-      if (size_ != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), sizeof(T) * size_);
-      if (data_) retired_.push_back(std::move(data_));
-      data_ = std::move(grown);
-      capacity_ = capacity;
-    }
+    if (count > capacity_) Grow(std::max(count, capacity_ * 2));
     size_ = std::max(size_, count);
     return data_.get();
   }
@@ -65,6 +49,16 @@ class GrowArray {
   size_t size() const { return size_; }
 
  private:
+  // Moves the entries to zero-filled storage of `capacity` entries.
+  void Grow(size_t capacity) {
+    std::unique_ptr<T[]> grown(new T[capacity]);
+    std::memset(static_cast<void*>(grown.get()), 0, sizeof(T) * capacity);
+    if (size_ != 0) std::memcpy(static_cast<void*>(grown.get()), data_.get(), sizeof(T) * size_);
+    if (data_) retired_.push_back(std::move(data_));
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+
   std::unique_ptr<T[]> data_;
   size_t size_ = 0;
   size_t capacity_ = 0;
@@ -101,6 +95,14 @@ struct TypeEntry {
     retained.push_back(std::move(value));
     return *retained.back().raw();
   }
+  // Points the name, doc and metadata of a field or method info at stable
+  // copies kept by this entry.
+  template <typename Info>
+  void KeepTexts(Info* info) {
+    info->name = Keep(info->name);
+    info->doc = Keep(info->doc);
+    info->metadata = Keep(info->metadata);
+  }
 };
 
 // A type-attribute column.  `column` is the first member (its address is
@@ -114,10 +116,14 @@ std::string ToStdString(const TVMFFIByteArray& b) {
   return b.size == 0 ? std::string() : std::string(b.data, b.size);
 }
 
-void CheckByteArray(const TVMFFIByteArray& b, const char* what) {
-  if (b.size != 0 && b.data == nullptr) {
-    TVMFFI_THROW(ValueError) << what << " has size " << b.size << " but NULL data";
-  }
+// Checks the texts of a field or method info (`kind` is "field" or "method")
+// and returns its name.
+template <typename Info>
+std::string CheckedName(const Info& info, const std::string& kind) {
+  CheckByteArray(info.name, (kind + " name").c_str());
+  CheckByteArray(info.doc, (kind + " doc").c_str());
+  CheckByteArray(info.metadata, (kind + " metadata").c_str());
+  return ToStdString(info.name);
 }
 
 void CheckNamespace(const std::string& key) {
@@ -276,10 +282,7 @@ class Registry {
   }
 
   void RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
-    CheckByteArray(info.name, "field name");
-    CheckByteArray(info.doc, "field doc");
-    CheckByteArray(info.metadata, "field metadata");
-    std::string name = ToStdString(info.name);
+    std::string name = CheckedName(info, "field");
     // Conversions run outside the lock (they may allocate objects).
     Any default_value;
     if (info.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
@@ -310,9 +313,7 @@ class Registry {
       }
     }
     TVMFFIFieldInfo copy = info;
-    copy.name = e->Keep(info.name);
-    copy.doc = e->Keep(info.doc);
-    copy.metadata = e->Keep(info.metadata);
+    e->KeepTexts(&copy);
     std::memset(&copy.default_value_or_factory, 0, sizeof(TVMFFIAny));
     if (!default_value.is_none()) {
       copy.default_value_or_factory = e->Retain(std::move(default_value));
@@ -325,10 +326,7 @@ class Registry {
   }
 
   void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
-    CheckByteArray(info.name, "method name");
-    CheckByteArray(info.doc, "method doc");
-    CheckByteArray(info.metadata, "method metadata");
-    std::string name = ToStdString(info.name);
+    std::string name = CheckedName(info, "method");
     if (info.method.type_index != kTVMFFIFunction) {
       TVMFFI_THROW(TypeError) << "method " << Quote(name) << " must be a Function, got "
                               << TypeIndexToDisplayName(info.method.type_index);
@@ -341,9 +339,7 @@ class Registry {
       TVMFFI_THROW(ValueError) << "method of type " << Quote(e->key) << " has an empty name";
     }
     TVMFFIMethodInfo copy = info;
-    copy.name = e->Keep(info.name);
-    copy.doc = e->Keep(info.doc);
-    copy.metadata = e->Keep(info.metadata);
+    e->KeepTexts(&copy);
     copy.method = e->Retain(std::move(method));
     e->info.methods = e->methods.Append(copy);
     e->info.num_methods = static_cast<int32_t>(e->methods.size());

@@ -1,5 +1,4 @@
-// The type registry: type keys, indices and ancestry, reflected fields and
-// methods, metadata, and type-attribute columns.
+// The type registry: keys, indices, ancestry, fields, methods, metadata, attributes.
 #ifndef TVMFFI_CORE_TYPE_REGISTRY_H_
 #define TVMFFI_CORE_TYPE_REGISTRY_H_
 

@@ -1,6 +1,6 @@
-// testing.* globals for the containers: typed parameters that check and
-// convert (Array[int], Array <-> List, Map <-> Dict), for tests in other
-// languages.
+// testing.* globals for containers: typed parameters that check and convert.
+//
+// Array[int], Array <-> List and Map <-> Dict, for tests in other languages.
 #include "core/array.h"
 #include "core/dict.h"
 #include "core/function.h"

@@ -1,5 +1,4 @@
-// testing.* object types with reflected fields, methods and constructors,
-// plus object helpers (use counts) for the tests of other languages.
+// testing.* object types (reflected fields, methods, constructors) and use counts.
 #include "core/reflection.h"
 
 namespace tvmffi {

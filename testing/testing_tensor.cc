@@ -1,5 +1,7 @@
-// testing.* globals for tensors and the environment: inspecting tensors,
-// making CPU tensors with a counting allocator, and stream/allocator hooks.
+// testing.* globals for tensors and the environment.
+//
+// Inspecting tensors, making CPU tensors with a counting allocator, and
+// stream/allocator hooks.
 #include <tvm/ffi/extra/c_env_api.h>
 
 #include <atomic>

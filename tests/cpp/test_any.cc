@@ -4,9 +4,11 @@
 #include <cstring>
 #include <string>
 
+#include "test_util.h"
 #include "core/function.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
 
@@ -15,15 +17,6 @@ bool AllZero(const char* p, size_t n) {
     if (p[i] != 0) return false;
   }
   return true;
-}
-
-std::string Raised(int rc) {
-  REQUIRE(rc == -1);
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  REQUIRE(h != nullptr);
-  Error e{ObjectPtr<Object>::AdoptHandle(h)};
-  return e.kind() + ": " + e.message();
 }
 
 }  // namespace

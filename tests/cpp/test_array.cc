@@ -1,18 +1,17 @@
-// Arrays: the ABI layout, element ownership, the ffi.Array* globals and the
-// typed C++ Array<T>.
+// Arrays: ABI layout, element ownership, ffi.Array* globals, typed Array<T>.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/array.h"
 #include "core/list.h"
 #include "core/string.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 TEST_CASE("Array: layout is header, SeqCell at +24, inline elements at +56", "[array]") {
   Any arr = Call("ffi.Array", int64_t(1), 2.5, "x");
@@ -238,8 +237,8 @@ TEST_CASE("Array: ffi.Array steals an rvalue-reference argument", "[array]") {
 }
 
 TEST_CASE("Array: testing globals convert typed arguments", "[array]") {
-  CHECK(CallTesting("testing.array_sum_int", Call("ffi.Array", int64_t(2), int64_t(5))).As<int64_t>() ==
-        7);
+  Any two_five = Call("ffi.Array", int64_t(2), int64_t(5));
+  CHECK(CallTesting("testing.array_sum_int", two_five).As<int64_t>() == 7);
   CHECK(CallTesting("testing.array_sum_int", Call("ffi.List", int64_t(1))).As<int64_t>() == 1);
   CHECK(ThrownBy([] { CallTesting("testing.array_sum_int", Call("ffi.Array", 1.5)); }) ==
         "TypeError: In function testing.array_sum_int: argument 1: expected Array[int], got "

@@ -4,12 +4,12 @@
 #include <set>
 #include <string>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/array.h"
 #include "core/string.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 TEST_CASE("Builtin globals: ffi.String makes owned strings, small or heap", "[builtin_globals]") {
   Any s = Call("ffi.String", "abc");

@@ -1,11 +1,11 @@
 // ffi.ContainerFindFirstNonCPUDevice over nested containers.
 #include <catch2/catch.hpp>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/tensor.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/dict.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 namespace {
 

@@ -4,33 +4,19 @@
 #include <cstring>
 #include <string>
 
+#include "test_util.h"
 #include "core/dtype.h"
 #include "core/function.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
-
-std::string TakeRaised() {
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h == nullptr) return "";
-  Error e(ObjectPtr<Object>::AdoptHandle(h));
-  return e.kind() + ": " + e.message();
-}
-
-DLDataType DT(int code, int bits, int lanes) {
-  DLDataType t;
-  t.code = static_cast<uint8_t>(code);
-  t.bits = static_cast<uint8_t>(bits);
-  t.lanes = static_cast<uint16_t>(lanes);
-  return t;
-}
 
 // Parses through the C ABI; on failure returns {255,255,255} and leaves the error.
 DLDataType Parse(const std::string& text, int* rc) {
   TVMFFIByteArray b{text.data(), text.size()};
-  DLDataType out = DT(255, 255, 255);
+  DLDataType out = DType(255, 255, 255);
   *rc = TVMFFIDataTypeFromString(&b, &out);
   return out;
 }
@@ -196,9 +182,9 @@ TEST_CASE("DType: lanes beyond the int16 range print as their int16 view", "[dty
   t = Parse("int8x32768", &rc);
   REQUIRE(rc == 0);
   CHECK(Print(t) == "int8xvscalex32768");
-  CHECK(Print(DT(0, 32, 0)) == "int32");
-  CHECK(Print(DT(3, 64, 4)) == "handle");
-  CHECK(Print(DT(3, 0, 1)) == "handle");
+  CHECK(Print(DType(0, 32, 0)) == "int32");
+  CHECK(Print(DType(3, 64, 4)) == "handle");
+  CHECK(Print(DType(3, 0, 1)) == "handle");
 }
 
 TEST_CASE("DType: invalid names are ValueErrors naming the text", "[dtype]") {
@@ -245,11 +231,11 @@ TEST_CASE("DType: printing unknown codes is a ValueError", "[dtype]") {
     DLDataType t;
     const char* message;
   } bad[] = {
-      {DT(5, 64, 1),
+      {DType(5, 64, 1),
        "ValueError: cannot format dtype {code 5, bits 64, lanes 1}: unknown type code 5"},
-      {DT(18, 8, 1),
+      {DType(18, 8, 1),
        "ValueError: cannot format dtype {code 18, bits 8, lanes 1}: unknown type code 18"},
-      {DT(128, 8, 2),
+      {DType(128, 8, 2),
        "ValueError: cannot format dtype {code 128, bits 8, lanes 2}: unknown type code 128"},
   };
   for (const Bad& b : bad) {
@@ -269,7 +255,7 @@ TEST_CASE("DType: custom types go through the dtype.get_custom_type_* globals", 
         "ValueError: invalid dtype `custom[posit]16`: global function "
         "`dtype.get_custom_type_code` is not registered");
   TVMFFIAny out;
-  DLDataType custom = DT(130, 16, 1);
+  DLDataType custom = DType(130, 16, 1);
   CHECK(TVMFFIDataTypeToString(&custom, &out) == -1);
   CHECK(TakeRaised() ==
         "ValueError: cannot format dtype with custom type code 130: global function "
@@ -306,16 +292,16 @@ TEST_CASE("DType: custom types go through the dtype.get_custom_type_* globals", 
         "ValueError: invalid dtype `custom[low]8`: custom type code 100 is out of range [129, "
         "255]");
   CHECK(ParseError("custom[posit]8y") == "ValueError: unknown dtype `custom[posit]8y`");
-  DLDataType other = DT(131, 8, 1);
+  DLDataType other = DType(131, 8, 1);
   CHECK(TVMFFIDataTypeToString(&other, &out) == -1);
   CHECK(TakeRaised() == "ValueError: unknown custom code 131");
 }
 
 TEST_CASE("DType: header-only helpers", "[dtype]") {
-  CHECK(DataTypeEqual(DataTypeFromString("float16x2"), DT(2, 16, 2)));
-  CHECK(DataTypeToString(DT(4, 16, 1)) == "bfloat16");
+  CHECK(DataTypeEqual(DataTypeFromString("float16x2"), DType(2, 16, 2)));
+  CHECK(DataTypeToString(DType(4, 16, 1)) == "bfloat16");
   CHECK_THROWS_WITH(DataTypeFromString("nope"), "ValueError: unknown dtype `nope`");
   // AnyView to DLDataType accepts strings.
   AnyView text("int8x4");
-  CHECK(DataTypeEqual(text.As<DLDataType>(), DT(0, 8, 4)));
+  CHECK(DataTypeEqual(text.As<DLDataType>(), DType(0, 8, 4)));
 }

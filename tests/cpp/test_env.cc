@@ -1,5 +1,4 @@
-// Environment: streams, the DLPack allocator, TVMFFIEnvTensorAlloc, host
-// callbacks and module symbol lookups.
+// Environment: streams, allocators, TVMFFIEnvTensorAlloc, callbacks, symbols.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -9,24 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "test_util.h"
 #include "core/env.h"
 #include "core/function.h"
 #include "core/tensor.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
-
-std::pair<std::string, std::string> TakeError() {
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h == nullptr) return {"<none>", ""};
-  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
-  std::pair<std::string, std::string> r(std::string(cell->kind.data, cell->kind.size),
-                                        std::string(cell->message.data, cell->message.size));
-  TVMFFIObjectDecRef(h);
-  return r;
-}
 
 void* Ptr(uintptr_t v) { return reinterpret_cast<void*>(v); }
 
@@ -290,9 +280,9 @@ TEST_CASE("Env: RegisterCAPI refuses unknown names", "[env]") {
   CHECK(TVMFFIEnvRegisterCAPI("PyErr_Occurred", Ptr(0x10)) == -1);
   CHECK(TakeError() ==
         std::make_pair(std::string("ValueError"),
-                       std::string("TVMFFIEnvRegisterCAPI: unknown C API name \"PyErr_Occurred\" "
-                                   "(expected \"PyErr_CheckSignals\", \"PyGILState_Ensure\" or "
-                                   "\"PyGILState_Release\")")));
+                       std::string("TVMFFIEnvRegisterCAPI: unknown C API name `PyErr_Occurred` "
+                                   "(expected `PyErr_CheckSignals`, `PyGILState_Ensure` or "
+                                   "`PyGILState_Release`)")));
   CHECK(TVMFFIEnvRegisterCAPI(nullptr, Ptr(0x10)) == -1);
   CHECK(TakeError() ==
         std::make_pair(std::string("ValueError"),
@@ -327,7 +317,7 @@ TEST_CASE("Env: LookupFromImports finds globals and caches a borrowed handle", "
   CHECK(TakeError() ==
         std::make_pair(std::string("RuntimeError"),
                        std::string("TVMFFIEnvModLookupFromImports: cannot find function "
-                                   "\"testing.env_no_such_function\" in the module's imports or "
+                                   "`testing.env_no_such_function` in the module's imports or "
                                    "the global function registry")));
 }
 

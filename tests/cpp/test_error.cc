@@ -5,17 +5,15 @@
 #include <string>
 #include <thread>
 
+#include "test_util.h"
 #include "core/function.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
 
-TVMFFIByteArray B(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
-std::string Text(const TVMFFIByteArray& b) { return std::string(b.data, b.size); }
-
-TVMFFIObjectHandle TakeRaised() {
+TVMFFIObjectHandle TakeRaisedHandle() {
   TVMFFIObjectHandle h = nullptr;
   TVMFFIErrorMoveFromRaised(&h);
   return h;
@@ -24,41 +22,44 @@ TVMFFIObjectHandle TakeRaised() {
 }  // namespace
 
 TEST_CASE("Error: create copies kind, message and backtrace", "[error]") {
-  TVMFFIByteArray kind = B("ValueError"), msg = B("bad value 3"), bt = B("  File \"x\", line 1, in f\n");
+  TVMFFIByteArray kind = ByteArrayOf("ValueError"), msg = ByteArrayOf("bad value 3");
+  TVMFFIByteArray bt = ByteArrayOf("  File \"x\", line 1, in f\n");
   TVMFFIObjectHandle h = nullptr;
   REQUIRE(TVMFFIErrorCreate(&kind, &msg, &bt, &h) == 0);
   CHECK(TVMFFIObjectGetTypeIndex(h) == kTVMFFIError);
   TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
-  CHECK(Text(cell->kind) == "ValueError");
-  CHECK(Text(cell->message) == "bad value 3");
-  CHECK(Text(cell->backtrace) == "  File \"x\", line 1, in f\n");
+  CHECK(TextOf(cell->kind) == "ValueError");
+  CHECK(TextOf(cell->message) == "bad value 3");
+  CHECK(TextOf(cell->backtrace) == "  File \"x\", line 1, in f\n");
   CHECK(cell->cause_chain == nullptr);
   CHECK(cell->extra_context == nullptr);
   // TVMFFIErrorCreate never touches the slot.
-  CHECK(TakeRaised() == nullptr);
+  CHECK(TakeRaisedHandle() == nullptr);
   TVMFFIObjectDecRef(h);
 }
 
 TEST_CASE("Error: update_backtrace replaces and appends", "[error]") {
-  TVMFFIByteArray kind = B("RuntimeError"), msg = B("m"), bt = B("inner\n");
+  TVMFFIByteArray kind = ByteArrayOf("RuntimeError"), msg = ByteArrayOf("m");
+  TVMFFIByteArray bt = ByteArrayOf("inner\n");
   TVMFFIObjectHandle h = nullptr;
   REQUIRE(TVMFFIErrorCreate(&kind, &msg, &bt, &h) == 0);
   TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
-  TVMFFIByteArray more = B("outer\n");
+  TVMFFIByteArray more = ByteArrayOf("outer\n");
   cell->update_backtrace(h, &more, kTVMFFIBacktraceUpdateModeAppend);
-  CHECK(Text(cell->backtrace) == "inner\nouter\n");
-  TVMFFIByteArray fresh = B("only\n");
+  CHECK(TextOf(cell->backtrace) == "inner\nouter\n");
+  TVMFFIByteArray fresh = ByteArrayOf("only\n");
   cell->update_backtrace(h, &fresh, kTVMFFIBacktraceUpdateModeReplace);
-  CHECK(Text(cell->backtrace) == "only\n");
+  CHECK(TextOf(cell->backtrace) == "only\n");
   TVMFFIObjectDecRef(h);
 }
 
 TEST_CASE("Error: cause and extra context are owned by the error", "[error]") {
-  TVMFFIByteArray kind = B("KeyError"), msg = B("inner"), empty = B("");
+  TVMFFIByteArray kind = ByteArrayOf("KeyError"), msg = ByteArrayOf("inner");
+  TVMFFIByteArray empty = ByteArrayOf("");
   TVMFFIObjectHandle cause = nullptr;
   REQUIRE(TVMFFIErrorCreate(&kind, &msg, &empty, &cause) == 0);
   ObjectPtr<PlainObject> context = MakeObject<PlainObject>();
-  TVMFFIByteArray kind2 = B("RuntimeError"), msg2 = B("outer");
+  TVMFFIByteArray kind2 = ByteArrayOf("RuntimeError"), msg2 = ByteArrayOf("outer");
   TVMFFIObjectHandle err = nullptr;
   REQUIRE(TVMFFIErrorCreateWithCauseAndExtraContext(&kind2, &msg2, &empty, cause,
                                                     context->handle(), &err) == 0);
@@ -76,19 +77,19 @@ TEST_CASE("Error: cause and extra context are owned by the error", "[error]") {
 TEST_CASE("Error: the slot holds one error per thread", "[error]") {
   TVMFFIErrorSetRaisedFromCStr("ValueError", "first");
   TVMFFIErrorSetRaisedFromCStr("TypeError", "second");  // replaces and releases the first
-  std::thread other([] { CHECK(TakeRaised() == nullptr); });
+  std::thread other([] { CHECK(TakeRaisedHandle() == nullptr); });
   other.join();
-  TVMFFIObjectHandle h = TakeRaised();
+  TVMFFIObjectHandle h = TakeRaisedHandle();
   REQUIRE(h != nullptr);
-  CHECK(Text(TVMFFIErrorGetCellPtr(h)->kind) == "TypeError");
-  CHECK(Text(TVMFFIErrorGetCellPtr(h)->message) == "second");
+  CHECK(TextOf(TVMFFIErrorGetCellPtr(h)->kind) == "TypeError");
+  CHECK(TextOf(TVMFFIErrorGetCellPtr(h)->message) == "second");
   CHECK(Object::FromHandle(h)->use_count() == 1);
-  CHECK(TakeRaised() == nullptr);
+  CHECK(TakeRaisedHandle() == nullptr);
 
   // SetRaised borrows: the caller keeps its reference.
   TVMFFIErrorSetRaised(h);
   CHECK(Object::FromHandle(h)->use_count() == 2);
-  TVMFFIObjectHandle again = TakeRaised();
+  TVMFFIObjectHandle again = TakeRaisedHandle();
   CHECK(again == h);
   TVMFFIObjectDecRef(again);
   TVMFFIObjectDecRef(h);
@@ -97,17 +98,17 @@ TEST_CASE("Error: the slot holds one error per thread", "[error]") {
 TEST_CASE("Error: message parts skip NULL entries", "[error]") {
   const char* parts[] = {"argument ", nullptr, "3", " is bad"};
   TVMFFIErrorSetRaisedFromCStrParts("IndexError", parts, 4);
-  TVMFFIObjectHandle h = TakeRaised();
+  TVMFFIObjectHandle h = TakeRaisedHandle();
   REQUIRE(h != nullptr);
-  CHECK(Text(TVMFFIErrorGetCellPtr(h)->message) == "argument 3 is bad");
-  CHECK(Text(TVMFFIErrorGetCellPtr(h)->kind) == "IndexError");
+  CHECK(TextOf(TVMFFIErrorGetCellPtr(h)->message) == "argument 3 is bad");
+  CHECK(TextOf(TVMFFIErrorGetCellPtr(h)->kind) == "IndexError");
   TVMFFIObjectDecRef(h);
 }
 
 TEST_CASE("Error: backtraces name the frames, most recent first", "[error]") {
   const TVMFFIByteArray* bt = TVMFFIBacktrace("my_file.cc", 42, "MyFunction", 0);
   REQUIRE(bt != nullptr);
-  std::string text = Text(*bt);
+  std::string text = TextOf(*bt);
   CHECK(text.rfind("  File \"my_file.cc\", line 42, in MyFunction\n", 0) == 0);
   // The frames below are real: this test function's runner is among them.
   CHECK(text.find("Catch") != std::string::npos);

@@ -6,30 +6,13 @@
 #include <thread>
 #include <vector>
 
+#include "test_util.h"
 #include "core/function.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
-
-std::string Raised(int rc) {
-  REQUIRE(rc == -1);
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  REQUIRE(h != nullptr);
-  Error e{ObjectPtr<Object>::AdoptHandle(h)};
-  return e.kind() + ": " + e.message();
-}
-
-template <typename F>
-std::string ThrownBy(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.kind() + ": " + e.message();
-  }
-  return "<nothing thrown>";
-}
 
 int AddSafeCall(void* self, const TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
   if (n != 2) {

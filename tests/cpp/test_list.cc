@@ -1,16 +1,15 @@
-// Lists: the ABI layout (separate buffer), growth, ownership and the
-// ffi.List* globals.
+// Lists: ABI layout (separate buffer), growth, ownership, ffi.List* globals.
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/array.h"
 #include "core/list.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 namespace {
 

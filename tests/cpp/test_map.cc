@@ -1,16 +1,15 @@
-// Maps: ffi.Map and its globals, key equality across string forms,
-// iteration order, copy on write in C++.
+// Maps: ffi.Map globals, key equality, iteration order, C++ copy on write.
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/map.h"
 #include "core/string.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 namespace {
 

@@ -1,28 +1,17 @@
-// Reflection: ObjectDef registrations, generated field getters/setters,
-// methods and constructors, and the testing.* reflected types.
+// Reflection: ObjectDef, field getters/setters, methods, constructors.
 #include <catch2/catch.hpp>
 
 #include <cstddef>
 #include <cstring>
 #include <string>
 
+#include "test_util.h"
 #include "core/reflection.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
-
-std::string TakeRaised() {
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h == nullptr) return "";
-  Error e(ObjectPtr<Object>::AdoptHandle(h));
-  return e.kind() + ": " + e.message();
-}
-
-std::string Text(const TVMFFIByteArray& b) {
-  return b.size == 0 ? std::string() : std::string(b.data, b.size);
-}
 
 class PointObj : public Object {
  public:
@@ -65,14 +54,14 @@ int32_t PointIndex() {
 
 const TVMFFIFieldInfo* FindField(const TVMFFITypeInfo* info, const std::string& name) {
   for (int32_t i = 0; i < info->num_fields; ++i) {
-    if (Text(info->fields[i].name) == name) return &info->fields[i];
+    if (TextOf(info->fields[i].name) == name) return &info->fields[i];
   }
   return nullptr;
 }
 
 Function FindMethod(const TVMFFITypeInfo* info, const std::string& name, int64_t* flags = nullptr) {
   for (int32_t i = 0; i < info->num_methods; ++i) {
-    if (Text(info->methods[i].name) == name) {
+    if (TextOf(info->methods[i].name) == name) {
       if (flags != nullptr) *flags = info->methods[i].flags;
       return AnyView::FromRaw(info->methods[i].method).As<Function>();
     }
@@ -109,9 +98,9 @@ int32_t KeyToIndex(const char* key) {
 TEST_CASE("Reflection: ObjectDef registers metadata and fields", "[reflection]") {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(PointIndex());
   REQUIRE(info != nullptr);
-  CHECK(Text(info->type_key) == "refltest.Point");
+  CHECK(TextOf(info->type_key) == "refltest.Point");
   REQUIRE(info->metadata != nullptr);
-  CHECK(Text(info->metadata->doc) == "A point.");
+  CHECK(TextOf(info->metadata->doc) == "A point.");
   CHECK(info->metadata->total_size == static_cast<int32_t>(sizeof(PointObj)));
   REQUIRE(info->num_fields == 5);
 
@@ -121,8 +110,8 @@ TEST_CASE("Reflection: ObjectDef registers metadata and fields", "[reflection]")
                                 reinterpret_cast<const char*>(&sample.header_));
   };
   const TVMFFIFieldInfo* x = &info->fields[0];
-  CHECK(Text(x->name) == "x");
-  CHECK(Text(x->doc) == "abscissa");
+  CHECK(TextOf(x->name) == "x");
+  CHECK(TextOf(x->doc) == "abscissa");
   CHECK(x->flags == kTVMFFIFieldFlagBitMaskWritable);
   CHECK(x->offset == offset_of(&sample.x));
   CHECK(x->size == 8);
@@ -130,14 +119,14 @@ TEST_CASE("Reflection: ObjectDef registers metadata and fields", "[reflection]")
   CHECK(x->field_static_type_index == kTVMFFIInt);
 
   const TVMFFIFieldInfo* y = &info->fields[1];
-  CHECK(Text(y->name) == "y");
+  CHECK(TextOf(y->name) == "y");
   CHECK(y->flags == (kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskHasDefault));
   CHECK(y->default_value_or_factory.type_index == kTVMFFIFloat);
   CHECK(y->default_value_or_factory.v_float64 == 1.5);
   CHECK(y->field_static_type_index == kTVMFFIFloat);
 
   const TVMFFIFieldInfo* name = &info->fields[2];
-  CHECK(Text(name->name) == "name");
+  CHECK(TextOf(name->name) == "name");
   CHECK(name->flags == 0);
   CHECK(name->field_static_type_index == kTVMFFIAny);
   CHECK(name->offset == offset_of(&sample.name));
@@ -257,15 +246,15 @@ TEST_CASE("Reflection: the testing library's reflected types", "[reflection]") {
   REQUIRE(derived->type_depth == 2);
   CHECK(derived->type_ancestors[1] == base);
   REQUIRE(base->num_fields == 3);
-  CHECK(Text(base->fields[0].name) == "v_i64");
-  CHECK(Text(base->fields[1].name) == "v_f64");
-  CHECK(Text(base->fields[2].name) == "v_str");
+  CHECK(TextOf(base->fields[0].name) == "v_i64");
+  CHECK(TextOf(base->fields[1].name) == "v_f64");
+  CHECK(TextOf(base->fields[2].name) == "v_str");
   CHECK(base->fields[0].default_value_or_factory.v_int64 == 10);
   REQUIRE(derived->num_fields == 1);
-  CHECK(Text(derived->fields[0].name) == "v_array");
+  CHECK(TextOf(derived->fields[0].name) == "v_array");
 
-  Function make = Function::GetGlobalRequired("testing.make_test_object_base");
-  Function use_count = Function::GetGlobalRequired("testing.object_use_count");
+  Function make = TestingGlobal("testing.make_test_object_base");
+  Function use_count = TestingGlobal("testing.object_use_count");
   Any obj = make(int64_t(3), 1.25, "hi");
   REQUIRE(obj.type_index() == base_index);
   ObjectRef ref = obj.As<ObjectRef>();

@@ -1,11 +1,11 @@
 // Sentinels: MISSING and KWARGS are bare ffi.Object instances, one each.
 #include <catch2/catch.hpp>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/sentinel.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 TEST_CASE("Sentinel: ffi.GetInvalidObject returns the same bare object", "[sentinel]") {
   Any a = Call("ffi.GetInvalidObject");

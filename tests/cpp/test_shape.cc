@@ -3,11 +3,11 @@
 
 #include <vector>
 
-#include "container_test_util.h"
+#include "test_util.h"
 #include "core/shape.h"
 
 using namespace tvmffi::core;
-using namespace container_test;
+using namespace test_util;
 
 TEST_CASE("Shape: layout is header, ShapeCell at +24, inline dims at +40", "[shape]") {
   Any shape = Call("ffi.Shape", int64_t(2), int64_t(3), int64_t(-1));
@@ -57,8 +57,8 @@ TEST_CASE("Shape: passes through typed functions", "[shape]") {
 }
 
 TEST_CASE("Shape: testing.shape_product", "[shape]") {
-  CHECK(CallTesting("testing.shape_product", Call("ffi.Shape", int64_t(2), int64_t(3))).As<int64_t>() ==
-        6);
+  Any shape = Call("ffi.Shape", int64_t(2), int64_t(3));
+  CHECK(CallTesting("testing.shape_product", shape).As<int64_t>() == 6);
   CHECK(ThrownBy([] { CallTesting("testing.shape_product", Call("ffi.Array")); }) ==
         "TypeError: In function testing.shape_product: argument 1: expected ffi.Shape, got "
         "ffi.Array");

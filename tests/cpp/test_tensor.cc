@@ -1,37 +1,20 @@
 // Tensors: DLPack import/export, ownership, layout checks, views, C++ Tensor.
 #include <catch2/catch.hpp>
-#include <dlfcn.h>
 
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "test_util.h"
 #include "core/function.h"
 #include "core/tensor.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
 
-std::pair<std::string, std::string> TakeError() {
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h == nullptr) return {"<none>", ""};
-  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
-  std::pair<std::string, std::string> r(std::string(cell->kind.data, cell->kind.size),
-                                        std::string(cell->message.data, cell->message.size));
-  TVMFFIObjectDecRef(h);
-  return r;
-}
-
-DLDataType DType(uint8_t code, uint8_t bits, uint16_t lanes = 1) {
-  DLDataType t;
-  t.code = code;
-  t.bits = bits;
-  t.lanes = lanes;
-  return t;
-}
 DLDevice Dev(int32_t type, int32_t id = 0) {
   DLDevice d;
   d.device_type = static_cast<DLDeviceType>(type);
@@ -527,17 +510,6 @@ TEST_CASE("Tensor: ffi.TensorIsReadOnly is registered", "[tensor]") {
   DLTensor* dl = t.dl_tensor();
   CHECK_FALSE(f(dl).As<bool>());  // a borrowed DLTensor carries no flags
 }
-
-namespace {
-// The testing library registers its globals when loaded; the linker may drop
-// it from the executable's dependencies (nothing references its symbols), so
-// load it explicitly (found through the executable's RUNPATH).
-Function TestingGlobal(const std::string& name) {
-  static void* lib = dlopen("libtvm_ffi_testing.so", RTLD_NOW | RTLD_GLOBAL);
-  REQUIRE(lib != nullptr);
-  return Function::GetGlobalRequired(name);
-}
-}  // namespace
 
 TEST_CASE("Tensor: testing globals make, inspect and modify CPU tensors", "[tensor]") {
   int64_t allocs0 = TestingGlobal("testing.tensor_alloc_count")().As<int64_t>();

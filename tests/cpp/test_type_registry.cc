@@ -1,5 +1,4 @@
-// Type registry: start-up types, index allocation (§8.1), key lookup, the
-// namespace rule, fields, methods, metadata and type-attribute columns.
+// Type registry: indices (§8.1), keys, namespaces, fields, methods, attributes.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -9,30 +8,17 @@
 #include <utility>
 #include <vector>
 
+#include "test_util.h"
 #include "core/function.h"
 
 using namespace tvmffi::core;
+using namespace test_util;
 
 namespace {
 
-TVMFFIByteArray B(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
-std::string Text(const TVMFFIByteArray& b) {
-  return b.size == 0 ? std::string() : std::string(b.data, b.size);
-}
-
-// Takes the raised error: "Kind: message", or "" when the slot is empty.
-std::string TakeRaised() {
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h == nullptr) return "";
-  Error e(ObjectPtr<Object>::AdoptHandle(h));
-  return e.kind() + ": " + e.message();
-}
-
 int32_t Alloc(const char* key, int32_t static_index, int32_t depth, int32_t slots,
               int32_t overflow, int32_t parent) {
-  TVMFFIByteArray k = B(key);
+  TVMFFIByteArray k = ByteArrayOf(key);
   return TVMFFITypeGetOrAllocIndex(&k, static_index, depth, slots, overflow, parent);
 }
 
@@ -59,7 +45,7 @@ bool IsInstance(int32_t type_index, int32_t target) {
 }
 
 int32_t Key(const char* key) {
-  TVMFFIByteArray k = B(key);
+  TVMFFIByteArray k = ByteArrayOf(key);
   int32_t index = -100;
   REQUIRE(TVMFFITypeKeyToIndex(&k, &index) == 0);
   return index;
@@ -76,7 +62,7 @@ TEST_CASE("TypeRegistry: value types 0..12 are depth-0 roots with their keys", "
     const TVMFFITypeInfo* info = Info(i);
     CHECK(info->type_index == i);
     CHECK(info->type_depth == 0);
-    CHECK(Text(info->type_key) == keys[i]);
+    CHECK(TextOf(info->type_key) == keys[i]);
     CHECK(info->type_key_hash == std::hash<std::string>()(keys[i]));
     CHECK(Key(keys[i]) == i);
   }
@@ -84,7 +70,7 @@ TEST_CASE("TypeRegistry: value types 0..12 are depth-0 roots with their keys", "
 
 TEST_CASE("TypeRegistry: ffi.Object and the static object types", "[type_registry]") {
   const TVMFFITypeInfo* object = Info(kTVMFFIObject);
-  CHECK(Text(object->type_key) == "ffi.Object");
+  CHECK(TextOf(object->type_key) == "ffi.Object");
   CHECK(object->type_depth == 0);
   REQUIRE(object->metadata != nullptr);
   CHECK(object->metadata->total_size == 24);
@@ -96,7 +82,7 @@ TEST_CASE("TypeRegistry: ffi.Object and the static object types", "[type_registr
                         "ffi.OpaquePyObject", "ffi.List", "ffi.Dict", "ffi.VisitInterrupt"};
   for (int32_t i = kTVMFFIStr; i <= kTVMFFIVisitInterrupt; ++i) {
     const TVMFFITypeInfo* info = Info(i);
-    CHECK(Text(info->type_key) == keys[i - kTVMFFIStr]);
+    CHECK(TextOf(info->type_key) == keys[i - kTVMFFIStr]);
     CHECK(info->type_depth == 1);
     CHECK(info->type_ancestors[0] == object);
     CHECK(Key(keys[i - kTVMFFIStr]) == i);
@@ -105,7 +91,7 @@ TEST_CASE("TypeRegistry: ffi.Object and the static object types", "[type_registr
 
 TEST_CASE("TypeRegistry: start-up attribute columns exist and start at 0", "[type_registry]") {
   for (const char* name : {"__any_hash__", "__any_equal__", "__ffi_enum__"}) {
-    TVMFFIByteArray n = B(name);
+    TVMFFIByteArray n = ByteArrayOf(name);
     const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&n);
     REQUIRE(column != nullptr);
     CHECK(column->begin_index == 0);
@@ -120,7 +106,7 @@ TEST_CASE("TypeRegistry: children of the static object types are refused", "[typ
 }
 
 TEST_CASE("TypeRegistry: KeyToIndex of an unknown key is a KeyError", "[type_registry]") {
-  TVMFFIByteArray k = B("regtest.Missing");
+  TVMFFIByteArray k = ByteArrayOf("regtest.Missing");
   int32_t index = 5;
   CHECK(TVMFFITypeKeyToIndex(&k, &index) == -1);
   CHECK(index == 5);
@@ -150,7 +136,7 @@ TEST_CASE("TypeRegistry: dynamic types get consecutive indices from 128 on", "[t
   const TVMFFITypeInfo* info = Info(a);
   CHECK(info->type_index == a);
   CHECK(info->type_depth == 1);
-  CHECK(Text(info->type_key) == "regtest.DynA");
+  CHECK(TextOf(info->type_key) == "regtest.DynA");
   CHECK(info->type_key_hash == std::hash<std::string>()("regtest.DynA"));
   CHECK(info->type_ancestors[0] == Info(kTVMFFIObject));
   CHECK(info->num_fields == 0);
@@ -212,7 +198,7 @@ TEST_CASE("TypeRegistry: query mode returns -2 for unknown keys without an error
   CHECK(TakeRaised() == "");
   CHECK(Alloc("regtest.NeverRegistered", -1, 0, 0, 0, -2) == -2);
   CHECK(Alloc("ffi.Array", -1, 0, 0, 0, -2) == kTVMFFIArray);
-  TVMFFIByteArray k = B("regtest.NeverRegistered");
+  TVMFFIByteArray k = ByteArrayOf("regtest.NeverRegistered");
   int32_t index;
   CHECK(TVMFFITypeKeyToIndex(&k, &index) == -1);
   TakeRaised();
@@ -244,7 +230,7 @@ TEST_CASE("TypeRegistry: depth and parent are checked", "[type_registry]") {
 
 TEST_CASE("TypeRegistry: static indices", "[type_registry]") {
   CHECK(Alloc("regtest.Static100", 100, 1, 2, 0, kTVMFFIObject) == 100);
-  CHECK(Text(Info(100)->type_key) == "regtest.Static100");
+  CHECK(TextOf(Info(100)->type_key) == "regtest.Static100");
   // Its reserved slots follow it.
   CHECK(Alloc("regtest.Static100Child", -1, 2, 0, 0, 100) == 101);
 
@@ -318,9 +304,9 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
 
   // A field without HasDefault stores None whatever the caller passed.
   TVMFFIFieldInfo plain = info;
-  plain.name = B("beta");
-  plain.doc = B("");
-  plain.metadata = B("");
+  plain.name = ByteArrayOf("beta");
+  plain.doc = ByteArrayOf("");
+  plain.metadata = ByteArrayOf("");
   plain.flags = 0;
   plain.setter = nullptr;
   REQUIRE(TVMFFITypeRegisterField(t, &plain) == 0);
@@ -329,9 +315,9 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   const TVMFFITypeInfo* ti = Info(t);
   REQUIRE(ti->num_fields == 2);
   const TVMFFIFieldInfo& f0 = ti->fields[0];
-  CHECK(Text(f0.name) == "alpha");
-  CHECK(Text(f0.doc) == "the first");
-  CHECK(Text(f0.metadata) == "{\"k\": 1}");
+  CHECK(TextOf(f0.name) == "alpha");
+  CHECK(TextOf(f0.doc) == "the first");
+  CHECK(TextOf(f0.metadata) == "{\"k\": 1}");
   CHECK(f0.flags == info.flags);
   CHECK(f0.offset == 24);
   CHECK(f0.setter == setter.handle());
@@ -339,7 +325,7 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   CHECK(f0.default_value_or_factory.v_obj == default_value.v_obj);
   CHECK(f0.field_static_type_index == kTVMFFIStr);
   const TVMFFIFieldInfo& f1 = ti->fields[1];
-  CHECK(Text(f1.name) == "beta");
+  CHECK(TextOf(f1.name) == "beta");
   CHECK(f1.doc.data == nullptr);
   CHECK(f1.doc.size == 0);
   CHECK(f1.metadata.data == nullptr);
@@ -348,7 +334,7 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
 
   // Duplicate name on the same type.
   TVMFFIFieldInfo dup = plain;
-  dup.name = B("alpha");
+  dup.name = ByteArrayOf("alpha");
   CHECK(TVMFFITypeRegisterField(t, &dup) == -1);
   CHECK(TakeRaised() == "InternalError: type `regtest.Fields` already has a field `alpha`");
   CHECK(Info(t)->num_fields == 2);
@@ -369,8 +355,8 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
     REQUIRE(TVMFFITypeRegisterField(t, &more) == 0);
   }
   REQUIRE(Info(t)->num_fields == 42);
-  CHECK(Text(Info(t)->fields[0].name) == "alpha");
-  CHECK(Text(Info(t)->fields[41].name) == "f39");
+  CHECK(TextOf(Info(t)->fields[0].name) == "alpha");
+  CHECK(TextOf(Info(t)->fields[41].name) == "f39");
   TVMFFIObjectDecRef(default_value.v_obj);
   CHECK(default_obj->use_count() == 1);  // the registry keeps its reference
 }
@@ -382,7 +368,7 @@ TEST_CASE("TypeRegistry: methods are copied and retained", "[type_registry]") {
   TVMFFIMethodInfo info;
   std::memset(&info, 0, sizeof(info));
   info.name = ToByteArray(name);
-  info.doc = B("doubles");
+  info.doc = ByteArrayOf("doubles");
   info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
   info.method.type_index = kTVMFFIFunction;
   info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
@@ -391,13 +377,13 @@ TEST_CASE("TypeRegistry: methods are copied and retained", "[type_registry]") {
   name = "XXXXXXXXX";
   const TVMFFITypeInfo* ti = Info(t);
   REQUIRE(ti->num_methods == 1);
-  CHECK(Text(ti->methods[0].name) == "double_it");
-  CHECK(Text(ti->methods[0].doc) == "doubles");
+  CHECK(TextOf(ti->methods[0].name) == "double_it");
+  CHECK(TextOf(ti->methods[0].doc) == "doubles");
   CHECK(ti->methods[0].flags == kTVMFFIFieldFlagBitMaskIsStaticMethod);
   CHECK(ti->methods[0].method.v_obj == fn.handle());
 
   TVMFFIMethodInfo bad = info;
-  bad.name = B("not_a_function");
+  bad.name = ByteArrayOf("not_a_function");
   bad.method.type_index = kTVMFFIInt;
   bad.method.v_int64 = 3;
   CHECK(TVMFFITypeRegisterMethod(t, &bad) == -1);
@@ -419,7 +405,7 @@ TEST_CASE("TypeRegistry: metadata is set once", "[type_registry]") {
   doc = "XXXXXXXXXX";
   const TVMFFITypeMetadata* m = Info(t)->metadata;
   REQUIRE(m != nullptr);
-  CHECK(Text(m->doc) == "documented");
+  CHECK(TextOf(m->doc) == "documented");
   CHECK(m->total_size == 40);
   CHECK(m->structural_eq_hash_kind == kTVMFFISEqHashKindTreeNode);
   CHECK(TVMFFITypeRegisterMetadata(t, &meta) == -1);
@@ -430,7 +416,7 @@ TEST_CASE("TypeRegistry: metadata is set once", "[type_registry]") {
 
 TEST_CASE("TypeRegistry: type attributes", "[type_registry]") {
   int32_t t = AllocChild("regtest.Attr", kTVMFFIObject);
-  TVMFFIByteArray name = B("__regtest_attr__");
+  TVMFFIByteArray name = ByteArrayOf("__regtest_attr__");
   CHECK(TVMFFIGetTypeAttrColumn(&name) == nullptr);
   CHECK(TakeRaised() == "");
 
@@ -474,7 +460,7 @@ TEST_CASE("TypeRegistry: type attributes", "[type_registry]") {
   CHECK(column->data[t].v_int64 == 7);
 
   // Type index 0 only creates the column.
-  TVMFFIByteArray empty_name = B("__regtest_empty__");
+  TVMFFIByteArray empty_name = ByteArrayOf("__regtest_empty__");
   REQUIRE(TVMFFITypeRegisterAttr(kTVMFFINone, &empty_name, seven.raw()) == 0);
   const TVMFFITypeAttrColumn* empty = TVMFFIGetTypeAttrColumn(&empty_name);
   REQUIRE(empty != nullptr);
@@ -498,7 +484,7 @@ TEST_CASE("TypeRegistry: lookups run while another thread registers", "[type_reg
       for (int i = seen; i < n; ++i) {
         const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(indices[i]);
         if (info == nullptr || info->type_index != indices[i] ||
-            Text(info->type_key) != "regtest.Thread" + std::to_string(i)) {
+            TextOf(info->type_key) != "regtest.Thread" + std::to_string(i)) {
           ok = false;
         }
       }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs everything a fresh Debian 12 machine needs to build, test and
+# benchmark tvm-ffi, then fetches the upstream apache-tvm-ffi C headers that
+# the compatibility tests compile against.  Safe to run again.
+#
+#   bash .ci/setup.sh && make         # build and run the demo
+#   bash .ci/setup.sh && make test    # build and run every test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build make gcc g++ clang   # the build (clang for the header tests)
+  pkg-config libunwind-dev               # backtraces
+  catch2                                 # the C++ tests (Catch2 v2)
+  binutils                               # nm, for the export-list test
+  python3 python3-dev python3-pip python3-venv   # pyshim, pip download of upstream
+  python3-pytest python3-numpy           # the Python tests
+  ca-certificates
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all Debian packages present"
+fi
+
+bash .ci/fetch-upstream.sh

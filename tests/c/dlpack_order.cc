@@ -1,0 +1,2 @@
+// dlpack_order.c compiled as C++.
+#include "dlpack_order.c"
