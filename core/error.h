@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -33,11 +34,11 @@ class Error : public std::exception {
   Error(const std::string& kind, const std::string& message)
       : Error(kind, message, CaptureBacktraceText()) {}
   Error(const std::string& kind, const std::string& message, const std::string& backtrace) {
-    TVMFFIByteArray k = ToByteArray(kind), m = ToByteArray(message), b = ToByteArray(backtrace);
-    TVMFFIObjectHandle h = nullptr;
-    if (TVMFFIErrorCreate(&k, &m, &b, &h) != 0) throw std::bad_alloc();
-    obj_ = ObjectPtr<Object>::AdoptHandle(h);
-    what_ = kind + ": " + message;
+    Init(kind, message, backtrace, nullptr);
+  }
+  // An error raised while handling `cause`; the new error keeps a reference.
+  Error(const std::string& kind, const std::string& message, const Error& cause) {
+    Init(kind, message, CaptureBacktraceText(), cause.object()->handle());
   }
   // Adopts a reference to an ffi.Error object (ours or another library's).
   explicit Error(ObjectPtr<Object> error_obj) : obj_(std::move(error_obj)) {
@@ -50,10 +51,27 @@ class Error : public std::exception {
   // "Kind: message"
   const char* what() const noexcept override { return what_.c_str(); }
 
+  // The error this one was raised from, if any.
+  std::optional<Error> cause() const {
+    TVMFFIObjectHandle c = cell()->cause_chain;
+    if (c == nullptr) return std::nullopt;
+    return Error(ObjectPtr<Object>::BorrowHandle(c));
+  }
+
   const ObjectPtr<Object>& object() const { return obj_; }
   TVMFFIErrorCell* cell() const { return TVMFFIErrorGetCellPtr(obj_->handle()); }
 
  private:
+  void Init(const std::string& kind, const std::string& message, const std::string& backtrace,
+            TVMFFIObjectHandle cause) {
+    TVMFFIByteArray k = ToByteArray(kind), m = ToByteArray(message), b = ToByteArray(backtrace);
+    TVMFFIObjectHandle h = nullptr;
+    if (TVMFFIErrorCreateWithCauseAndExtraContext(&k, &m, &b, cause, nullptr, &h) != 0) {
+      throw std::bad_alloc();
+    }
+    obj_ = ObjectPtr<Object>::AdoptHandle(h);
+    what_ = kind + ": " + message;
+  }
   static std::string Str(const TVMFFIByteArray& b) {
     return b.size == 0 ? std::string() : std::string(b.data, b.size);
   }

@@ -131,3 +131,25 @@ TEST_CASE("Error: a C++ throw through a Function keeps kind, message and backtra
     CHECK(e.object().use_count() == 1);
   }
 }
+
+TEST_CASE("Error: a C++ error raised from another keeps it as its cause", "[error]") {
+  Function f = Function::FromTyped([]() -> int {
+    try {
+      TVMFFI_THROW(KeyError) << "key `k` not found";
+    } catch (const Error& inner) {
+      throw Error("RuntimeError", "lookup failed", inner);
+    }
+  });
+  try {
+    f();
+    FAIL("no exception");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "RuntimeError: lookup failed");
+    std::optional<Error> cause = e.cause();
+    REQUIRE(cause.has_value());
+    CHECK(std::string(cause->what()) == "KeyError: key `k` not found");
+    CHECK_FALSE(cause->cause().has_value());
+    // The outer error and the local `cause` hold the inner one.
+    CHECK(cause->object().use_count() == 2);
+  }
+}
