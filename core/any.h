@@ -318,7 +318,10 @@ struct TypeTraits<DLTensor*> {
   static void MoveToOwned(DLTensor* t, TVMFFIAny* out) { CopyToView(t, out); }
   static std::optional<DLTensor*> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFIDLTensorPtr) return static_cast<DLTensor*>(v->v_ptr);
-    if (v->type_index == kTVMFFITensor) return TVMFFITensorGetDLTensorPtr(v->v_obj);
+    if (v->type_index >= kTVMFFIStaticObjectBegin &&
+        Object::FromHandle(v->v_obj)->IsInstanceIndex(kTVMFFITensor)) {
+      return TVMFFITensorGetDLTensorPtr(v->v_obj);  // subclasses keep the cell at +24
+    }
     return std::nullopt;
   }
 };

@@ -106,8 +106,19 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
                                   "(see TVMFFIEnvSetDLPackManagedTensorAllocator)";
   }
   DLManagedTensorVersioned* made = nullptr;
+  TVMFFIObjectHandle stale = ErrorSlotTake();  // so that we can tell whether it raised
+  TVMFFIObjectDecRef(stale);
   int rc = allocator(prototype, &made, nullptr, &ForwardAllocatorError);
-  if (rc != 0) return rc;
+  if (rc != 0) {
+    TVMFFIObjectHandle raised = ErrorSlotTake();
+    if (raised == nullptr) {
+      TVMFFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code " << rc
+                                 << " without setting an error";
+    }
+    ErrorSlotSet(raised);
+    TVMFFIObjectDecRef(raised);
+    return rc;
+  }
   if (made == nullptr) {
     TVMFFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator reported success but "
                                   "returned no tensor";

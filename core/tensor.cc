@@ -83,6 +83,12 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
   if (t.ndim > 0 && t.shape == nullptr) {
     TVMFFI_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
   }
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] < 0) {
+      TVMFFI_THROW(RuntimeError) << "DLPack tensor has a negative dimension: shape "
+                                 << FormatDims(t.shape, t.ndim);
+    }
+  }
   if (require_alignment > 0) {
     uint64_t align = static_cast<uint64_t>(require_alignment);
     if (IsDirectAddressDevice(t.device.device_type)) {
@@ -201,6 +207,7 @@ ObjectPtr<Object> TensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTens
   const char* func = "TVMFFITensorCreateUnsafeView";
   if (source == nullptr) TVMFFI_THROW(ValueError) << func << ": source must not be NULL";
   if (prototype == nullptr) TVMFFI_THROW(ValueError) << func << ": prototype must not be NULL";
+  AsTensor(source, func);  // the source must be a tensor
   const DLTensor& p = *prototype;
   if (p.ndim < 0) {
     TVMFFI_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;

@@ -231,6 +231,20 @@ TEST_CASE("Env: an allocator's failure code and error pass through", "[env]") {
   }
 }
 
+TEST_CASE("Env: an allocator that fails without an error gets one", "[env]") {
+  AllocatorReset reset;
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "stale, from an earlier call");
+  REQUIRE(TVMFFIEnvSetDLPackManagedTensorAllocator(&OtherAllocator, 0, nullptr) == 0);
+  std::vector<int64_t> shape{2};
+  DLTensor proto = Prototype(shape);
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFIEnvTensorAlloc(&proto, &h) == -1);
+  CHECK(TakeError() ==
+        std::make_pair(std::string("RuntimeError"),
+                       std::string("TVMFFIEnvTensorAlloc: the allocator failed with code -1 "
+                                   "without setting an error")));
+}
+
 namespace {
 int ensure_calls = 0;
 int release_calls = 0;

@@ -580,3 +580,28 @@ TEST_CASE("Tensor: testing globals install the CPU allocator", "[tensor]") {
   CHECK(TestingGlobal("testing.env_get_stream")(2, 0).As<int64_t>() == 0x77);
   CHECK(TestingGlobal("testing.env_set_stream")(2, 0, int64_t(0)).As<int64_t>() == 0x77);
 }
+
+TEST_CASE("Tensor: unsafe view needs a tensor as its source", "[tensor]") {
+  float buf[4];
+  Legacy p(buf, {4}, {1});
+  Tensor src = Tensor::FromDLPack(p.get());
+  Function not_a_tensor = Function::FromTyped([]() { return 0; });
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFITensorCreateUnsafeView(not_a_tensor.handle(), src.dl_tensor(), &h) == -1);
+  CHECK(TakeError() == std::make_pair(std::string("TypeError"),
+                                      std::string("TVMFFITensorCreateUnsafeView: expected "
+                                                  "ffi.Tensor, got ffi.Function")));
+  CHECK(h == nullptr);
+  CHECK(not_a_tensor.use_count() == 1);
+}
+
+TEST_CASE("Tensor: negative dimensions are refused and left to the producer", "[tensor]") {
+  float buf[4];
+  Versioned p(buf, {2, -2}, {});
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFITensorFromDLPackVersioned(p.get(), 0, 0, &h) == -1);
+  CHECK(TakeError() ==
+        std::make_pair(std::string("RuntimeError"),
+                       std::string("DLPack tensor has a negative dimension: shape [2, -2]")));
+  CHECK(p.deletes == 0);
+}
