@@ -43,6 +43,19 @@ inline std::string TypeIndexToDisplayName(int32_t type_index) {
 // Converts a view into an owning value (the semantics of
 // TVMFFIAnyViewToOwnedAny).  `out` is overwritten without being released.
 inline void AnyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
+  // Inline for the common cases: values that are copied as they are, and
+  // objects that only gain a reference.  Borrowed strings and rvalue
+  // references need the library.
+  int32_t index = view->type_index;
+  if (index >= kTVMFFIStaticObjectBegin) {
+    *out = *view;
+    Object::IncRef(out->v_obj);
+    return;
+  }
+  if (index != kTVMFFIRawStr && index != kTVMFFIByteArrayPtr && index != kTVMFFIObjectRValueRef) {
+    *out = *view;
+    return;
+  }
   int rc = TVMFFIAnyViewToOwnedAny(view, out);
   if (rc != 0) ThrowRaised(rc);
 }
