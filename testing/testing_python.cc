@@ -1,10 +1,15 @@
-// testing.py_* globals for the Python tests: calls from other native threads,
-// a long sleep (GIL tests), calling globals from C++, and leak probes.
+// testing.py_* globals for the Python tests.
+//
+// Calls from other native threads, a long sleep (GIL tests), calling globals
+// from C++, and leak probes.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "core/reflection.h"
 

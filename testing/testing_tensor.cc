@@ -192,9 +192,13 @@ TVMFFI_REGISTER_GLOBAL("testing.tensor_is_read_only", [](Tensor t) { return t.Is
 TVMFFI_REGISTER_GLOBAL("testing.tensor_noop", [](Tensor) {});
 TVMFFI_REGISTER_GLOBAL("testing.tensor_noop3", [](Tensor, Tensor, Tensor) {});
 
-// Adds 1 to every element of a float32 CPU tensor in place (any strides).
+// Adds 1 to every element of a float32 CPU tensor in place (any strides);
+// refuses a read-only tensor, as a kernel that writes should.
 TVMFFI_REGISTER_GLOBAL("testing.tensor_add_one_f32", [](Tensor t) {
   CheckFloat32Cpu(t, "testing.tensor_add_one_f32");
+  if (t.IsReadOnly()) {
+    TVMFFI_THROW(ValueError) << "testing.tensor_add_one_f32: the tensor is read-only";
+  }
   ForEachElement(t, [](char* p) { *reinterpret_cast<float*>(p) += 1.0f; });
 });
 

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Python call-overhead benchmark (`make bench` runs this).
+#
+# 1. Builds the tvm_ffi wheel with pyenv's Python 3.12 and installs it in a
+#    venv together with pybind11 and nanobind; builds the peer modules
+#    (a C library for ctypes, a pybind11 module, a nanobind module).
+# 2. Installs apache-tvm-ffi from the package index in a venv of its own (its
+#    import name is also tvm_ffi).
+# 3. Runs bench_calls.py in each venv (each against a CPython builtin of the
+#    same shape in the same process) and prints one table of ratios.
+# Output also goes to build-bench-python/table.md and chart.png.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$ROOT/bench/python"
+WORK="${TVM_FFI_BENCH_DIR:-$ROOT/build-bench-python}"
+
+if command -v pyenv >/dev/null 2>&1; then PYENV_ROOT="$(pyenv root)"; else PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"; fi
+PY="$(ls -d "$PYENV_ROOT"/versions/3.12.*/bin/python3.12 2>/dev/null | sort -V | tail -n 1)"
+[ -n "$PY" ] || { echo "bench/python: no pyenv Python 3.12" >&2; exit 1; }
+
+mkdir -p "$WORK"
+echo "== bench/python: tvm_ffi wheel, pybind11, nanobind ($PY)"
+if [ ! -x "$WORK/venv/bin/python" ]; then "$PY" -m venv "$WORK/venv"; fi
+"$WORK/venv/bin/python" -m pip install --quiet --upgrade pip pybind11 nanobind matplotlib
+rm -rf "$WORK/dist"
+"$WORK/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/dist" "$ROOT"
+"$WORK/venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WORK"/dist/*.whl
+
+cmake -S "$HERE/peers" -B "$WORK/peers" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DPython_EXECUTABLE="$WORK/venv/bin/python" \
+  -Dpybind11_DIR="$("$WORK/venv/bin/python" -m pybind11 --cmakedir)" \
+  -Dnanobind_DIR="$("$WORK/venv/bin/python" -m nanobind --cmake_dir)" >/dev/null
+cmake --build "$WORK/peers" -j 2 >/dev/null
+
+cd "$HERE"
+"$WORK/venv/bin/python" bench_calls.py --label tvm_ffi --peers "$WORK/peers" --json "$WORK/ours.json"
+
+files=("$WORK/ours.json")
+echo "== bench/python: apache-tvm-ffi from the package index (own venv)"
+if [ ! -x "$WORK/venv-apache/bin/python" ]; then "$PY" -m venv "$WORK/venv-apache"; fi
+if "$WORK/venv-apache/bin/python" -m pip install --quiet --upgrade apache-tvm-ffi; then
+  "$WORK/venv-apache/bin/python" bench_calls.py --label apache-tvm-ffi --json "$WORK/apache.json"
+  files+=("$WORK/apache.json")
+else
+  echo "bench/python: apache-tvm-ffi could not be installed; its column is left out" >&2
+fi
+
+echo
+echo "== Python call overhead: ns per call, and the ratio to the CPython builtin of the same shape"
+"$WORK/venv/bin/python" report.py "${files[@]}" --markdown "$WORK/table.md" --png "$WORK/chart.png"

@@ -1,0 +1,309 @@
+/* object.c: core.Object, the wrapper of one FFI object reference, and the
+ * table of Python classes per FFI type index. */
+#include "pyshim.h"
+
+#include <string.h>
+
+/* ---- class table ---------------------------------------------------------- */
+
+static int grow_tables(tvmffi_py_state *st, Py_ssize_t need) {
+  Py_ssize_t cap = st->num_classes, i;
+  PyObject **classes, **resolved;
+  if (need <= cap) return 0;
+  if (cap < 256) cap = 256;
+  while (cap < need) cap *= 2;
+  classes = PyMem_Realloc(st->classes, sizeof(PyObject *) * (size_t)cap);
+  if (classes == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  st->classes = classes;
+  resolved = PyMem_Realloc(st->resolved, sizeof(PyObject *) * (size_t)cap);
+  if (resolved == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  st->resolved = resolved;
+  for (i = st->num_classes; i < cap; ++i) {
+    st->classes[i] = NULL;
+    st->resolved[i] = NULL;
+  }
+  st->num_classes = cap;
+  return 0;
+}
+
+int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_index, PyObject *cls) {
+  Py_ssize_t i;
+  PyObject *old;
+  if (type_index < 0) {
+    PyErr_Format(PyExc_ValueError, "invalid type index %d", (int)type_index);
+    return -1;
+  }
+  if (grow_tables(st, (Py_ssize_t)type_index + 1) != 0) return -1;
+  old = st->classes[type_index];
+  st->classes[type_index] = Py_NewRef(cls);
+  /* A new registration can change the nearest ancestor of any type. */
+  for (i = 0; i < st->num_classes; ++i) st->resolved[i] = NULL;
+  Py_XDECREF(old);
+  return 0;
+}
+
+/* Borrowed: the registered class of the type or of its nearest ancestor. */
+PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
+  const TVMFFITypeInfo *info;
+  PyObject *cls = NULL;
+  int32_t d;
+  if (type_index >= 0 && type_index < st->num_classes && st->resolved[type_index] != NULL) {
+    return st->resolved[type_index];
+  }
+  if (type_index >= 0 && type_index < st->num_classes) cls = st->classes[type_index];
+  if (cls == NULL) {
+    info = TVMFFIGetTypeInfo(type_index);
+    if (info == NULL) {
+      TVMFFIObjectHandle err = NULL;
+      TVMFFIErrorMoveFromRaised(&err);
+      TVMFFIObjectDecRef(err);
+    } else {
+      for (d = info->type_depth - 1; d >= 0 && cls == NULL; --d) {
+        int32_t anc = info->type_ancestors[d]->type_index;
+        if (anc >= 0 && anc < st->num_classes) cls = st->classes[anc];
+      }
+    }
+  }
+  if (cls == NULL) cls = (PyObject *)st->object_type;
+  if (type_index >= 0) {
+    if (grow_tables(st, (Py_ssize_t)type_index + 1) != 0) {
+      PyErr_Clear();
+    } else {
+      st->resolved[type_index] = cls;
+    }
+  }
+  return cls;
+}
+
+/* Steals h. */
+PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
+  int32_t type_index = TVMFFIObjectGetTypeIndex(h);
+  PyTypeObject *cls;
+  allocfunc alloc;
+  PyObject *self;
+  if (type_index == kTVMFFIFunction) return tvmffi_py_function_wrap(st, h);
+  cls = (PyTypeObject *)tvmffi_py_class_for_index(st, type_index);
+  alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
+  self = alloc(cls, 0);
+  if (self == NULL) {
+    TVMFFIObjectDecRef(h);
+    return NULL;
+  }
+  ((tvmffi_py_object *)self)->handle = h;
+  return self;
+}
+
+/* ---- core.Object -------------------------------------------------------------- */
+
+static PyObject *Object_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  PyObject *self = alloc(type, 0);
+  (void)args;
+  (void)kwds;
+  if (self != NULL) ((tvmffi_py_object *)self)->handle = NULL;
+  return self;
+}
+
+static void Object_dealloc(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
+  freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+  ((tvmffi_py_object *)self)->handle = NULL;
+  if (h != NULL) {
+    /* The deleter may run Python code (opaque objects): keep a pending error. */
+    PyObject *exc = PyErr_GetRaisedException();
+    TVMFFIObjectDecRef(h);
+    PyErr_SetRaisedException(exc);
+  }
+  tp_free(self);
+  Py_DECREF(tp);
+}
+
+static PyObject *type_key_of(TVMFFIObjectHandle h) {
+  const TVMFFITypeInfo *info = TVMFFIGetTypeInfo(TVMFFIObjectGetTypeIndex(h));
+  if (info == NULL) {
+    TVMFFIObjectHandle err = NULL;
+    TVMFFIErrorMoveFromRaised(&err);
+    TVMFFIObjectDecRef(err);
+    return PyUnicode_FromString("ffi.Object");
+  }
+  return PyUnicode_FromStringAndSize(info->type_key.data, (Py_ssize_t)info->type_key.size);
+}
+
+static PyObject *Object_repr(PyObject *self) {
+  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
+  PyObject *name, *res;
+  if (h == NULL) {
+    name = PyType_GetName(Py_TYPE(self));
+    if (name == NULL) return NULL;
+    res = PyUnicode_FromFormat("%U(chandle=None)", name);
+  } else {
+    name = type_key_of(h);
+    if (name == NULL) return NULL;
+    res = PyUnicode_FromFormat("%U(%p)", name, h);
+  }
+  Py_DECREF(name);
+  return res;
+}
+
+static Py_hash_t Object_hash(PyObject *self) {
+  /* The address rotated right by 4 (allocations are 16-byte aligned). */
+  size_t u = (size_t)(uintptr_t)((tvmffi_py_object *)self)->handle;
+  Py_hash_t v;
+  u = (u >> 4) | (u << (8 * sizeof(u) - 4));
+  v = (Py_hash_t)u;
+  return v == -1 ? -2 : v;
+}
+
+/* The core.Object type among tp's bases (NULL if none); no module state needed. */
+static PyTypeObject *find_object_base(PyTypeObject *tp) {
+  while (tp != NULL) {
+    if (PyType_GetSlot(tp, Py_tp_dealloc) == (void *)Object_dealloc) return tp;
+    tp = (PyTypeObject *)PyType_GetSlot(tp, Py_tp_base);
+  }
+  return NULL;
+}
+
+static PyObject *Object_richcompare(PyObject *self, PyObject *other, int op) {
+  PyTypeObject *base = find_object_base(Py_TYPE(self));
+  int same;
+  if ((op != Py_EQ && op != Py_NE) || base == NULL || !PyObject_TypeCheck(other, base)) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  same = ((tvmffi_py_object *)self)->handle == ((tvmffi_py_object *)other)->handle;
+  return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+static PyObject *Object_chandle(PyObject *self, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
+}
+
+static PyObject *Object_same_as(PyObject *self, PyTypeObject *defining_class,
+                                PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  if (nargs != 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
+    PyErr_SetString(PyExc_TypeError, "same_as() takes exactly one positional argument");
+    return NULL;
+  }
+  if (!PyObject_TypeCheck(args[0], defining_class)) Py_RETURN_FALSE;
+  return PyBool_FromLong(((tvmffi_py_object *)self)->handle ==
+                         ((tvmffi_py_object *)args[0])->handle);
+}
+
+/* __init_handle_by_constructor__(fconstructor, *args): calls an FFI
+ * constructor and installs the object it returns into self. */
+static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class,
+                                    PyObject *const *args, Py_ssize_t nargs,
+                                    PyObject *kwnames) {
+  tvmffi_py_state *st = PyType_GetModuleState(defining_class);
+  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
+  tvmffi_py_temps temps;
+  Py_ssize_t i, n;
+  TVMFFIObjectHandle f, old;
+  int rc;
+  if (st == NULL) return NULL;
+  if (nargs < 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__init_handle_by_constructor__(fconstructor, *args) takes positional "
+                    "arguments only");
+    return NULL;
+  }
+  if (!PyObject_TypeCheck(args[0], st->function_type)) {
+    PyErr_Format(PyExc_TypeError, "the constructor must be a tvm_ffi.Function, got %R", args[0]);
+    return NULL;
+  }
+  f = ((tvmffi_py_object *)args[0])->handle;
+  n = nargs - 1;
+  if (n > TVMFFI_PY_INLINE_ARGS) {
+    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+    if (cargs == NULL) return PyErr_NoMemory();
+  }
+  tvmffi_py_temps_init(&temps);
+  for (i = 0; i < n; ++i) {
+    if (tvmffi_py_to_any(st, args[i + 1], &cargs[i], &temps) != 0) {
+      tvmffi_py_temps_release(&temps);
+      if (cargs != inline_args) PyMem_Free(cargs);
+      return NULL;
+    }
+  }
+  memset(&result, 0, sizeof(result));
+  rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, &result);
+  tvmffi_py_temps_release(&temps);
+  if (cargs != inline_args) PyMem_Free(cargs);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  if (result.type_index < kTVMFFIStaticObjectBegin) {
+    PyObject *v = tvmffi_py_from_any(st, &result);
+    PyErr_Format(PyExc_TypeError, "the constructor returned %R, not an FFI object", v);
+    Py_XDECREF(v);
+    return NULL;
+  }
+  old = ((tvmffi_py_object *)self)->handle;
+  ((tvmffi_py_object *)self)->handle = result.v_obj;
+  TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
+static PyObject *Object_type_index(PyObject *self, void *closure) {
+  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
+  (void)closure;
+  if (h == NULL) Py_RETURN_NONE;
+  return PyLong_FromLong(TVMFFIObjectGetTypeIndex(h));
+}
+
+static PyObject *Object_type_key(PyObject *self, void *closure) {
+  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
+  (void)closure;
+  if (h == NULL) Py_RETURN_NONE;
+  return type_key_of(h);
+}
+
+#define TVMFFI_PY_METHOD_FN(f) ((PyCFunction)(void (*)(void))(f))
+
+static PyMethodDef Object_methods[] = {
+    {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
+    {"same_as", TVMFFI_PY_METHOD_FN(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "Whether both wrappers hold the same FFI object."},
+    {"__init_handle_by_constructor__", TVMFFI_PY_METHOD_FN(Object_init_handle),
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "Calls an FFI constructor and stores the object it returns in self."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Object_getset[] = {
+    {"__tvm_ffi_type_index__", Object_type_index, NULL, "The FFI type index.", NULL},
+    {"__tvm_ffi_type_key__", Object_type_key, NULL, "The FFI type key.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyType_Slot Object_slots[] = {
+    {Py_tp_new, Object_new},
+    {Py_tp_dealloc, Object_dealloc},
+    {Py_tp_repr, Object_repr},
+    {Py_tp_hash, Object_hash},
+    {Py_tp_richcompare, Object_richcompare},
+    {Py_tp_methods, Object_methods},
+    {Py_tp_getset, Object_getset},
+    {Py_tp_doc, "Base class of every FFI object wrapper: holds one strong reference."},
+    {0, NULL}};
+
+static PyType_Spec Object_spec = {
+    .name = "tvm_ffi.core.Object",
+    .basicsize = sizeof(tvmffi_py_object),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = Object_slots,
+};
+
+int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st) {
+  st->object_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Object_spec, NULL);
+  if (st->object_type == NULL) return -1;
+  if (PyModule_AddType(module, st->object_type) != 0) return -1;
+  return tvmffi_py_register_class(st, kTVMFFIObject, (PyObject *)st->object_type);
+}

@@ -1,0 +1,76 @@
+"""tvm_ffi: Python bindings of the tvm-ffi stable C ABI.
+
+The compiled part, :mod:`tvm_ffi.core`, is a hand-written C extension on the
+CPython 3.12 limited API; everything else is plain Python on top of it.
+"""
+import sys as _sys
+
+if _sys.version_info < (3, 12):  # pragma: no cover - the wheel is cp312-abi3
+    raise ImportError(
+        "tvm_ffi needs Python 3.12 or newer (its extension uses the 3.12 limited API); "
+        f"this is Python {_sys.version.split()[0]}"
+    )
+
+import atexit as _atexit
+import os as _os
+
+from . import core
+from .core import Device, Function, Object
+from ._device import DLDeviceType, device
+from ._dtype import dtype
+from ._convert import convert, convert_func
+from .error import register_error
+from .registry import (
+    get_global_func,
+    get_global_func_metadata,
+    init_ffi_api,
+    list_global_func_names,
+    register_global_func,
+    register_object,
+    remove_global_func,
+)
+from .container import Array, Dict, List, Map, Shape
+from ._tensor import Tensor, from_dlpack
+from . import libinfo
+
+# Measured on the reference machine: releasing and re-taking the GIL costs
+# about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
+# Function's release_gil is set (docs/python.md, "The GIL").
+core._set_release_gil_default(
+    _os.environ.get("TVM_FFI_RELEASE_GIL_BY_DEFAULT", "0") not in ("", "0")
+)
+# From interpreter exit on, FFI objects released by other threads leak their
+# Python references instead of waiting for a GIL that will never come.
+_atexit.register(core._set_finalizing)
+
+__version__ = "0.1.14"
+__version_tuple__ = (0, 1, 14)
+
+__all__ = [
+    "Array",
+    "DLDeviceType",
+    "Dict",
+    "List",
+    "Device",
+    "Function",
+    "Map",
+    "Object",
+    "Shape",
+    "Tensor",
+    "convert",
+    "convert_func",
+    "device",
+    "dtype",
+    "from_dlpack",
+    "get_global_func",
+    "get_global_func_metadata",
+    "init_ffi_api",
+    "libinfo",
+    "list_global_func_names",
+    "register_error",
+    "register_global_func",
+    "register_object",
+    "remove_global_func",
+    "__version__",
+    "__version_tuple__",
+]

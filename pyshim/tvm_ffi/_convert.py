@@ -1,0 +1,23 @@
+"""Explicit conversion of Python values to FFI values."""
+from typing import Any, Callable
+
+from . import core
+
+
+def convert(value: Any) -> Any:
+    """Convert a Python value to the FFI value a call would pass.
+
+    list/tuple become :class:`tvm_ffi.Array`, dict becomes :class:`tvm_ffi.Map`,
+    callables become :class:`tvm_ffi.Function`, FFI objects and plain values
+    (None, bool, int, float, str, bytes, dtype, Device) come back unchanged, and
+    any other object becomes an ``ffi.OpaquePyObject`` wrapper (see
+    :class:`tvm_ffi.container.OpaquePyObject`).
+    """
+    if isinstance(value, (core.Object, core.Device, str, bytes, bool, int, float)) or value is None:
+        return value
+    return core._convert(value)
+
+
+def convert_func(pyfunc: Callable) -> core.Function:
+    """Wrap a Python callable as an FFI :class:`tvm_ffi.Function`."""
+    return core._convert_to_ffi_func(pyfunc)

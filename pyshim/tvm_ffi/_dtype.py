@@ -1,0 +1,105 @@
+"""dtype: a str subclass that also carries the parsed DLPack data type."""
+from enum import IntEnum
+
+from . import core
+
+
+class DataTypeCode(IntEnum):
+    """DLPack data type codes."""
+
+    INT = 0
+    UINT = 1
+    FLOAT = 2
+    HANDLE = 3
+    BFLOAT = 4
+    BOOL = 6
+    Float8E3M4 = 7
+    Float8E4M3 = 8
+    Float8E4M3B11FNUZ = 9
+    Float8E4M3FN = 10
+    Float8E4M3FNUZ = 11
+    Float8E5M2 = 12
+    Float8E5M2FNUZ = 13
+    Float8E8M0FNU = 14
+    Float6E2M3FN = 15
+    Float6E3M2FN = 16
+    Float4E2M1FN = 17
+
+
+_FLOAT_CODES = frozenset([2, 4] + list(range(7, 18)))
+
+
+class dtype(str):
+    """A data type name such as ``"float32"`` or ``"int8x4"``.
+
+    It is a ``str`` (so numpy takes it) and parses on construction: a bad
+    name raises ValueError.  The text is kept as given (``dtype("f32")``
+    stays ``"f32"``), and ``type_code``, ``bits``, ``lanes`` and
+    ``itemsize`` describe it.
+    """
+
+    __slots__ = ("_tvm_ffi_dtype",)
+
+    def __new__(cls, content):
+        text = str(content)
+        val = str.__new__(cls, text)
+        val._tvm_ffi_dtype = core.DataType(text)
+        return val
+
+    def __repr__(self):
+        return f"dtype('{str(self)}')"
+
+    def __reduce__(self):
+        return (type(self), (str(self),))
+
+    @property
+    def type_code(self) -> int:
+        return self._tvm_ffi_dtype.type_code
+
+    @property
+    def bits(self) -> int:
+        return self._tvm_ffi_dtype.bits
+
+    @property
+    def lanes(self) -> int:
+        return self._tvm_ffi_dtype.lanes
+
+    @property
+    def itemsize(self) -> int:
+        lanes = self.lanes
+        if lanes < 0:
+            raise ValueError(f"itemsize of scalable vector dtype {str(self)!r} is not fixed")
+        return (self.bits * lanes + 7) // 8
+
+    @property
+    def is_bool(self) -> bool:
+        return self.type_code == DataTypeCode.BOOL
+
+    @property
+    def is_integer(self) -> bool:
+        return self.type_code in (DataTypeCode.INT, DataTypeCode.UINT)
+
+    @property
+    def is_float(self) -> bool:
+        return self.type_code in _FLOAT_CODES
+
+    @property
+    def is_handle(self) -> bool:
+        return self.type_code == DataTypeCode.HANDLE
+
+    def with_lanes(self, lanes: int) -> "dtype":
+        """The same element type with ``lanes`` lanes."""
+        return type(self).from_dlpack_data_type((self.type_code, self.bits, lanes))
+
+    @classmethod
+    def from_dlpack_data_type(cls, triple) -> "dtype":
+        """A dtype from a DLPack ``(code, bits, lanes)`` triple."""
+        code, bits, lanes = triple
+        return cls(str(core._datatype_from_triple(code, bits, lanes)))
+
+    @staticmethod
+    def is_dtype(value) -> bool:
+        return isinstance(value, dtype)
+
+
+core._set_class("dtype", dtype)

@@ -1,0 +1,206 @@
+"""Global functions and object classes: registration and lookup."""
+import json
+import sys
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+
+from . import core
+
+# TVMFFIFieldFlagBitMask bits used here.
+_FIELD_WRITABLE = 1
+_METHOD_STATIC = 4
+
+
+class TypeInfo(NamedTuple):
+    """Reflection record of an FFI type, attached as ``cls.__tvm_ffi_type_info__``."""
+
+    type_index: int
+    type_key: str
+    ancestors: Tuple[int, ...]
+    fields: Tuple[Tuple[str, str, int, int], ...]
+    methods: Tuple[Tuple[str, str, int, Any], ...]
+
+
+def register_global_func(func_name, f: Optional[Callable] = None, override: bool = False):
+    """Register a Python callable as an FFI global function.
+
+    Three forms::
+
+        @register_global_func("mylib.add_one")
+        def add_one(x): ...
+
+        register_global_func("mylib.add_one", add_one)
+
+        @register_global_func          # the name is f.__name__
+        def add_one(x): ...
+
+    Returns the :class:`tvm_ffi.Function` that was registered (decorators
+    therefore bind the name to it).  A name that is taken raises RuntimeError
+    unless ``override=True``.
+    """
+    if callable(func_name) and f is None:
+        f = func_name
+        func_name = f.__name__
+    if not isinstance(func_name, str):
+        raise TypeError(f"func_name must be a str, got {func_name!r}")
+
+    def register(myf):
+        fn = core._register_global_func(func_name, myf, override)
+        if fn is not myf:
+            try:
+                fn.__name__ = getattr(myf, "__name__", func_name)
+                fn.__doc__ = getattr(myf, "__doc__", None)
+            except AttributeError:
+                pass
+        return fn
+
+    if f is not None:
+        return register(f)
+    return register
+
+
+def get_global_func(name: str, allow_missing: bool = False) -> Optional[core.Function]:
+    """The global function ``name``; a missing one raises ValueError, or gives
+    None with ``allow_missing=True``."""
+    f = core._get_global_func(name)
+    if f is None and not allow_missing:
+        raise ValueError(f"Cannot find global function {name}")
+    return f
+
+
+def remove_global_func(name: str) -> bool:
+    """Remove a global function; returns whether it existed."""
+    return bool(get_global_func("ffi.FunctionRemoveGlobal")(name))
+
+
+def list_global_func_names() -> List[str]:
+    """Names of every global function, in no particular order."""
+    functor = get_global_func("ffi.FunctionListGlobalNamesFunctor")()
+    return [functor(i) for i in range(functor(-1))]
+
+
+def get_global_func_metadata(name: str) -> Dict[str, Any]:
+    """The JSON metadata of a global function as a dict ({} when it has none)."""
+    text = get_global_func("ffi.GetGlobalFuncMetadata")(name)
+    return json.loads(text) if text else {}
+
+
+def init_ffi_api(namespace: str, target_module_name: Optional[str] = None) -> None:
+    """Put every global function named ``<namespace>.<name>`` (with no further
+    dot in ``<name>``) on the module ``target_module_name`` (default:
+    ``namespace``) as attribute ``<name>``.  Typical use, in a package's
+    ``_ffi_api.py``: ``init_ffi_api("mylib", __name__)``.
+    """
+    target_module_name = target_module_name or namespace
+    module = sys.modules[target_module_name]
+    prefix = namespace[4:] if namespace.startswith("tvm.") else namespace
+    prefix = prefix + "."
+    for name in list_global_func_names():
+        if not name.startswith(prefix):
+            continue
+        short = name[len(prefix) :]
+        if not short or "." in short:
+            continue
+        f = get_global_func(name)
+        f.__name__ = short
+        setattr(module, short, f)
+
+
+def _type_info(type_index: int) -> TypeInfo:
+    key, ancestors, fields, methods = core._type_info(type_index)
+    return TypeInfo(type_index, key, tuple(ancestors), tuple(fields), tuple(methods))
+
+
+def _field_property(type_index: int, field_index: int, name: str, doc: str, flags: int):
+    def fget(self):
+        return core._field_get(self, type_index, field_index)
+
+    def fset(self, value):
+        core._field_set(self, type_index, field_index, value)
+
+    writable = bool(flags & _FIELD_WRITABLE)
+    return property(fget, fset if writable else None, None, doc or f"Reflected field `{name}`.")
+
+
+def _method(fn, name: str, doc: str):
+    def method(self, *args):
+        return fn(self, *args)
+
+    method.__name__ = name
+    method.__doc__ = doc or None
+    return method
+
+
+def _attach_reflection(cls, info: TypeInfo) -> None:
+    own = cls.__dict__
+    # Own fields and methods first, then those of ancestors that no class in
+    # the MRO provides yet.
+    for tindex in (info.type_index,) + tuple(reversed(info.ancestors)):
+        tinfo = info if tindex == info.type_index else _type_info(tindex)
+        for i, (name, doc, flags, _) in enumerate(tinfo.fields):
+            if name in own or (tindex != info.type_index and hasattr(cls, name)):
+                continue
+            setattr(cls, name, _field_property(tindex, i, name, doc, flags))
+        for name, doc, flags, fn in tinfo.methods:
+            if name == "__ffi_init__" or name in own:
+                continue
+            if tindex != info.type_index and hasattr(cls, name):
+                continue
+            if flags & _METHOD_STATIC:
+                setattr(cls, name, staticmethod(fn))
+            else:
+                setattr(cls, name, _method(fn, name, doc))
+    if "__init__" not in own:
+        ctor = next((fn for name, _, _, fn in info.methods if name == "__ffi_init__"), None)
+        if ctor is not None:
+
+            def __init__(self, *args):
+                self.__init_handle_by_constructor__(ctor, *args)
+
+        else:
+
+            def __init__(self, *args, **kwargs):
+                raise TypeError(
+                    f"`{cls.__name__}` cannot be constructed directly: "
+                    f"type {info.type_key} has no __ffi_init__"
+                )
+
+        cls.__init__ = __init__
+
+
+def register_object(type_key=None):
+    """Bind a Python class (a subclass of :class:`tvm_ffi.Object`) to a type
+    registered in C or C++, so that objects of that type come back to Python
+    as instances of it.  Reflected fields become properties and reflected
+    methods become methods::
+
+        @tvm_ffi.register_object("mylib.IntPair")
+        class IntPair(tvm_ffi.Object):
+            pass
+
+    Type keys must have a namespace (``"mylib.IntPair"``, not ``"IntPair"``).
+    """
+
+    def register(cls, key):
+        if not isinstance(key, str):
+            raise TypeError(f"type key must be a str, got {key!r}")
+        if "." not in key:
+            raise ValueError(
+                f"type key {key!r} has no namespace; FFI type keys look like 'mylib.{key}'"
+            )
+        if not (isinstance(cls, type) and issubclass(cls, core.Object)):
+            raise TypeError(f"{cls!r} must be a subclass of tvm_ffi.Object")
+        try:
+            index = core._type_key_to_index(key)
+        except (KeyError, ValueError, RuntimeError):
+            raise ValueError(f"Cannot find object type index for {key}") from None
+        info = _type_info(index)
+        _attach_reflection(cls, info)
+        cls.__tvm_ffi_type_info__ = info
+        core._register_object(index, cls)
+        return cls
+
+    if isinstance(type_key, str):
+        return lambda cls: register(cls, type_key)
+    if type_key is None:
+        return lambda cls: register(cls, cls.__name__)
+    return register(type_key, type_key.__name__)
