@@ -3,7 +3,7 @@
 #
 #   make          Release build in build/, then run the demo
 #   make test     build and run every test (ctest, then the Python tests)
-#   make asan     everything under AddressSanitizer + UBSan, in build-asan/
+#   make asan     everything (C, C++ and Python suites) under ASan + UBSan, in build-asan/
 #   make bench    Release build, then run the benchmarks
 #   make clean    remove the build directories
 
@@ -35,6 +35,7 @@ asan:
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	ASAN_BUILD=$(abspath $(ASAN_BUILD)) bash .ci/python-asan.sh
 
 bench: build
 	@for b in $(BUILD)/bench/bench_*; do \

@@ -71,7 +71,7 @@ for PY in "$PY312" "$PY313"; do
   step "Python $ver: installing the same wheel"
   "$PY" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet "$WHEEL" pytest numpy ||
+  "$venv/bin/python" -m pip install --quiet "$WHEEL" pytest numpy ml_dtypes ||
     fail "installing the wheel into Python $ver"
   # Run from outside the source tree so that the installed package is tested.
   step "Python $ver: pytest tests/python"
