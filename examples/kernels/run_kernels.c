@@ -20,18 +20,10 @@
 
 #include <tvm/ffi/c_api.h>
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (cond) {                                                                \
-      ++passed;                                                                \
-    } else {                                                                   \
-      ++failed;                                                                \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                          \
-  } while (0)
+/* The test harness shared with tests/c: CHECK, the pass/fail counts and their
+ * closing line, expect_error, and value makers (none_value, int_value,
+ * object_value). */
+#include "../../tests/c/check.h"
 
 /* ---- The producer: a float32 buffer of 2 x 3 owned by a managed tensor ---- */
 
@@ -77,20 +69,6 @@ static DLManagedTensorVersioned* make_buffer(uint64_t flags) {
 
 /* ---- Helpers ---- */
 
-static TVMFFIAny none_value(void) {
-  TVMFFIAny v;
-  memset(&v, 0, sizeof(v));
-  v.type_index = kTVMFFINone;
-  return v;
-}
-
-static TVMFFIAny tensor_object_arg(TVMFFIObjectHandle tensor) {
-  TVMFFIAny v = none_value();
-  v.type_index = kTVMFFITensor;
-  TVM_FFI_ANY_VALUE(v).v_obj = (TVMFFIObject*)tensor;
-  return v;
-}
-
 static TVMFFIAny dltensor_arg(DLTensor* t) {
   TVMFFIAny v = none_value();
   v.type_index = kTVMFFIDLTensorPtr;
@@ -105,29 +83,6 @@ static int values_are(const float* data, float added) {
     if (data[i] != (float)i + added) return 0;
   }
   return 1;
-}
-
-/* Takes the raised error and checks its kind and message exactly. */
-static int expect_error(const char* kind, const char* message) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorCell* cell;
-  size_t len = strlen(message);
-  int ok;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == NULL) {
-    fprintf(stderr, "expected %s: %s, but no error was raised\n", kind, message);
-    return 0;
-  }
-  cell = TVMFFIErrorGetCellPtr(err);
-  ok = cell->kind.size == strlen(kind) && memcmp(cell->kind.data, kind, cell->kind.size) == 0 &&
-       cell->message.size == len &&
-       memcmp(cell->message.data, message, len) == 0;
-  if (!ok) {
-    fprintf(stderr, "expected %s: %s\n     got %.*s: %.*s\n", kind, message, (int)cell->kind.size,
-            cell->kind.data, (int)cell->message.size, cell->message.data);
-  }
-  TVMFFIObjectDecRef(err);
-  return ok;
 }
 
 /* ---- The C library: call the exported symbol directly ---- */
@@ -153,7 +108,7 @@ static void run_c_kernel(const char* path, TVMFFIObjectHandle tensor, float* dat
   if (add_one == NULL) return;
 
   /* The tensor object form. */
-  arg = tensor_object_arg(tensor);
+  arg = object_value(tensor);
   result = none_value();
   CHECK(add_one(NULL, &arg, 1, &result) == 0);
   CHECK(result.type_index == kTVMFFINone);
@@ -170,9 +125,7 @@ static void run_c_kernel(const char* path, TVMFFIObjectHandle tensor, float* dat
   CHECK(add_one(NULL, &arg, 0, &result) == -1);
   CHECK(expect_error("TypeError", "add_one: expected 1 argument, got 0"));
 
-  arg = none_value();
-  arg.type_index = kTVMFFIInt;
-  TVM_FFI_ANY_VALUE(arg).v_int64 = 7;
+  arg = int_value(7);
   CHECK(add_one(NULL, &arg, 1, &result) == -1);
   CHECK(expect_error("TypeError",
                      "add_one: argument 1 must be a tensor (ffi.Tensor or DLTensor*), got type "
@@ -211,7 +164,7 @@ static void run_c_kernel(const char* path, TVMFFIObjectHandle tensor, float* dat
     TVMFFIObjectHandle func = NULL;
     CHECK(TVMFFIFunctionCreate(NULL, add_one, NULL, &func) == 0);
     if (func != NULL) {
-      arg = tensor_object_arg(tensor);
+      arg = object_value(tensor);
       result = none_value();
       CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == 0);
       CHECK(values_are(data, 3.0f));
@@ -245,7 +198,7 @@ static void run_cpp_kernel(const char* path, TVMFFIObjectHandle tensor, float* d
   CHECK(func != NULL);
   if (func == NULL) return;
 
-  arg = tensor_object_arg(tensor);
+  arg = object_value(tensor);
   result = none_value();
   CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == 0);
   CHECK(result.type_index == kTVMFFINone);
@@ -272,9 +225,7 @@ static void run_cpp_kernel(const char* path, TVMFFIObjectHandle tensor, float* d
   CHECK(values_are(data, 6.0f));
 
   /* Errors raised in C++ reach C as ordinary errors. */
-  arg = none_value();
-  arg.type_index = kTVMFFIInt;
-  TVM_FFI_ANY_VALUE(arg).v_int64 = 7;
+  arg = int_value(7);
   CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == -1);
   CHECK(expect_error("TypeError",
                      "In function examples.add_one_cpp: argument 1: expected ffi.Tensor, got int"));
@@ -292,7 +243,7 @@ static void run_cpp_kernel(const char* path, TVMFFIObjectHandle tensor, float* d
     TVMFFIObjectHandle ro = NULL;
     CHECK(TVMFFITensorFromDLPackVersioned(read_only, 0, 0, &ro) == 0);
     if (ro != NULL) {
-      arg = tensor_object_arg(ro);
+      arg = object_value(ro);
       CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == -1);
       CHECK(expect_error("ValueError", "add_one_cpp: the tensor is read-only"));
       CHECK(values_are((const float*)TVMFFITensorGetDLTensorPtr(ro)->data, 0.0f));
@@ -323,7 +274,7 @@ int main(int argc, char** argv) {
   CHECK(TVMFFITensorFromDLPackVersioned(managed, (int32_t)sizeof(float), 1, &tensor) == 0);
   if (tensor == NULL) {
     managed->deleter(managed);
-    printf("kernels: %d passed, %d failed\n", passed, failed);
+    check_summary("kernels");
     return 1;
   }
   /* NULL strides from the producer were replaced by row-major ones. */
@@ -347,6 +298,5 @@ int main(int argc, char** argv) {
   }
   CHECK(deleter_calls == 1);
 
-  printf("kernels: %d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_summary("kernels");
 }

@@ -8,55 +8,9 @@
 
 #include <tvm/ffi/c_api.h>
 
-static int passed = 0;
-static int failed = 0;
+#include "check.h"
 
-#define CHECK(cond)                                               \
-  do {                                                            \
-    if (cond) {                                                   \
-      ++passed;                                                   \
-    } else {                                                      \
-      ++failed;                                                   \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);      \
-    }                                                             \
-  } while (0)
-
-/* ---- helpers ------------------------------------------------------------ */
-
-static TVMFFIByteArray bytes_of(const char* s) {
-  TVMFFIByteArray b;
-  b.data = s;
-  b.size = strlen(s);
-  return b;
-}
-
-static TVMFFIAny none_value(void) {
-  TVMFFIAny v;
-  memset(&v, 0, sizeof(v));
-  v.type_index = kTVMFFINone;
-  return v;
-}
-
-static TVMFFIAny int_value(int64_t x) {
-  TVMFFIAny v = none_value();
-  v.type_index = kTVMFFIInt;
-  TVM_FFI_ANY_VALUE(v).v_int64 = x;
-  return v;
-}
-
-static TVMFFIAny raw_str_value(const char* s) {
-  TVMFFIAny v = none_value();
-  v.type_index = kTVMFFIRawStr;
-  TVM_FFI_ANY_VALUE(v).v_c_str = s;
-  return v;
-}
-
-static TVMFFIAny object_value(TVMFFIObjectHandle h) {
-  TVMFFIAny v = none_value();
-  v.type_index = ((TVMFFIObject*)h)->type_index;
-  TVM_FFI_ANY_VALUE(v).v_obj = (TVMFFIObject*)h;
-  return v;
-}
+/* ---- helpers beyond check.h ------------------------------------------------ */
 
 static uint32_t strong_count(TVMFFIObjectHandle h) {
   return (uint32_t)(((TVMFFIObject*)h)->combined_ref_count & 0xffffffffu);
@@ -66,37 +20,6 @@ static uint32_t weak_count(TVMFFIObjectHandle h) {
   return (uint32_t)(((TVMFFIObject*)h)->combined_ref_count >> 32);
 }
 
-/* The text of a String or Bytes value, small or heap. */
-static TVMFFIByteArray text_of(const TVMFFIAny* v) {
-  TVMFFIByteArray out;
-  if (v->type_index == kTVMFFISmallStr || v->type_index == kTVMFFISmallBytes) {
-    out.data = TVM_FFI_ANY_VALUE(*v).v_bytes;
-    out.size = TVM_FFI_ANY_PADDING(*v).small_str_len;
-  } else if (v->type_index == kTVMFFIStr || v->type_index == kTVMFFIBytes) {
-    out = *TVMFFIBytesGetByteArrayPtr(TVM_FFI_ANY_VALUE(*v).v_obj);
-  } else {
-    out.data = NULL;
-    out.size = 0;
-  }
-  return out;
-}
-
-static int text_equals(const TVMFFIAny* v, const char* expected, size_t size) {
-  TVMFFIByteArray t = text_of(v);
-  return t.data != NULL && t.size == size && memcmp(t.data, expected, size) == 0;
-}
-
-static void release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin) {
-    TVMFFIObjectDecRef(TVM_FFI_ANY_VALUE(*v).v_obj);
-  }
-  *v = none_value();
-}
-
-static int byte_array_equals(TVMFFIByteArray b, const char* expected) {
-  return b.size == strlen(expected) && memcmp(b.data, expected, b.size) == 0;
-}
-
 static int byte_array_contains(TVMFFIByteArray b, const char* needle) {
   size_t n = strlen(needle);
   size_t i;
@@ -104,27 +27,6 @@ static int byte_array_contains(TVMFFIByteArray b, const char* needle) {
     if (memcmp(b.data + i, needle, n) == 0) return 1;
   }
   return 0;
-}
-
-/* Takes the raised error and checks its kind and message; 1 when they match. */
-static int caught(const char* kind, const char* message) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorCell* cell;
-  int ok;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == NULL) {
-    printf("     no error raised (expected %s: %s)\n", kind, message);
-    return 0;
-  }
-  cell = TVMFFIErrorGetCellPtr(err);
-  ok = ((TVMFFIObject*)err)->type_index == kTVMFFIError && byte_array_equals(cell->kind, kind) &&
-       byte_array_equals(cell->message, message);
-  if (!ok) {
-    printf("     got %.*s: %.*s\n     expected %s: %s\n", (int)cell->kind.size, cell->kind.data,
-           (int)cell->message.size, cell->message.data, kind, message);
-  }
-  TVMFFIObjectDecRef(err);
-  return ok;
 }
 
 /* ---- functions written in C --------------------------------------------- */
@@ -202,21 +104,6 @@ static TVMFFIObjectHandle make_function(void* self, TVMFFISafeCallType call,
   return f;
 }
 
-/* Calls a global by name with up to two arguments; returns the rc. */
-static int call_global(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  TVMFFIByteArray b = bytes_of(name);
-  TVMFFIObjectHandle f = NULL;
-  int rc;
-  if (TVMFFIFunctionGetGlobal(&b, &f) != 0 || f == NULL) {
-    printf("     global %s not found\n", name);
-    return -100;
-  }
-  *result = none_value();
-  rc = TVMFFIFunctionCall(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
 /* ---- tests -------------------------------------------------------------- */
 
 static void test_version(void) {
@@ -277,7 +164,7 @@ static void test_function_registry(void) {
   args[1] = raw_str_value("two");
   result = none_value();
   CHECK(TVMFFIFunctionCall(f, args, 2, &result) == -1);
-  CHECK(caught("TypeError", "test_c.add expects two ints"));
+  CHECK(expect_error("TypeError", "test_c.add expects two ints"));
   CHECK(result.type_index == kTVMFFINone);
 
   /* A missing name is not an error. */
@@ -345,7 +232,7 @@ static void test_errors(void) {
   args[0] = object_value(fail);
   args[1] = int_value(12);
   CHECK(TVMFFIFunctionCall(apply, args, 2, &result) == -1);
-  CHECK(caught("ValueError", "bad value 12"));
+  CHECK(expect_error("ValueError", "bad value 12"));
 
   /* Errors as values: create, raise, take back the same object. */
   {
@@ -371,7 +258,7 @@ static void test_errors(void) {
   /* Raising twice keeps only the second error. */
   TVMFFIErrorSetRaisedFromCStr("KeyError", "first");
   TVMFFIErrorSetRaisedFromCStr("KeyError", "second");
-  CHECK(caught("KeyError", "second"));
+  CHECK(expect_error("KeyError", "second"));
 
   TVMFFIObjectDecRef(fail);
   TVMFFIObjectDecRef(apply);
@@ -560,6 +447,5 @@ int main(void) {
   test_bytes();
   test_dtypes();
   test_refcounts();
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_summary(NULL);
 }

@@ -7,40 +7,7 @@
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (cond) {                                                       \
-      ++passed;                                                       \
-    } else {                                                          \
-      ++failed;                                                       \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-    }                                                                 \
-  } while (0)
-
-/* Takes the raised error and checks its kind and message exactly. */
-static int expect_error(const char* kind, const char* message) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorCell* cell;
-  int ok;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == NULL) {
-    fprintf(stderr, "expected %s: %s, but no error was raised\n", kind, message);
-    return 0;
-  }
-  cell = TVMFFIErrorGetCellPtr(err);
-  ok = cell->kind.size == strlen(kind) && memcmp(cell->kind.data, kind, cell->kind.size) == 0 &&
-       cell->message.size == strlen(message) &&
-       memcmp(cell->message.data, message, cell->message.size) == 0;
-  if (!ok) {
-    fprintf(stderr, "expected %s: %s\n     got %.*s: %.*s\n", kind, message, (int)cell->kind.size,
-            cell->kind.data, (int)cell->message.size, cell->message.data);
-  }
-  TVMFFIObjectDecRef(err);
-  return ok;
-}
+#include "check.h"
 
 /* A producer's tensor; its deleter counts calls in *manager_ctx. */
 typedef struct {
@@ -320,13 +287,11 @@ static void test_dltensor_argument(void) {
   float buf[2];
   int64_t shape[1] = {2};
   DLTensor dl;
-  TVMFFIByteArray name;
+  TVMFFIByteArray name = bytes_of("ffi.TensorIsReadOnly");
   TVMFFIObjectHandle f = NULL, t = NULL;
   TVMFFIAny arg, result;
   Producer p;
 
-  name.data = "ffi.TensorIsReadOnly";
-  name.size = strlen(name.data);
   CHECK(TVMFFIFunctionGetGlobal(&name, &f) == 0);
   CHECK(f != NULL);
   if (f == NULL) return;
@@ -339,10 +304,10 @@ static void test_dltensor_argument(void) {
   dl.dtype.bits = 32;
   dl.dtype.lanes = 1;
   dl.shape = shape;
-  memset(&arg, 0, sizeof(arg));
+  arg = none_value();
   arg.type_index = kTVMFFIDLTensorPtr;
   TVM_FFI_ANY_VALUE(arg).v_ptr = &dl;
-  memset(&result, 0, sizeof(result));
+  result = none_value();
   CHECK(TVMFFIFunctionCall(f, &arg, 1, &result) == 0);
   CHECK(result.type_index == kTVMFFIBool && TVM_FFI_ANY_VALUE(result).v_int64 == 0);
 
@@ -350,10 +315,10 @@ static void test_dltensor_argument(void) {
   producer_init(&p, buf, 1, shape, NULL);
   p.versioned.flags = DLPACK_FLAG_BITMASK_READ_ONLY;
   CHECK(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 0, &t) == 0);
-  memset(&arg, 0, sizeof(arg));
+  arg = none_value();
   arg.type_index = kTVMFFITensor;
   TVM_FFI_ANY_VALUE(arg).v_obj = (TVMFFIObject*)t;
-  memset(&result, 0, sizeof(result));
+  result = none_value();
   CHECK(TVMFFIFunctionCall(f, &arg, 1, &result) == 0);
   CHECK(result.type_index == kTVMFFIBool && TVM_FFI_ANY_VALUE(result).v_int64 == 1);
   TVMFFIObjectDecRef(t);
@@ -369,6 +334,5 @@ int main(void) {
   test_unsafe_view();
   test_env();
   test_dltensor_argument();
-  printf("tensor: %d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_summary("tensor");
 }

@@ -11,101 +11,7 @@
 
 #include <tvm/ffi/c_api.h>
 
-static int passed = 0;
-static int failed = 0;
-
-#define CHECK(cond)                                           \
-  do {                                                        \
-    if (cond) {                                               \
-      ++passed;                                               \
-    } else {                                                  \
-      ++failed;                                               \
-      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
-    }                                                         \
-  } while (0)
-
-static TVMFFIAny none(void) {
-  TVMFFIAny v;
-  memset(&v, 0, sizeof(v));
-  return v;
-}
-
-static TVMFFIAny from_int(int64_t x) {
-  TVMFFIAny v = none();
-  v.type_index = kTVMFFIInt;
-  TVM_FFI_ANY_VALUE(v).v_int64 = x;
-  return v;
-}
-
-static TVMFFIAny from_raw_str(const char* s) {
-  TVMFFIAny v = none();
-  v.type_index = kTVMFFIRawStr;
-  TVM_FFI_ANY_VALUE(v).v_c_str = s;
-  return v;
-}
-
-static TVMFFIAny from_object(TVMFFIObjectHandle h) {
-  TVMFFIAny v = none();
-  v.type_index = TVMFFIObjectGetTypeIndex(h);
-  TVM_FFI_ANY_VALUE(v).v_obj = (TVMFFIObject*)h;
-  return v;
-}
-
-static void release(TVMFFIAny* v) {
-  if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(TVM_FFI_ANY_VALUE(*v).v_obj);
-  *v = none();
-}
-
-static int is_text(const TVMFFIAny* v, const char* expected) {
-  TVMFFIByteArray t;
-  if (v->type_index == kTVMFFISmallStr) {
-    t.data = TVM_FFI_ANY_VALUE(*v).v_bytes;
-    t.size = TVM_FFI_ANY_PADDING(*v).small_str_len;
-  } else if (v->type_index == kTVMFFIStr) {
-    t = *TVMFFIBytesGetByteArrayPtr(TVM_FFI_ANY_VALUE(*v).v_obj);
-  } else {
-    return 0;
-  }
-  return t.size == strlen(expected) && memcmp(t.data, expected, t.size) == 0;
-}
-
-static int equals(TVMFFIByteArray b, const char* s) {
-  return b.size == strlen(s) && memcmp(b.data, s, b.size) == 0;
-}
-
-static int caught(const char* kind, const char* message) {
-  TVMFFIObjectHandle err = NULL;
-  int ok;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == NULL) return 0;
-  ok = TVMFFIObjectGetTypeIndex(err) == kTVMFFIError &&
-       equals(TVMFFIErrorGetCellPtr(err)->kind, kind) &&
-       equals(TVMFFIErrorGetCellPtr(err)->message, message);
-  if (!ok) {
-    TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-    printf("     got %.*s: %.*s\n", (int)cell->kind.size, cell->kind.data,
-           (int)cell->message.size, cell->message.data);
-  }
-  TVMFFIObjectDecRef(err);
-  return ok;
-}
-
-/* Calls global `name`; returns the rc (or -100 when the global is missing). */
-static int call(const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* result) {
-  TVMFFIByteArray b;
-  TVMFFIObjectHandle f = NULL;
-  int rc;
-  b.data = name;
-  b.size = strlen(name);
-  *result = none();
-  if (TVMFFIFunctionGetGlobal(&b, &f) != 0 || f == NULL) {
-    printf("     global %s is not registered\n", name);
-    return -100;
-  }
-  rc = TVMFFIFunctionCall(f, args, n, result);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
+#include "../c/check.h"
 
 /* triple(x: int) -> 3x, a function of ours handed to the kernel. */
 static int triple(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
@@ -114,7 +20,7 @@ static int triple(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny
     TVMFFIErrorSetRaisedFromCStr("TypeError", "triple expects one int");
     return -1;
   }
-  *result = from_int(3 * TVM_FFI_ANY_VALUE(args[0]).v_int64);
+  *result = int_value(3 * TVM_FFI_ANY_VALUE(args[0]).v_int64);
   return 0;
 }
 
@@ -153,35 +59,35 @@ int main(int argc, char** argv) {
   CHECK(init() == 0);
 
   /* Plain values both ways. */
-  args[0] = from_int(40);
-  args[1] = from_int(2);
-  CHECK(call("compat.add_int", args, 2, &result) == 0);
+  args[0] = int_value(40);
+  args[1] = int_value(2);
+  CHECK(call_global("compat.add_int", args, 2, &result) == 0);
   CHECK(result.type_index == kTVMFFIInt && TVM_FFI_ANY_VALUE(result).v_int64 == 42);
 
   /* An exported symbol wrapped in one of our Function objects. */
   {
     TVMFFIObjectHandle f = NULL;
     CHECK(TVMFFIFunctionCreate(NULL, add_symbol, NULL, &f) == 0);
-    args[0] = from_int(-5);
-    args[1] = from_int(8);
-    result = none();
+    args[0] = int_value(-5);
+    args[1] = int_value(8);
+    result = none_value();
     CHECK(TVMFFIFunctionCall(f, args, 2, &result) == 0);
     CHECK(result.type_index == kTVMFFIInt && TVM_FFI_ANY_VALUE(result).v_int64 == 3);
     TVMFFIObjectDecRef(f);
   }
 
   /* Errors raised by the kernel arrive in our error slot. */
-  args[1] = from_raw_str("two");
-  CHECK(call("compat.add_int", args, 2, &result) == -1);
-  CHECK(caught("TypeError", "add_int expects (int, int)"));
-  args[0] = from_int(-3);
-  CHECK(call("compat.check_positive", args, 1, &result) == -1);
-  CHECK(caught("ValueError", "x must be positive, got -3"));
+  args[1] = raw_str_value("two");
+  CHECK(call_global("compat.add_int", args, 2, &result) == -1);
+  CHECK(expect_error("TypeError", "add_int expects (int, int)"));
+  args[0] = int_value(-3);
+  CHECK(call_global("compat.check_positive", args, 1, &result) == -1);
+  CHECK(expect_error("ValueError", "x must be positive, got -3"));
 
   /* Strings in all three forms in, a String of ours out. */
-  args[0] = from_raw_str("world");
-  CHECK(call("compat.greet", args, 1, &result) == 0);
-  CHECK(is_text(&result, "hello, world!"));
+  args[0] = raw_str_value("world");
+  CHECK(call_global("compat.greet", args, 1, &result) == 0);
+  CHECK(text_is(&result, "hello, world!"));
   release(&result);
   {
     TVMFFIByteArray in;
@@ -190,15 +96,15 @@ int main(int argc, char** argv) {
     in.size = 3;
     CHECK(TVMFFIStringFromByteArray(&in, &s) == 0 && s.type_index == kTVMFFISmallStr);
     args[0] = s;
-    CHECK(call("compat.greet", args, 1, &result) == 0);
-    CHECK(is_text(&result, "hello, abc!"));
+    CHECK(call_global("compat.greet", args, 1, &result) == 0);
+    CHECK(text_is(&result, "hello, abc!"));
     release(&result);
     in.data = "a name longer than seven bytes";
     in.size = strlen(in.data);
     CHECK(TVMFFIStringFromByteArray(&in, &s) == 0 && s.type_index == kTVMFFIStr);
     args[0] = s;
-    CHECK(call("compat.greet", args, 1, &result) == 0);
-    CHECK(is_text(&result, "hello, a name longer than seven bytes!"));
+    CHECK(call_global("compat.greet", args, 1, &result) == 0);
+    CHECK(text_is(&result, "hello, a name longer than seven bytes!"));
     release(&result);
     release(&s);
   }
@@ -207,23 +113,23 @@ int main(int argc, char** argv) {
   {
     TVMFFIObjectHandle f = NULL;
     CHECK(TVMFFIFunctionCreate(NULL, triple, NULL, &f) == 0);
-    args[0] = from_object(f);
-    args[1] = from_int(5);
-    CHECK(call("compat.apply_twice", args, 2, &result) == 0);
+    args[0] = object_value(f);
+    args[1] = int_value(5);
+    CHECK(call_global("compat.apply_twice", args, 2, &result) == 0);
     CHECK(result.type_index == kTVMFFIInt && TVM_FFI_ANY_VALUE(result).v_int64 == 45);
     /* ... and our error travels back through it unchanged. */
-    args[1] = from_raw_str("five");
-    CHECK(call("compat.apply_twice", args, 2, &result) == -1);
-    CHECK(caught("TypeError", "triple expects one int"));
+    args[1] = raw_str_value("five");
+    CHECK(call_global("compat.apply_twice", args, 2, &result) == -1);
+    CHECK(expect_error("TypeError", "triple expects one int"));
     TVMFFIObjectDecRef(f);
   }
 
   /* A closure made by the kernel: called here, freed by the kernel once. */
-  CHECK(call("compat.make_counter", NULL, 0, &result) == 0);
+  CHECK(call_global("compat.make_counter", NULL, 0, &result) == 0);
   CHECK(result.type_index == kTVMFFIFunction);
   if (result.type_index == kTVMFFIFunction) {
     TVMFFIObjectHandle counter = TVM_FFI_ANY_VALUE(result).v_obj;
-    TVMFFIAny r = none();
+    TVMFFIAny r = none_value();
     int i;
     for (i = 1; i <= 3; ++i) {
       CHECK(TVMFFIFunctionCall(counter, NULL, 0, &r) == 0 && TVM_FFI_ANY_VALUE(r).v_int64 == i);
@@ -234,7 +140,7 @@ int main(int argc, char** argv) {
   }
 
   /* An object the kernel laid out itself: our refcounting drives its deleter. */
-  CHECK(call("compat.make_blob", NULL, 0, &result) == 0);
+  CHECK(call_global("compat.make_blob", NULL, 0, &result) == 0);
   CHECK(result.type_index == kTVMFFIObject);
   if (result.type_index == kTVMFFIObject && blob_destroyed != NULL && blob_freed != NULL) {
     TVMFFIObjectHandle blob = TVM_FFI_ANY_VALUE(result).v_obj;
@@ -248,13 +154,12 @@ int main(int argc, char** argv) {
   }
 
   /* The kernel sees our version. */
-  CHECK(call("compat.version", NULL, 0, &result) == 0);
+  CHECK(call_global("compat.version", NULL, 0, &result) == 0);
   CHECK(result.type_index == kTVMFFIInt &&
         TVM_FFI_ANY_VALUE(result).v_int64 == TVM_FFI_VERSION_MAJOR * 10000 +
                                                  TVM_FFI_VERSION_MINOR * 100 +
                                                  TVM_FFI_VERSION_PATCH);
 
   /* The library stays loaded: the registry still holds its functions. */
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return check_summary(NULL);
 }
