@@ -5,12 +5,6 @@
 
 /* ---- temporaries ---------------------------------------------------------- */
 
-void tvmffi_py_temps_init(tvmffi_py_temps *t) {
-  t->temps = t->inline_temps;
-  t->num_temps = 0;
-  t->cap_temps = TVMFFI_PY_INLINE_ARGS;
-}
-
 void tvmffi_py_temps_release(tvmffi_py_temps *t) {
   Py_ssize_t i;
   for (i = 0; i < t->num_temps; ++i) TVMFFIObjectDecRef(t->temps[i]);
@@ -58,19 +52,21 @@ static int int_to_any(PyObject *obj, TVMFFIAny *out) {
   return 0;
 }
 
-static int str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps) {
+int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps) {
   Py_ssize_t size;
   const char *data = PyUnicode_AsUTF8AndSize(obj, &size);
   if (data == NULL) return -1;
   if (size <= 7) {
     out->type_index = kTVMFFISmallStr;
     out->small_str_len = (uint32_t)size;
+    out->v_int64 = 0;
     memcpy(out->v_bytes, data, (size_t)size);
     return 0;
   }
   if (memchr(data, 0, (size_t)size) == NULL) {
     /* The UTF-8 buffer is cached in the str, which outlives the call. */
     out->type_index = kTVMFFIRawStr;
+    out->zero_padding = 0;
     out->v_c_str = data;
     return 0;
   }
@@ -181,9 +177,13 @@ static int call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle *slot, const 
   return 0;
 }
 
+static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_temps *temps);
+
+/* A list or tuple becomes an ffi.Array built here (container.c). */
 static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                              tvmffi_py_temps *temps) {
   PyObject *seq;
+  TVMFFIObjectHandle h;
   int rc;
   if (PyTuple_CheckExact(obj) || PyList_CheckExact(obj)) {
     seq = Py_NewRef(obj);
@@ -191,9 +191,10 @@ static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     seq = PySequence_Tuple(obj); /* subclasses may override item access */
     if (seq == NULL) return -1;
   }
-  rc = call_with_tuple(st, &st->fn_array, "ffi.Array", seq, out, temps);
+  rc = tvmffi_py_array_from_seq(st, seq, &h);
   Py_DECREF(seq);
-  return rc;
+  if (rc != 0) return -1;
+  return owned_object_to_any(h, out, temps);
 }
 
 static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
@@ -298,7 +299,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     out->v_int64 = obj == Py_True;
     return 0;
   }
-  if (tp == &PyUnicode_Type) return str_to_any(obj, out, temps);
+  if (tp == &PyUnicode_Type) return tvmffi_py_str_to_any(obj, out, temps);
   if (tp == st->function_type) return object_to_any(obj, out);
   if (tp == st->device_type) {
     out->type_index = kTVMFFIDevice;
@@ -343,7 +344,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     out->v_float64 = PyFloat_AsDouble(obj);
     return (out->v_float64 == -1.0 && PyErr_Occurred()) ? -1 : 0;
   }
-  if (PyUnicode_Check(obj)) return str_to_any(obj, out, temps);
+  if (PyUnicode_Check(obj)) return tvmffi_py_str_to_any(obj, out, temps);
   if (PyBytes_Check(obj)) {
     char *data;
     Py_ssize_t size;

@@ -13,7 +13,9 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
                                      PyObject *kwnames) {
   tvmffi_py_function *fn = (tvmffi_py_function *)self;
   tvmffi_py_state *st;
-  Py_ssize_t n = PyVectorcall_NARGS(nargsf), i;
+  /* PyVectorcall_NARGS is a function call in the limited API; the flag bit
+   * it masks off is part of the limited API (PEP 590). */
+  Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET), i;
   TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
   tvmffi_py_temps temps;
   int rc;
@@ -33,7 +35,7 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
   }
   tvmffi_py_temps_init(&temps);
   for (i = 0; i < n; ++i) {
-    if (tvmffi_py_to_any(st, args[i], &cargs[i], &temps) != 0) {
+    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
       tvmffi_py_temps_release(&temps);
       if (cargs != inline_args) PyMem_Free(cargs);
       return NULL;
@@ -53,7 +55,7 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
     tvmffi_py_raise_from_ffi(st, rc);
     return NULL;
   }
-  return tvmffi_py_from_any(st, &result);
+  return tvmffi_py_result_from_any(st, &result);
 }
 
 /* Steals h, which must be an ffi.Function. */

@@ -564,6 +564,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->function_type);
   Py_VISIT(st->device_type);
   Py_VISIT(st->datatype_type);
+  Py_VISIT(st->array_base_type);
   for (i = 0; i < st->num_classes; ++i) Py_VISIT(st->classes[i]);
   Py_VISIT(st->error_name_to_type);
   Py_VISIT(st->error_type_to_name);
@@ -589,6 +590,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->function_type);
   Py_CLEAR(st->device_type);
   Py_CLEAR(st->datatype_type);
+  Py_CLEAR(st->array_base_type);
   Py_CLEAR(st->error_name_to_type);
   Py_CLEAR(st->error_type_to_name);
   Py_CLEAR(st->dtype_cls);
@@ -613,10 +615,9 @@ static void module_free(void *module) {
   PyMem_Free(st->resolved);
   st->classes = st->resolved = NULL;
   st->num_classes = 0;
-  TVMFFIObjectDecRef(st->fn_array);
   TVMFFIObjectDecRef(st->fn_map);
   TVMFFIObjectDecRef(st->fn_shape);
-  st->fn_array = st->fn_map = st->fn_shape = NULL;
+  st->fn_map = st->fn_shape = NULL;
 }
 
 static int intern(PyObject **slot, const char *s) {
@@ -652,6 +653,7 @@ static int module_exec(PyObject *module) {
   Py_DECREF(ctypes);
   if (st->c_void_p == NULL) return -1;
   if (tvmffi_py_init_object(module, st) != 0 || tvmffi_py_init_function(module, st) != 0 ||
+      tvmffi_py_init_container(module, st) != 0 ||
       tvmffi_py_init_device(module, st) != 0 || tvmffi_py_init_error(module, st) != 0 ||
       tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0) {
     return -1;

@@ -59,6 +59,7 @@ typedef struct {
   PyTypeObject *function_type; /* core.Function (subclass of Object, final)     */
   PyTypeObject *device_type;   /* core.Device                                   */
   PyTypeObject *datatype_type; /* core.DataType                                 */
+  PyTypeObject *array_base_type; /* core.ArrayBase: base of tvm_ffi.Array        */
 
   /* Python classes for FFI type indices, set by the package (register_object). */
   PyObject **classes;          /* classes[i]: class registered for index i, or NULL */
@@ -87,7 +88,6 @@ typedef struct {
   PyObject *str_name;        /* "__name__"               */
 
   /* Global functions looked up once (owned FFI references, may be NULL). */
-  TVMFFIObjectHandle fn_array;
   TVMFFIObjectHandle fn_map;
   TVMFFIObjectHandle fn_shape;
 
@@ -167,12 +167,21 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIOb
 TVMFFI_PY_HIDDEN int tvmffi_py_call_handle(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
                                            TVMFFIAny *result);
 
+/* No temporaries yet (the inline buffer only); inline: every call starts so. */
+static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
+  t->temps = t->inline_temps;
+  t->num_temps = 0;
+  t->cap_temps = TVMFFI_PY_INLINE_ARGS;
+}
+
 /* convert.c */
-TVMFFI_PY_HIDDEN void tvmffi_py_temps_init(tvmffi_py_temps *t);
 TVMFFI_PY_HIDDEN void tvmffi_py_temps_release(tvmffi_py_temps *t);
 TVMFFI_PY_HIDDEN int tvmffi_py_temps_add(tvmffi_py_temps *t, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                                       tvmffi_py_temps *temps);
+/* An exact or derived str: a small string, a borrowed UTF-8 view, or (with
+ * NUL bytes inside) an ffi.String owned by temps. */
+TVMFFI_PY_HIDDEN int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view);
@@ -180,6 +189,69 @@ TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObject
                                               PyObject *tuple, TVMFFIAny *result);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj,
                                          TVMFFIObjectHandle *out);
+
+/*
+ * The conversions of the most common call arguments and results, inline so
+ * that Function_vectorcall makes no call into convert.c for them.  Both fall
+ * back to the general functions for everything else, errors included.
+ */
+static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                                       tvmffi_py_temps *temps) {
+  PyTypeObject *tp = Py_TYPE(obj);
+  if (tp == &PyLong_Type) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow == 0 && (v != -1 || !PyErr_Occurred())) {
+      out->type_index = kTVMFFIInt;
+      out->zero_padding = 0;
+      out->v_int64 = (int64_t)v;
+      return 0;
+    }
+    /* Out of range: the general path raises the OverflowError naming the value. */
+  } else if (tp == &PyFloat_Type) {
+    out->type_index = kTVMFFIFloat;
+    out->zero_padding = 0;
+    out->v_float64 = PyFloat_AsDouble(obj);
+    return 0;
+  } else if (tp == &PyUnicode_Type) {
+    return tvmffi_py_str_to_any(obj, out, temps);
+  } else if (obj != Py_None && obj != Py_True && obj != Py_False &&
+             PyObject_TypeCheck(obj, st->object_type)) {
+    /* An FFI object wrapper (usually of a Python subclass): passed as is.
+     * The type index is read from the object header (ABI layout). */
+    TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;
+    if (h != NULL) {
+      out->type_index = h->type_index;
+      out->zero_padding = 0;
+      out->v_obj = h;
+      return 0;
+    }
+    /* Never initialised: the general path raises the ValueError. */
+  }
+  return tvmffi_py_to_any(st, obj, out, temps);
+}
+
+/* Steals *value, like tvmffi_py_from_any. */
+static inline PyObject *tvmffi_py_result_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
+  switch (value->type_index) {
+    case kTVMFFINone:
+      Py_RETURN_NONE;
+    case kTVMFFIInt:
+      return PyLong_FromLongLong(value->v_int64);
+    case kTVMFFIFloat:
+      return PyFloat_FromDouble(value->v_float64);
+    case kTVMFFIBool:
+      return PyBool_FromLong(value->v_int64 != 0);
+    default:
+      return tvmffi_py_from_any(st, value);
+  }
+}
+
+/* container.c */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_container(PyObject *module, tvmffi_py_state *st);
+/* A new ffi.Array (new reference in *out) of the items of an exact list or tuple. */
+TVMFFI_PY_HIDDEN int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq,
+                                              TVMFFIObjectHandle *out);
 
 /* callback.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);

@@ -19,9 +19,10 @@ def main():
     # Columns: every implementation, each as a ratio to the builtin of ITS run.
     columns = []
     for run in runs:
-        for name in next(iter(run["results"].values())):
-            if name != "builtin":
-                columns.append((run, name))
+        names = []
+        for per_case in run["results"].values():
+            names += [n for n in per_case if n != "builtin" and n not in names]
+        columns += [(run, name) for name in names]
     header = ["case", "builtin (ns)"] + [f"{name} (ns, x builtin)" for _, name in columns]
     rows = []
     for case, desc in CASES:
@@ -29,7 +30,7 @@ def main():
         row = [f"{case}: {desc}", f"{base:.0f}"]
         for run, name in columns:
             r = run["results"][case]
-            row.append(f"{r[name]:.0f} ({r[name] / r['builtin']:.1f}x)")
+            row.append(f"{r[name]:.0f} ({r[name] / r['builtin']:.1f}x)" if name in r else "n/a")
         rows.append(row)
 
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
@@ -55,7 +56,8 @@ def main():
         width = 0.8 / n
         xs = range(len(CASES))
         for i, (run, name) in enumerate(columns):
-            vals = [run["results"][c][name] / run["results"][c]["builtin"] for c, _ in CASES]
+            vals = [run["results"][c][name] / run["results"][c]["builtin"]
+                    if name in run["results"][c] else float("nan") for c, _ in CASES]
             ax.bar([x + i * width for x in xs], vals, width, label=name)
         ax.set_xticks([x + 0.4 - width / 2 for x in xs])
         ax.set_xticklabels([c for c, _ in CASES], rotation=20, ha="right")

@@ -9,23 +9,16 @@
 # 3. Runs bench_calls.py in each venv (each against a CPython builtin of the
 #    same shape in the same process) and prints one table of ratios.
 # Output also goes to build-bench-python/table.md and chart.png.
+# 4. Runs run_tensor.sh (tensor passing) with the same wheel: its own table.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-HERE="$ROOT/bench/python"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" # ROOT, HERE, PY, bench_venv, bench_install_wheel
 WORK="${TVM_FFI_BENCH_DIR:-$ROOT/build-bench-python}"
-
-if command -v pyenv >/dev/null 2>&1; then PYENV_ROOT="$(pyenv root)"; else PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"; fi
-PY="$(ls -d "$PYENV_ROOT"/versions/3.12.*/bin/python3.12 2>/dev/null | sort -V | tail -n 1)"
-[ -n "$PY" ] || { echo "bench/python: no pyenv Python 3.12" >&2; exit 1; }
 
 mkdir -p "$WORK"
 echo "== bench/python: tvm_ffi wheel, pybind11, nanobind ($PY)"
-if [ ! -x "$WORK/venv/bin/python" ]; then "$PY" -m venv "$WORK/venv"; fi
-"$WORK/venv/bin/python" -m pip install --quiet --upgrade pip pybind11 nanobind matplotlib
-rm -rf "$WORK/dist"
-"$WORK/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/dist" "$ROOT"
-"$WORK/venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WORK"/dist/*.whl
+bench_venv "$WORK/venv" pip pybind11 nanobind matplotlib
+bench_install_wheel "$WORK/venv" "$WORK/dist"
 
 cmake -S "$HERE/peers" -B "$WORK/peers" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DPython_EXECUTABLE="$WORK/venv/bin/python" \
@@ -38,8 +31,7 @@ cd "$HERE"
 
 files=("$WORK/ours.json")
 echo "== bench/python: apache-tvm-ffi from the package index (own venv)"
-if [ ! -x "$WORK/venv-apache/bin/python" ]; then "$PY" -m venv "$WORK/venv-apache"; fi
-if "$WORK/venv-apache/bin/python" -m pip install --quiet --upgrade apache-tvm-ffi; then
+if bench_venv "$WORK/venv-apache" apache-tvm-ffi; then
   "$WORK/venv-apache/bin/python" bench_calls.py --label apache-tvm-ffi --json "$WORK/apache.json"
   files+=("$WORK/apache.json")
 else
@@ -49,3 +41,6 @@ fi
 echo
 echo "== Python call overhead: ns per call, and the ratio to the CPython builtin of the same shape"
 "$WORK/venv/bin/python" report.py "${files[@]}" --markdown "$WORK/table.md" --png "$WORK/chart.png"
+
+echo
+TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_tensor.sh"

@@ -5,34 +5,28 @@
 #
 #   bash bench/python/run_tensor.sh            # builds the wheel from this tree
 #   TVM_FFI_DEV_BUILD=build bash ...           # uses <build>/python instead of a wheel
+#   TVM_FFI_WHEEL=dist/x.whl bash ...          # installs a wheel built already (run.sh)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-HERE="$ROOT/bench/python"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" # ROOT, HERE, PY, bench_venv, bench_install_wheel
 WORK="${TVM_FFI_BENCH_TENSOR_DIR:-$ROOT/build-bench-tensor}"
-
-if command -v pyenv >/dev/null 2>&1; then PYENV_ROOT="$(pyenv root)"; else PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"; fi
-PY="$(ls -d "$PYENV_ROOT"/versions/3.12.*/bin/python3.12 2>/dev/null | sort -V | tail -n 1)"
-[ -n "$PY" ] || { echo "bench/python: no pyenv Python 3.12" >&2; exit 1; }
 mkdir -p "$WORK"
 
 echo "== bench_tensor: this project ($PY)"
-if [ ! -x "$WORK/venv/bin/python" ]; then "$PY" -m venv "$WORK/venv"; fi
-"$WORK/venv/bin/python" -m pip install --quiet --upgrade pip numpy
+bench_venv "$WORK/venv" pip numpy
 if [ -n "${TVM_FFI_DEV_BUILD:-}" ]; then
   export PYTHONPATH="$(cd "$ROOT/$TVM_FFI_DEV_BUILD" && pwd)/python"
+elif [ -n "${TVM_FFI_WHEEL:-}" ]; then
+  "$WORK/venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$TVM_FFI_WHEEL"
 else
-  rm -rf "$WORK/dist"
-  "$WORK/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$WORK/dist" "$ROOT"
-  "$WORK/venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$WORK"/dist/*.whl
+  bench_install_wheel "$WORK/venv" "$WORK/dist"
 fi
 (cd "$HERE" && "$WORK/venv/bin/python" bench_tensor.py --label tvm-ffi --json "$WORK/ours.json")
 unset PYTHONPATH
 files=("$WORK/ours.json")
 
 echo "== bench_tensor: apache-tvm-ffi from the package index (own venv)"
-if [ ! -x "$WORK/venv-apache/bin/python" ]; then "$PY" -m venv "$WORK/venv-apache"; fi
-if "$WORK/venv-apache/bin/python" -m pip install --quiet --upgrade pip apache-tvm-ffi numpy; then
+if bench_venv "$WORK/venv-apache" pip apache-tvm-ffi numpy; then
   (cd "$HERE" && "$WORK/venv-apache/bin/python" bench_tensor.py --label apache-tvm-ffi \
     --json "$WORK/apache.json")
   files+=("$WORK/apache.json")

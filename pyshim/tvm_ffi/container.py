@@ -25,14 +25,16 @@ def _seq_repr(items, open_, close) -> str:
 
 
 @register_object("ffi.Array")
-class Array(core.Object, collections.abc.Sequence):
+class Array(core.ArrayBase, collections.abc.Sequence):
     """An immutable FFI array: ``Array([1, 2, 3])``.  Python lists and tuples
     passed to FFI functions become Arrays."""
 
     __slots__ = ()
 
-    def __init__(self, input_list=()):
-        core._init_handle_from_iterable(self, _ffi("ffi.Array"), input_list)
+    # Array(input_list=()): core.ArrayBase's __init__, written in C, builds
+    # the array from the items without a Python frame.  Named here so that
+    # register_object sees an __init__ and adds none of its own.
+    __init__ = core.ArrayBase.__init__
 
     def __len__(self) -> int:
         return core._seq_size(self)

@@ -44,6 +44,13 @@ def register_global_func(func_name, f: Optional[Callable] = None, override: bool
         raise TypeError(f"func_name must be a str, got {func_name!r}")
 
     def register(myf):
+        # The library's own message names its C parameter (allow_override);
+        # say it in this function's terms.
+        if not override and core._get_global_func(func_name) is not None:
+            raise RuntimeError(
+                f"global function `{func_name}` is already registered; "
+                "pass override=True to replace it"
+            )
         fn = core._register_global_func(func_name, myf, override)
         if fn is not myf:
             try:

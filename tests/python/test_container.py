@@ -56,6 +56,49 @@ def test_array_nested_and_returned():
     assert a[1]["k"] == "v"
 
 
+def test_array_builder_mixed_elements_and_ownership():
+    obj = t.make_test_object_base(1, 2.0, "s")
+    before = t.object_use_count(obj)
+    items = [1, 2.5, True, None, "short", "a string longer than seven", b"xy", obj]
+    a = tvm_ffi.Array(items + [[1, 2], {"k": 1}])
+    assert list(a[:7]) == items[:7]
+    assert a[7].same_as(obj)
+    assert list(a[8]) == [1, 2] and a[9]["k"] == 1
+    assert t.object_use_count(obj) == before + 1
+    del a
+    assert t.object_use_count(obj) == before
+
+
+def test_array_builder_keyword_generator_and_subclass():
+    assert list(tvm_ffi.Array(input_list=(1, 2))) == [1, 2]
+    assert list(tvm_ffi.Array(x * x for x in range(4))) == [0, 1, 4, 9]
+
+    class Mine(tvm_ffi.Array):
+        def __init__(self, n):
+            super().__init__(range(n))
+
+    assert list(Mine(3)) == [0, 1, 2]
+
+
+def test_array_builder_list_shrinking_during_conversion():
+    victim = [1, 2, 3]
+
+    class Shrinks:
+        def __tvm_ffi_object__(self):
+            victim.clear()
+            return tvm_ffi.Array([])
+
+    victim.insert(1, Shrinks())
+    with pytest.raises(IndexError):
+        tvm_ffi.Array(victim)
+
+
+def test_array_builder_overflow_names_the_value():
+    with pytest.raises(OverflowError) as info:
+        tvm_ffi.Array([1, 2**64])
+    assert "18446744073709551616" in str(info.value)
+
+
 def test_map_mapping_protocol():
     m = tvm_ffi.Map({"a": 1, "b": 2, 3: "c"})
     assert isinstance(m, collections.abc.Mapping)

@@ -145,6 +145,16 @@ def test_convert():
     assert t.echo(opaque) is thing
 
 
+def test_convert_refuses_ints_outside_int64():
+    assert tvm_ffi.convert(2**63 - 1) == 2**63 - 1
+    assert tvm_ffi.convert(-(2**63)) == -(2**63)
+    with pytest.raises(OverflowError) as info:
+        tvm_ffi.convert(2**63)
+    assert str(info.value) == (
+        "int 9223372036854775808 does not fit in the 64-bit signed integer of an FFI value"
+    )
+
+
 def test_exception_argument_becomes_error_object():
     err = t.echo(ValueError("as a value"))
     assert isinstance(err, tvm_ffi.container.Error)

@@ -69,7 +69,7 @@ def test_register_taken_name_needs_override():
         tvm_ffi.register_global_func("pytest_fn.taken", lambda: 2)
     assert str(info.value) == (
         "global function `pytest_fn.taken` is already registered; "
-        "pass allow_override to replace it"
+        "pass override=True to replace it"
     )
     assert tvm_ffi.get_global_func("pytest_fn.taken")() == 1
     tvm_ffi.register_global_func("pytest_fn.taken", lambda: 2, override=True)
