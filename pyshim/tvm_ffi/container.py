@@ -79,6 +79,16 @@ class Array(core.ArrayBase, collections.abc.Sequence):
         return _seq_repr(self, "[", "]")
 
 
+def _flat_items(input_dict):
+    """k0, v0, k1, v1, ...: the argument order of the ffi.Map / ffi.Dict constructors."""
+    items = []
+    if input_dict is not None:
+        for k, v in input_dict.items():
+            items.append(k)
+            items.append(v)
+    return items
+
+
 @register_object("ffi.Map")
 class Map(core.Object, collections.abc.Mapping):
     """An immutable FFI map: ``Map({"a": 1})``, in insertion order.  Python
@@ -87,12 +97,7 @@ class Map(core.Object, collections.abc.Mapping):
     __slots__ = ()
 
     def __init__(self, input_dict=None):
-        items = []
-        if input_dict is not None:
-            for k, v in input_dict.items():
-                items.append(k)
-                items.append(v)
-        self.__init_handle_by_constructor__(_ffi("ffi.Map"), *items)
+        self.__init_handle_by_constructor__(_ffi("ffi.Map"), *_flat_items(input_dict))
 
     def __getitem__(self, key):
         return _ffi("ffi.MapGetItem")(self, key)
@@ -258,12 +263,7 @@ class Dict(core.Object, collections.abc.MutableMapping):
     __slots__ = ()
 
     def __init__(self, input_dict=None):
-        items = []
-        if input_dict is not None:
-            for k, v in input_dict.items():
-                items.append(k)
-                items.append(v)
-        self.__init_handle_by_constructor__(_ffi("ffi.Dict"), *items)
+        self.__init_handle_by_constructor__(_ffi("ffi.Dict"), *_flat_items(input_dict))
 
     def __getitem__(self, key):
         return _ffi("ffi.DictGetItem")(self, key)
