@@ -299,8 +299,9 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   REQUIRE(TVMFFITypeRegisterField(t, &info) == 0);
   CHECK(default_obj->use_count() == 2);
   CHECK(setter.use_count() == 2);
-  name = "XXXXX";
-  doc = "XXXXXXXXX";
+  // The registry copied the texts: scribbling over the caller's buffers changes nothing.
+  name.assign(name.size(), '#');
+  doc.assign(doc.size(), '#');
 
   // A field without HasDefault stores None whatever the caller passed.
   TVMFFIFieldInfo plain = info;
@@ -374,7 +375,7 @@ TEST_CASE("TypeRegistry: methods are copied and retained", "[type_registry]") {
   info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
   REQUIRE(TVMFFITypeRegisterMethod(t, &info) == 0);
   CHECK(fn.use_count() == 2);
-  name = "XXXXXXXXX";
+  name.assign(name.size(), '#');  // copied by the registry
   const TVMFFITypeInfo* ti = Info(t);
   REQUIRE(ti->num_methods == 1);
   CHECK(TextOf(ti->methods[0].name) == "double_it");
@@ -402,7 +403,7 @@ TEST_CASE("TypeRegistry: metadata is set once", "[type_registry]") {
   meta.total_size = 40;
   meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
   REQUIRE(TVMFFITypeRegisterMetadata(t, &meta) == 0);
-  doc = "XXXXXXXXXX";
+  doc.assign(doc.size(), '#');  // copied by the registry
   const TVMFFITypeMetadata* m = Info(t)->metadata;
   REQUIRE(m != nullptr);
   CHECK(TextOf(m->doc) == "documented");
