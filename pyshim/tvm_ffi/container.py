@@ -89,41 +89,68 @@ def _flat_items(input_dict):
     return items
 
 
+class _MapBase(core.Object):
+    """What Map and Dict share.  `_kind` names their ffi.<kind>* globals."""
+
+    __slots__ = ()
+    _kind = ""
+
+    def __init__(self, input_dict=None):
+        self.__init_handle_by_constructor__(_ffi("ffi." + self._kind), *_flat_items(input_dict))
+
+    def __getitem__(self, key):
+        return _ffi("ffi." + self._kind + "GetItem")(self, key)
+
+    def __contains__(self, key) -> bool:
+        return _ffi("ffi." + self._kind + "Count")(self, key) != 0
+
+    def __len__(self) -> int:
+        return _ffi("ffi." + self._kind + "Size")(self)
+
+    def _iter_pairs(self):
+        """A snapshot of the (key, value) pairs, in insertion order."""
+        n = len(self)
+        if n == 0:
+            return []
+        it = _ffi("ffi." + self._kind + "ForwardIterFunctor")(self)
+        out = []
+        for i in range(n):
+            out.append((it(0), it(1)))
+            if i + 1 < n:
+                it(2)
+        return out
+
+    def __iter__(self):
+        return iter([k for k, _ in self._iter_pairs()])
+
+    def __eq__(self, other):
+        if not isinstance(other, collections.abc.Mapping):
+            return NotImplemented
+        if isinstance(other, core.Object) and self.same_as(other):
+            return True
+        if len(self) != len(other):
+            return False
+        return all(k in other and other[k] == v for k, v in self._iter_pairs())
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def _items_repr(self) -> str:
+        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._iter_pairs()) + "}"
+
+
 @register_object("ffi.Map")
-class Map(core.Object, collections.abc.Mapping):
+class Map(_MapBase, collections.abc.Mapping):
     """An immutable FFI map: ``Map({"a": 1})``, in insertion order.  Python
     dicts passed to FFI functions become Maps."""
 
     __slots__ = ()
-
-    def __init__(self, input_dict=None):
-        self.__init_handle_by_constructor__(_ffi("ffi.Map"), *_flat_items(input_dict))
-
-    def __getitem__(self, key):
-        return _ffi("ffi.MapGetItem")(self, key)
-
-    def __contains__(self, key) -> bool:
-        return _ffi("ffi.MapCount")(self, key) != 0
-
-    def __len__(self) -> int:
-        return _ffi("ffi.MapSize")(self)
-
-    def _iter_pairs(self):
-        n = len(self)
-        if n == 0:
-            return
-        it = _ffi("ffi.MapForwardIterFunctor")(self)
-        for i in range(n):
-            yield it(0), it(1)
-            if i + 1 < n:
-                it(2)
-
-    def __iter__(self):
-        for k, _ in self._iter_pairs():
-            yield k
+    _kind = "Map"
+    __init__ = _MapBase.__init__  # named here: register_object keeps a class's own __init__
 
     def items(self):
-        return list(self._iter_pairs())
+        return self._iter_pairs()
 
     def values(self):
         return [v for _, v in self._iter_pairs()]
@@ -136,27 +163,10 @@ class Map(core.Object, collections.abc.Mapping):
             return self[key]
         return default
 
-    def __eq__(self, other):
-        if not isinstance(other, collections.abc.Mapping):
-            return NotImplemented
-        if isinstance(other, core.Object) and self.same_as(other):
-            return True
-        if len(self) != len(other):
-            return False
-        for k, v in self._iter_pairs():
-            if k not in other or other[k] != v:
-                return False
-        return True
-
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
-
-
     def __repr__(self) -> str:
         if self.__chandle__() == 0:
             return "Map(chandle=None)"
-        return "{" + ", ".join(f"{k!r}: {v!r}" for k, v in self._iter_pairs()) + "}"
+        return self._items_repr()
 
 
 @register_object("ffi.List")
@@ -257,16 +267,12 @@ class List(core.Object, collections.abc.MutableSequence):
 
 
 @register_object("ffi.Dict")
-class Dict(core.Object, collections.abc.MutableMapping):
+class Dict(_MapBase, collections.abc.MutableMapping):
     """A mutable, shared FFI dict: ``Dict({"a": 1})``, in insertion order."""
 
     __slots__ = ()
-
-    def __init__(self, input_dict=None):
-        self.__init_handle_by_constructor__(_ffi("ffi.Dict"), *_flat_items(input_dict))
-
-    def __getitem__(self, key):
-        return _ffi("ffi.DictGetItem")(self, key)
+    _kind = "Dict"
+    __init__ = _MapBase.__init__  # named here: register_object keeps a class's own __init__
 
     def __setitem__(self, key, value):
         _ffi("ffi.DictSetItem")(self, key, value)
@@ -274,47 +280,15 @@ class Dict(core.Object, collections.abc.MutableMapping):
     def __delitem__(self, key):
         _ffi("ffi.DictErase")(self, key)
 
-    def __contains__(self, key) -> bool:
-        return _ffi("ffi.DictCount")(self, key) != 0
-
-    def __len__(self) -> int:
-        return _ffi("ffi.DictSize")(self)
-
-    def _iter_pairs(self):
-        n = len(self)
-        if n == 0:
-            return []
-        it = _ffi("ffi.DictForwardIterFunctor")(self)
-        out = []
-        for i in range(n):
-            out.append((it(0), it(1)))
-            if i + 1 < n:
-                it(2)
-        return out
-
-    def __iter__(self):
-        return iter([k for k, _ in self._iter_pairs()])
-
     def clear(self):
         _ffi("ffi.DictClear")(self)
-
-    def __eq__(self, other):
-        if not isinstance(other, collections.abc.Mapping):
-            return NotImplemented
-        if len(self) != len(other):
-            return False
-        return all(k in other and other[k] == v for k, v in self._iter_pairs())
-
-    def __ne__(self, other):
-        eq = self.__eq__(other)
-        return eq if eq is NotImplemented else not eq
 
     __hash__ = None
 
     def __repr__(self) -> str:
         if self.__chandle__() == 0:
             return "Dict(chandle=None)"
-        return "Dict({" + ", ".join(f"{k!r}: {v!r}" for k, v in self._iter_pairs()) + "})"
+        return "Dict(" + self._items_repr() + ")"
 
 
 class Shape(tuple):
