@@ -15,7 +15,8 @@ import argparse
 import json
 import platform
 import sys
-import timeit
+
+from bench_calls import best_ns  # the one timing rule of the Python benchmarks
 
 # (key, what is timed); the statement per implementation is chosen below.
 CASES = [
@@ -30,11 +31,6 @@ CASES = [
     ("x.__dlpack__()", "tvm_ffi.Tensor capsule export (max_version=(1, 0))"),
     ("np.from_dlpack(x)", "numpy.from_dlpack(tvm_ffi.Tensor)"),
 ]
-
-
-def best_ns(stmt, env, number):
-    times = timeit.repeat(stmt, globals=env, number=number, repeat=7)
-    return min(times) / number * 1e9
 
 
 def measure(number):
