@@ -17,13 +17,13 @@
 
 #include <tvm/ffi/c_api.h>
 
-#include "core/any.h"
-#include "core/error.h"
-#include "core/function.h"
-#include "core/object.h"
-#include "core/string.h"
+#include <tvmffi/any.h>
+#include <tvmffi/error.h>
+#include <tvmffi/function.h>
+#include <tvmffi/object.h>
+#include <tvmffi/string.h>
 #if __has_include("core/array.h")
-#include "core/array.h"
+#include <tvmffi/array.h>
 #define BENCH_HAVE_CORE_ARRAY 1
 #endif
 

@@ -1,7 +1,7 @@
 // Exported: converting a value view into an owning value.
 #include <cstring>
 
-#include "../core/any.h"
+#include <tvmffi/any.h>
 #include "safe_call.h"
 
 using tvmffi::core::Object;

@@ -2,9 +2,10 @@
 #include <string>
 #include <string_view>
 
-#include "../core/dtype.h"
-#include "../core/string.h"
+#include <tvmffi/dtype.h>
+#include <tvmffi/string.h>
 #include "safe_call.h"
+#include "../core/dtype_internal.h"
 
 extern "C" {
 

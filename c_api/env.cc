@@ -1,8 +1,9 @@
 // Exported environment functions (tvm/ffi/extra/c_env_api.h).
 #include <tvm/ffi/extra/c_env_api.h>
 
-#include "../core/env.h"
+#include <tvmffi/env.h>
 #include "safe_call.h"
+#include "../core/env_internal.h"
 
 namespace env = tvmffi::core::env;
 

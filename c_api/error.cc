@@ -3,7 +3,7 @@
 #include <string>
 
 #include "../core/backtrace.h"
-#include "../core/error.h"
+#include <tvmffi/error.h>
 #include "safe_call.h"
 
 using tvmffi::core::ErrorObj;

@@ -2,7 +2,7 @@
 #include <string>
 #include <string_view>
 
-#include "../core/function.h"
+#include <tvmffi/function.h>
 #include "../core/function_internal.h"
 #include "safe_call.h"
 

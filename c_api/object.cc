@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "../core/object.h"
+#include <tvmffi/object.h>
 #include "safe_call.h"
 
 using tvmffi::core::MakeObject;

@@ -5,7 +5,7 @@
 #ifndef TVMFFI_C_API_SAFE_CALL_H_
 #define TVMFFI_C_API_SAFE_CALL_H_
 
-#include "../core/error.h"
+#include <tvmffi/error.h>
 
 #define TVMFFI_SAFE_CALL_BEGIN() try {
 #define TVMFFI_SAFE_CALL_END()                                  \

@@ -1,5 +1,5 @@
 // Exported: strings and bytes from byte arrays (small form up to 7 bytes).
-#include "../core/string.h"
+#include <tvmffi/string.h>
 #include "safe_call.h"
 
 extern "C" {

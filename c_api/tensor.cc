@@ -1,8 +1,9 @@
 // Exported tensor functions: DLPack import/export and unsafe views.
 #include <tvm/ffi/c_api.h>
 
-#include "../core/tensor.h"
+#include <tvmffi/tensor.h>
 #include "safe_call.h"
+#include "../core/tensor_internal.h"
 
 extern "C" {
 

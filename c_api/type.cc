@@ -1,7 +1,7 @@
 // Exported: the type registry and reflection.
 #include <string>
 
-#include "../core/string.h"
+#include <tvmffi/string.h>
 #include "../core/type_registry.h"
 #include "safe_call.h"
 

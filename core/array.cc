@@ -1,8 +1,8 @@
 // ffi.Array global functions: construction, size, item access, containment.
-#include "array.h"
+#include <tvmffi/array.h>
 
 #include "container_internal.h"
-#include "function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

@@ -2,9 +2,9 @@
 #include <string>
 #include <vector>
 
-#include "array.h"
-#include "function.h"
-#include "string.h"
+#include <tvmffi/array.h>
+#include <tvmffi/function.h>
+#include <tvmffi/string.h>
 #include "type_registry.h"
 
 namespace tvmffi {

@@ -4,9 +4,9 @@
 // tensors inside containers.
 #include <unordered_set>
 
-#include "array.h"
-#include "function.h"
-#include "map.h"
+#include <tvmffi/array.h>
+#include <tvmffi/function.h>
+#include <tvmffi/map.h>
 
 namespace tvmffi {
 namespace core {

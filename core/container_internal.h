@@ -4,12 +4,13 @@
 
 #include <string>
 
-#include "any.h"
-#include "array.h"
-#include "map.h"
-#include "function.h"
-#include "object.h"
-#include "sentinel.h"
+#include <tvmffi/any.h>
+#include <tvmffi/array.h>
+#include <tvmffi/map.h>
+#include <tvmffi/function.h>
+#include <tvmffi/object.h>
+#include <tvmffi/sentinel.h>
+#include "sentinel_internal.h"
 
 namespace tvmffi {
 namespace core {

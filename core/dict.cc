@@ -1,8 +1,8 @@
 // ffi.Dict global functions: construction, lookup and in-place mutation.
-#include "dict.h"
+#include <tvmffi/dict.h>
 
 #include "container_internal.h"
-#include "function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

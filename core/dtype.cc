@@ -1,10 +1,11 @@
 // Data types: the dtype name grammar, both ways.
-#include "dtype.h"
+#include <tvmffi/dtype.h>
 
 #include <cstdint>
 #include <optional>
 
-#include "function.h"
+#include <tvmffi/function.h>
+#include "dtype_internal.h"
 
 namespace tvmffi {
 namespace core {

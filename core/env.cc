@@ -1,5 +1,5 @@
 // The environment's state: streams, allocators, host callbacks and symbol tables.
-#include "env.h"
+#include <tvmffi/env.h>
 
 #include <atomic>
 #include <cstdio>
@@ -7,7 +7,9 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "tensor.h"
+#include <tvmffi/tensor.h>
+#include "env_internal.h"
+#include "tensor_internal.h"
 
 namespace tvmffi {
 namespace core {

@@ -1,5 +1,5 @@
 // Errors: the Error object this library allocates and the thread-local slot.
-#include "error.h"
+#include <tvmffi/error.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,5 +1,5 @@
 // Functions: C functions wrapped as objects, and the global function registry.
-#include "function.h"
+#include <tvmffi/function.h>
 
 #include <memory>
 #include <mutex>

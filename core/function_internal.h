@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "object.h"
+#include <tvmffi/object.h>
 
 namespace tvmffi {
 namespace core {

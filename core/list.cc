@@ -1,10 +1,10 @@
 // ffi.List global functions: construction and in-place mutation.
-#include "list.h"
+#include <tvmffi/list.h>
 
 #include <vector>
 
 #include "container_internal.h"
-#include "function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

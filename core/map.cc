@@ -1,10 +1,10 @@
 // ffi.Map global functions, and the iterator functor Map and Dict share.
-#include "map.h"
+#include <tvmffi/map.h>
 
 #include <memory>
 
 #include "container_internal.h"
-#include "function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,7 +1,8 @@
 // The MISSING and KWARGS sentinel objects and their global functions.
-#include "sentinel.h"
+#include <tvmffi/sentinel.h>
 
-#include "function.h"
+#include <tvmffi/function.h>
+#include "sentinel_internal.h"
 
 namespace tvmffi {
 namespace core {

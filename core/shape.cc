@@ -1,10 +1,10 @@
 // ffi.Shape global functions.
-#include "shape.h"
+#include <tvmffi/shape.h>
 
 #include <vector>
 
 #include "container_internal.h"
-#include "function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,8 +1,9 @@
 // Tensors made by this library: DLPack import/export, unsafe views, ownership.
-#include "tensor.h"
+#include <tvmffi/tensor.h>
 
 #include <algorithm>
 #include <sstream>
+#include "tensor_internal.h"
 
 namespace tvmffi {
 namespace core {

@@ -10,9 +10,9 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "any.h"
-#include "error.h"
-#include "string.h"
+#include <tvmffi/any.h>
+#include <tvmffi/error.h>
+#include <tvmffi/string.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,7 +1,7 @@
 // testing.* globals for the benchmarks (bench/python): results that cost the
 // callee nothing, so that a benchmark measures the binding's work alone.
-#include "core/function.h"
-#include "core/string.h"
+#include <tvmffi/function.h>
+#include <tvmffi/string.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,12 +1,12 @@
 // testing.* globals for containers: typed parameters that check and convert.
 //
 // Array[int], Array <-> List and Map <-> Dict, for tests in other languages.
-#include "core/array.h"
-#include "core/dict.h"
-#include "core/function.h"
-#include "core/list.h"
-#include "core/map.h"
-#include "core/shape.h"
+#include <tvmffi/array.h>
+#include <tvmffi/dict.h>
+#include <tvmffi/function.h>
+#include <tvmffi/list.h>
+#include <tvmffi/map.h>
+#include <tvmffi/shape.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,5 +1,5 @@
 // testing.* globals for the core: echo, no-op, raising, applying callbacks.
-#include "core/function.h"
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {

@@ -1,5 +1,5 @@
 // testing.* object types (reflected fields, methods, constructors) and use counts.
-#include "core/reflection.h"
+#include <tvmffi/reflection.h>
 
 namespace tvmffi {
 namespace core {

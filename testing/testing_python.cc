@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/reflection.h"
+#include <tvmffi/reflection.h>
 
 namespace tvmffi {
 namespace core {

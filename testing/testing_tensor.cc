@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/function.h"
-#include "core/shape.h"
-#include "core/tensor.h"
+#include <tvmffi/function.h>
+#include <tvmffi/shape.h>
+#include <tvmffi/tensor.h>
 
 namespace tvmffi {
 namespace core {

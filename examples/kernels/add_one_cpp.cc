@@ -17,9 +17,9 @@
 //     and its strides are never NULL;
 //   - an exception thrown with TVMFFI_THROW becomes an error for the caller;
 //     nothing is thrown across the C ABI.
-#include "core/dtype.h"
-#include "core/function.h"
-#include "core/tensor.h"
+#include <tvmffi/dtype.h>
+#include <tvmffi/function.h>
+#include <tvmffi/tensor.h>
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Values: Any (owning), AnyView (borrowed) and their TypeTraits conversions.
-#ifndef TVMFFI_CORE_ANY_H_
-#define TVMFFI_CORE_ANY_H_
+#ifndef TVMFFI_ANY_H_
+#define TVMFFI_ANY_H_
 
 #include <cstring>
 #include <optional>
@@ -494,4 +494,4 @@ struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>>
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_ANY_H_
+#endif  // TVMFFI_ANY_H_

@@ -1,6 +1,6 @@
 // Container-key equality and hashing of values (spec §5), and key rendering.
-#ifndef TVMFFI_CORE_ANY_EQUAL_H_
-#define TVMFFI_CORE_ANY_EQUAL_H_
+#ifndef TVMFFI_ANY_EQUAL_H_
+#define TVMFFI_ANY_EQUAL_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -133,4 +133,4 @@ inline std::string RenderKey(const TVMFFIAny& v) {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_ANY_EQUAL_H_
+#endif  // TVMFFI_ANY_EQUAL_H_

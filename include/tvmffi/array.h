@@ -2,8 +2,8 @@
 //
 // An ffi.Array is immutable once shared; its elements live inline after its
 // TVMFFISeqCell.  Array<T> reads them as T (Any by default).
-#ifndef TVMFFI_CORE_ARRAY_H_
-#define TVMFFI_CORE_ARRAY_H_
+#ifndef TVMFFI_ARRAY_H_
+#define TVMFFI_ARRAY_H_
 
 #include <cstring>
 #include <initializer_list>
@@ -331,4 +331,4 @@ struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_ARRAY_H_
+#endif  // TVMFFI_ARRAY_H_

@@ -2,8 +2,8 @@
 //
 // It uses the hash table of ffi.Map (map.h).  The layout is not part of the
 // C ABI: other languages use the ffi.Dict* global functions.
-#ifndef TVMFFI_CORE_DICT_H_
-#define TVMFFI_CORE_DICT_H_
+#ifndef TVMFFI_DICT_H_
+#define TVMFFI_DICT_H_
 
 #include <initializer_list>
 #include <optional>
@@ -53,4 +53,4 @@ struct TypeTraits<Dict> : MapRefTraits<Dict> {};
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_DICT_H_
+#endif  // TVMFFI_DICT_H_

@@ -2,8 +2,8 @@
 //
 // Names such as "float32", "int8x4", "bfloat16", "float8_e4m3fn" or
 // "custom[posit]16".
-#ifndef TVMFFI_CORE_DTYPE_H_
-#define TVMFFI_CORE_DTYPE_H_
+#ifndef TVMFFI_DTYPE_H_
+#define TVMFFI_DTYPE_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -40,22 +40,7 @@ inline bool DataTypeEqual(DLDataType a, DLDataType b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
 
-// ---------------------------------------------------------------------------
-// Library-internal (defined in dtype.cc, not exported).
-namespace dtype {
-
-// Global functions consulted for custom[...] dtypes (codes >= kCustomBegin).
-constexpr const char* kGetCustomTypeCode = "dtype.get_custom_type_code";  // (name) -> int
-constexpr const char* kGetCustomTypeName = "dtype.get_custom_type_name";  // (code) -> str
-constexpr int kCustomBegin = 129;
-
-// Throws ValueError naming the text.
-DLDataType Parse(std::string_view text);
-// Throws ValueError for unknown codes (including kDLComplex).
-std::string Format(DLDataType dtype);
-
-}  // namespace dtype
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_DTYPE_H_
+#endif  // TVMFFI_DTYPE_H_

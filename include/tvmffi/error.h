@@ -2,8 +2,8 @@
 //
 // Error and the helpers are header-only over the C ABI; ErrorObj, the
 // object this library allocates, is library-internal.
-#ifndef TVMFFI_CORE_ERROR_H_
-#define TVMFFI_CORE_ERROR_H_
+#ifndef TVMFFI_ERROR_H_
+#define TVMFFI_ERROR_H_
 
 #include <cstring>
 #include <exception>
@@ -176,4 +176,4 @@ TVMFFIObjectHandle ErrorSlotTake() noexcept;            // new reference or null
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_ERROR_H_
+#endif  // TVMFFI_ERROR_H_

@@ -1,8 +1,8 @@
 // Functions: ffi.Function, functions from C++ callables, and the global registry.
 //
 // Callables are packed or typed (arguments converted with TypeTraits).
-#ifndef TVMFFI_CORE_FUNCTION_H_
-#define TVMFFI_CORE_FUNCTION_H_
+#ifndef TVMFFI_FUNCTION_H_
+#define TVMFFI_FUNCTION_H_
 
 #include <functional>
 #include <optional>
@@ -211,4 +211,4 @@ class Function : public ObjectRef {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_FUNCTION_H_
+#endif  // TVMFFI_FUNCTION_H_

@@ -1,8 +1,8 @@
 // Lists: ffi.List (75), a shared mutable sequence, and the C++ reference List.
 //
 // The elements live in a separately allocated buffer.
-#ifndef TVMFFI_CORE_LIST_H_
-#define TVMFFI_CORE_LIST_H_
+#ifndef TVMFFI_LIST_H_
+#define TVMFFI_LIST_H_
 
 #include <cstdlib>
 #include <cstring>
@@ -207,4 +207,4 @@ struct TypeTraits<List> : ObjectRefTraitsBase<List> {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_LIST_H_
+#endif  // TVMFFI_LIST_H_

@@ -3,8 +3,8 @@
 // The table keeps insertion order; an ffi.Map is immutable once shared.  The
 // object layout is this library's own, not part of the C ABI, so other
 // languages reach maps through the ffi.Map* global functions.
-#ifndef TVMFFI_CORE_MAP_H_
-#define TVMFFI_CORE_MAP_H_
+#ifndef TVMFFI_MAP_H_
+#define TVMFFI_MAP_H_
 
 #include <cstdlib>
 #include <cstring>
@@ -391,4 +391,4 @@ struct TypeTraits<Map> : MapRefTraits<Map> {};
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_MAP_H_
+#endif  // TVMFFI_MAP_H_

@@ -1,6 +1,6 @@
 // Objects: the 24-byte header, reference counting, allocation and smart pointers.
-#ifndef TVMFFI_CORE_OBJECT_H_
-#define TVMFFI_CORE_OBJECT_H_
+#ifndef TVMFFI_OBJECT_H_
+#define TVMFFI_OBJECT_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -310,4 +310,4 @@ inline const T* ObjectAs(const Object* obj) {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_OBJECT_H_
+#endif  // TVMFFI_OBJECT_H_

@@ -14,8 +14,8 @@
 //
 // or `.AutoInit()`: an __ffi_init__ built from the reflected fields (see
 // MakeAutoInit below), taking positional and keyword arguments.
-#ifndef TVMFFI_CORE_REFLECTION_H_
-#define TVMFFI_CORE_REFLECTION_H_
+#ifndef TVMFFI_REFLECTION_H_
+#define TVMFFI_REFLECTION_H_
 
 #include <cstring>
 #include <string>
@@ -396,4 +396,4 @@ class ObjectDef {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_REFLECTION_H_
+#endif  // TVMFFI_REFLECTION_H_

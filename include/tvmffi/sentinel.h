@@ -3,8 +3,8 @@
 // MISSING (ffi.GetInvalidObject) means "no value" in lookups such as
 // ffi.MapGetItemOrMissing; KWARGS (ffi.GetKwargsObject) starts keyword
 // arguments in a packed call.  Each is one object for the whole process.
-#ifndef TVMFFI_CORE_SENTINEL_H_
-#define TVMFFI_CORE_SENTINEL_H_
+#ifndef TVMFFI_SENTINEL_H_
+#define TVMFFI_SENTINEL_H_
 
 #include <cstring>
 
@@ -56,13 +56,8 @@ inline bool IsMissing(const TVMFFIAny& v) {
   return v.type_index == kTVMFFIObject && v.v_obj == MissingSentinel();
 }
 
-// Library-internal (sentinel.cc): the objects themselves, made on first use,
-// and MISSING as a value (a new reference).
-TVMFFIObjectHandle MakeOrGetMissingObject();
-TVMFFIObjectHandle MakeOrGetKwargsObject();
-Any MissingValue();
 
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_SENTINEL_H_
+#endif  // TVMFFI_SENTINEL_H_

@@ -1,8 +1,8 @@
 // Shapes: ffi.Shape (69), immutable int64 dimensions, and the C++ Shape.
 //
 // The dimensions are stored inline after the TVMFFIShapeCell.
-#ifndef TVMFFI_CORE_SHAPE_H_
-#define TVMFFI_CORE_SHAPE_H_
+#ifndef TVMFFI_SHAPE_H_
+#define TVMFFI_SHAPE_H_
 
 #include <cstring>
 #include <initializer_list>
@@ -83,4 +83,4 @@ class Shape : public ObjectRef {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_SHAPE_H_
+#endif  // TVMFFI_SHAPE_H_

@@ -1,8 +1,8 @@
 // Strings and bytes: ffi.String, ffi.Bytes and the small inline form.
 //
 // The small form holds at most 7 bytes directly in a TVMFFIAny.
-#ifndef TVMFFI_CORE_STRING_H_
-#define TVMFFI_CORE_STRING_H_
+#ifndef TVMFFI_STRING_H_
+#define TVMFFI_STRING_H_
 
 #include <cstring>
 #include <string>
@@ -171,4 +171,4 @@ class Bytes : public ObjectRef {
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_STRING_H_
+#endif  // TVMFFI_STRING_H_

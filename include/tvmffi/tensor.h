@@ -1,6 +1,6 @@
 // Tensors: ffi.Tensor (header + DLTensor cell) and the C++ Tensor reference.
-#ifndef TVMFFI_CORE_TENSOR_H_
-#define TVMFFI_CORE_TENSOR_H_
+#ifndef TVMFFI_TENSOR_H_
+#define TVMFFI_TENSOR_H_
 
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
@@ -236,22 +236,8 @@ struct TypeTraits<Tensor> : ObjectRefTraitsBase<Tensor> {
   }
 };
 
-// ---------------------------------------------------------------------------
-// Library-internal (defined in tensor.cc, not exported).  Each function
-// throws Error on failure and then leaves `from` with the caller.
-
-ObjectPtr<Object> TensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
-                                   bool require_contiguous);
-ObjectPtr<Object> TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
-                                            int32_t require_alignment, bool require_contiguous);
-DLManagedTensor* TensorToDLPack(TVMFFIObjectHandle tensor);
-DLManagedTensorVersioned* TensorToDLPackVersioned(TVMFFIObjectHandle tensor);
-ObjectPtr<Object> TensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype);
-// The DLPack flags recorded at import (READ_ONLY, IS_COPIED); 0 for tensors
-// made by other libraries.
-uint64_t TensorDLPackFlags(TVMFFIObjectHandle tensor);
 
 }  // namespace core
 }  // namespace tvmffi
 
-#endif  // TVMFFI_CORE_TENSOR_H_
+#endif  // TVMFFI_TENSOR_H_

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "test_util.h"
-#include "core/function.h"
+#include <tvmffi/function.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

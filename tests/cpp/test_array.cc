@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/array.h"
-#include "core/list.h"
-#include "core/string.h"
+#include <tvmffi/array.h>
+#include <tvmffi/list.h>
+#include <tvmffi/string.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

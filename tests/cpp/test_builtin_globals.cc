@@ -5,8 +5,8 @@
 #include <string>
 
 #include "test_util.h"
-#include "core/array.h"
-#include "core/string.h"
+#include <tvmffi/array.h>
+#include <tvmffi/string.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

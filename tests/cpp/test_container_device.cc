@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
-#include "core/tensor.h"
+#include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

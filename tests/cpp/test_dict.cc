@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/dict.h"
+#include <tvmffi/dict.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

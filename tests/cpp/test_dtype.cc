@@ -5,8 +5,8 @@
 #include <string>
 
 #include "test_util.h"
-#include "core/dtype.h"
-#include "core/function.h"
+#include <tvmffi/dtype.h>
+#include <tvmffi/function.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

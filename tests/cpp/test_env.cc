@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/env.h"
-#include "core/function.h"
-#include "core/tensor.h"
+#include <tvmffi/env.h>
+#include <tvmffi/function.h>
+#include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

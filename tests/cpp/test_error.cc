@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "test_util.h"
-#include "core/function.h"
+#include <tvmffi/function.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/array.h"
-#include "core/list.h"
+#include <tvmffi/array.h>
+#include <tvmffi/list.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

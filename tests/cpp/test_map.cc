@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/map.h"
-#include "core/string.h"
+#include <tvmffi/map.h>
+#include <tvmffi/string.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

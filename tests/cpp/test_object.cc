@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/error.h"
-#include "core/object.h"
+#include <tvmffi/error.h>
+#include <tvmffi/object.h>
 
 using namespace tvmffi::core;
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "test_util.h"
-#include "core/reflection.h"
+#include <tvmffi/reflection.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
-#include "core/sentinel.h"
+#include <tvmffi/sentinel.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/shape.h"
+#include <tvmffi/shape.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/function.h"
-#include "core/tensor.h"
+#include <tvmffi/function.h>
+#include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

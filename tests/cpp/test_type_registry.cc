@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "core/function.h"
+#include <tvmffi/function.h>
 
 using namespace tvmffi::core;
 using namespace test_util;

@@ -13,10 +13,10 @@
 #include <string>
 #include <utility>
 
-#include "core/any.h"
-#include "core/error.h"
-#include "core/function.h"
-#include "core/object.h"
+#include <tvmffi/any.h>
+#include <tvmffi/error.h>
+#include <tvmffi/function.h>
+#include <tvmffi/object.h>
 
 namespace test_util {
 

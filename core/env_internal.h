@@ -1,0 +1,54 @@
+// The environment's library-internal side (defined in env.cc, not exported):
+// the per-thread stream table, the allocator, host callbacks and symbol tables.
+#ifndef TVMFFI_CORE_ENV_INTERNAL_H_
+#define TVMFFI_CORE_ENV_INTERNAL_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tvmffi/env.h>
+
+namespace tvmffi {
+namespace core {
+
+// Library-internal (defined in env.cc, not exported).  Functions that can
+// fail throw Error.
+namespace env {
+
+// Streams: a per-thread table keyed by (device_type, device_id).  Negative
+// indices are a ValueError.  Returns the previous stream.
+TVMFFIStreamHandle SetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandle stream);
+// NULL when never set (or for negative indices).
+TVMFFIStreamHandle GetStream(int32_t device_type, int32_t device_id) noexcept;
+
+// The allocator: thread-local first, then the process-wide fallback.
+// Returns the previous thread-local allocator.
+DLPackManagedTensorAllocator SetAllocator(DLPackManagedTensorAllocator allocator,
+                                          bool write_to_global);
+DLPackManagedTensorAllocator GetAllocator() noexcept;
+// TVMFFIEnvTensorAlloc: 0 and a new reference in *out, or the allocator's
+// own non-zero code (its error already in the slot).
+int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out);
+
+// Host callbacks.
+void RegisterCAPI(const char* name, void* symbol);
+int CheckSignals() noexcept;
+
+// Symbols pushed into every library loaded later (name, value), in order.
+void RegisterContextSymbol(const char* name, void* symbol);
+std::vector<std::pair<std::string, void*>> ContextSymbols();
+// The system-library symbol table.
+void RegisterSystemLibSymbol(const char* name, void* symbol);
+void* LookupSystemLibSymbol(const std::string& name);
+
+// TVMFFIEnvModLookupFromImports: a borrowed Function handle owned by a
+// process-lifetime cache keyed by (library_ctx, name).  RuntimeError when
+// the name is unknown.
+TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char* name);
+
+}  // namespace env
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_ENV_INTERNAL_H_
