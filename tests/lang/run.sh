@@ -31,7 +31,7 @@ build_and_run() {
         node "$HERE/node/lang_test.js" ;;
     java)
       # target/ inside the sample is git-ignored; the JVM gets the library paths from the environment.
-      (cd "$HERE/java" && mvn -q -B compile exec:exec) ;;
+      (cd "$HERE/java" && mvn -q -B -Dstyle.color=never compile exec:exec) ;;
     *) echo "unknown language $1" >&2; return 2 ;;
   esac
 }
