@@ -5,6 +5,7 @@
 #   make test     build and run every test (ctest, then the Python tests)
 #   make asan     everything (C, C++ and Python suites) under ASan + UBSan, in build-asan/
 #   make bench    Release build, then run the benchmarks
+#   make test-lang  the dlopen samples in C, Rust, Go, Node.js and Java (tests/lang/)
 #   make clean    remove the build directories
 
 BUILD      ?= build
@@ -14,7 +15,7 @@ CMAKE_ARGS ?=
 
 CONFIGURE = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
 
-.PHONY: all build demo test asan bench clean
+.PHONY: all build demo test asan bench clean test-lang
 
 all: demo
 
@@ -45,3 +46,8 @@ bench: build
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
+
+test-lang: build
+	TVM_FFI_LIB=$(abspath $(BUILD))/libtvm_ffi.so \
+	  TVM_FFI_TESTING_LIB=$(abspath $(BUILD))/libtvm_ffi_testing.so \
+	  LANG_BUILD=$(abspath $(BUILD))/lang bash tests/lang/run.sh

@@ -16,6 +16,7 @@ packages=(
   python3 python3-dev python3-pip python3-venv   # pyshim, pip download of upstream
   python3-pytest python3-numpy           # the Python tests
   ca-certificates
+  openjdk-17-jdk-headless maven          # make test-lang: the Java sample (JNA from Maven Central)
 )
 
 missing=()
@@ -36,3 +37,16 @@ else
 fi
 
 bash .ci/fetch-upstream.sh
+
+# make test-lang: the packages of the language samples (tests/lang/), fetched
+# once into the tools' own caches on this machine (~/.cargo, ~/.m2, the Go
+# build cache; node_modules inside the sample, ignored by git).  Rust, Go and
+# Node.js themselves come with the machine and cannot be installed from here.
+for tool in cargo go node npm java mvn; do
+  command -v "$tool" >/dev/null 2>&1 ||
+    { echo "setup: $tool not found; make test-lang needs Rust (cargo), Go, Node.js 20 + npm, JDK 17 + Maven" >&2; exit 1; }
+done
+(cd tests/lang/rust && cargo fetch --locked --quiet)
+(cd tests/lang/node && npm ci --no-audit --no-fund --silent)
+(cd tests/lang/java && mvn -q -B -Dstyle.color=never dependency:resolve dependency:resolve-plugins)
+echo "setup: language sample packages ready (cargo, npm, maven)"

@@ -1,0 +1,3 @@
+module example.com/tvmffi-langtest
+
+go 1.21
