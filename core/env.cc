@@ -8,6 +8,7 @@
 
 #include <tvmffi/tensor.h>
 #include "env_internal.h"
+#include "error_internal.h"
 #include "module.h"
 #include "tensor_internal.h"
 

@@ -10,11 +10,13 @@ using tvmffi::core::Any;
 using tvmffi::core::Function;
 using tvmffi::core::Tensor;
 
+extern "C" {
 // Filled by the loader with this library's module.
-extern "C" __attribute__((visibility("default"))) void* __tvm_ffi__library_ctx = nullptr;
+__attribute__((visibility("default"))) void* __tvm_ffi__library_ctx = nullptr;
 // Filled by the loader with what the test registered under this name
 // (TVMFFIEnvModRegisterContextSymbol) before loading.
-extern "C" __attribute__((visibility("default"))) void* tvmffi_test_context_symbol = nullptr;
+__attribute__((visibility("default"))) void* tvmffi_test_context_symbol = nullptr;
+}
 
 namespace {
 
