@@ -8,6 +8,7 @@ import gc
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -254,3 +255,14 @@ def test_cpp_load_of_source_files(kernel_path):
     assert os.stat(kernel_path).st_mtime_ns == stamp
     with pytest.raises(FileNotFoundError, match="source file '/nonexistent/k.cc' does not exist"):
         tvm_ffi.cpp.build("pytest_missing_source", sources=["/nonexistent/k.cc"])
+
+
+def test_get_started_example_from_python(cache_dir):
+    example = ROOT / "examples" / "get_started"
+    path = tvm_ffi.cpp.build("get_started_add_one", sources=[str(example / "add_one.cc")])
+    proc = subprocess.run(
+        [sys.executable, str(example / "run.py"), path], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "run.py: ok"
+    assert "run.py: y = [2. 3. 4. 5.]" in proc.stdout
