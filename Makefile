@@ -1,7 +1,7 @@
 # The front door.  Every target configures with CMake + Ninja, so a fresh
 # checkout needs nothing but the packages that .ci/setup.sh installs.
 #
-#   make          Release build in build/, then run the demo
+#   make          Release build in build/, then run the demo and examples/get_started
 #   make test     build and run every test (ctest, then the Python tests)
 #   make asan     everything (C, C++ and Python suites) under ASan + UBSan, in build-asan/
 #   make bench    Release build, then run the benchmarks
@@ -25,6 +25,7 @@ build:
 
 demo: build
 	./$(BUILD)/demo
+	bash tests/install/check_install.sh $(BUILD) $(BUILD)/get_started
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

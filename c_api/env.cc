@@ -57,6 +57,7 @@ TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
 TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
                                               const char* func_name, TVMFFIObjectHandle* out) {
   TVMFFI_SAFE_CALL_BEGIN();
+  TVMFFI_CHECK_ARG_NOT_NULL(library_ctx);
   TVMFFI_CHECK_ARG_NOT_NULL(func_name);
   TVMFFI_CHECK_ARG_NOT_NULL(out);
   *out = env::LookupFromImports(library_ctx, func_name);

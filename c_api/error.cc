@@ -3,64 +3,26 @@
 #include <string>
 
 #include "../core/backtrace.h"
-#include <tvmffi/error.h>
+#include "../core/error_internal.h"
 #include "safe_call.h"
 
-using tvmffi::core::ErrorObj;
-using tvmffi::core::MakeObject;
-
-namespace {
-
-std::string FromByteArray(const TVMFFIByteArray* b) {
-  return b == nullptr || b->size == 0 ? std::string() : std::string(b->data, b->size);
-}
-
-// Makes an Error without touching the slot; -1 only when allocation fails.
-int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
-                const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
-                TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept {
-  try {
-    *out = MakeObject<ErrorObj>(FromByteArray(kind), FromByteArray(message),
-                                FromByteArray(backtrace), cause, extra_context)
-               .release_handle();
-    return 0;
-  } catch (...) {
-    *out = nullptr;
-    return -1;
-  }
-}
-
-// Builds an error with a backtrace of the caller and stores it in the slot.
-// If even that allocation fails the slot is left as it was.
-void SetRaisedWithBacktrace(const char* kind, std::string message) noexcept {
-  std::string bt = tvmffi::core::CaptureBacktrace(nullptr, 0, nullptr, false, 2);
-  TVMFFIByteArray k = {kind == nullptr ? "RuntimeError" : kind,
-                       kind == nullptr ? 12 : std::strlen(kind)};
-  TVMFFIByteArray m = {message.data(), message.size()};
-  TVMFFIByteArray b = {bt.data(), bt.size()};
-  TVMFFIObjectHandle err = nullptr;
-  if (CreateError(&k, &m, &b, nullptr, nullptr, &err) != 0) return;
-  tvmffi::core::ErrorSlotSet(err);
-  TVMFFIObjectDecRef(err);
-}
-
-}  // namespace
+namespace core = tvmffi::core;
 
 extern "C" {
 
 TVM_FFI_DLL void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
   if (result == nullptr) return;
-  *result = tvmffi::core::ErrorSlotTake();
+  *result = core::ErrorSlotTake();
 }
 
 TVM_FFI_DLL void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
-  tvmffi::core::ErrorSlotSet(error);
+  core::ErrorSlotSet(error);
 }
 
 TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
   try {
-    SetRaisedWithBacktrace(kind, message == nullptr ? std::string() : std::string(message));
-  } catch (...) {
+    core::SetRaisedWithBacktrace(kind, message == nullptr ? std::string() : std::string(message));
+  } catch (...) {  // the message copy ran out of memory: the slot stays as it was
   }
 }
 
@@ -71,7 +33,7 @@ TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char*
     for (int32_t i = 0; message_parts != nullptr && i < num_parts; ++i) {
       if (message_parts[i] != nullptr) message += message_parts[i];
     }
-    SetRaisedWithBacktrace(kind, std::move(message));
+    core::SetRaisedWithBacktrace(kind, message);
   } catch (...) {
   }
 }
@@ -79,14 +41,14 @@ TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char*
 TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                                   const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) {
   if (out == nullptr) return -1;
-  return CreateError(kind, message, backtrace, nullptr, nullptr, out);
+  return core::CreateError(kind, message, backtrace, nullptr, nullptr, out);
 }
 
 TVM_FFI_DLL int TVMFFIErrorCreateWithCauseAndExtraContext(
     const TVMFFIByteArray* kind, const TVMFFIByteArray* message, const TVMFFIByteArray* backtrace,
     TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) {
   if (out == nullptr) return -1;
-  return CreateError(kind, message, backtrace, cause_chain, extra_context, out);
+  return core::CreateError(kind, message, backtrace, cause_chain, extra_context, out);
 }
 
 TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno,
@@ -94,7 +56,7 @@ TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lin
   static thread_local std::string buffer;
   static thread_local TVMFFIByteArray view;
   try {
-    buffer = tvmffi::core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0, 1);
+    buffer = core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0, 1);
   } catch (...) {
     buffer.clear();
   }

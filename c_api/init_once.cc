@@ -1,53 +1,18 @@
 // Exported: one-time initialisation of a handle, thread-safe.
-#include <atomic>
-#include <mutex>
-
 #include "safe_call.h"
-
-namespace {
-
-std::mutex& InitMutex() {
-  static std::mutex* mutex = new std::mutex();  // outlives every static user
-  return *mutex;
-}
-
-std::atomic<void*>& AsAtomic(void** addr) {
-  static_assert(sizeof(std::atomic<void*>) == sizeof(void*), "atomic pointer layout");
-  return *reinterpret_cast<std::atomic<void*>*>(addr);
-}
-
-}  // namespace
+#include "../core/init_once.h"
 
 extern "C" {
 
-// init_func and deinit_func are C functions: their failures arrive as return
-// codes with the error already in the slot, and are passed on as they are.
 TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   TVMFFI_SAFE_CALL_BEGIN();
-  if (handle_addr == nullptr || init_func == nullptr) {
-    TVMFFI_THROW(ValueError) << "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL";
-  }
-  if (AsAtomic(handle_addr).load(std::memory_order_acquire) != nullptr) return 0;
-  std::lock_guard<std::mutex> lock(InitMutex());
-  if (AsAtomic(handle_addr).load(std::memory_order_relaxed) != nullptr) return 0;
-  void* result = nullptr;
-  int rc = init_func(&result);
-  if (rc != 0) return rc;
-  if (result == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIHandleInitOnce: init_func succeeded but produced NULL";
-  }
-  AsAtomic(handle_addr).store(result, std::memory_order_release);
+  return tvmffi::core::HandleInitOnce(handle_addr, init_func);
   TVMFFI_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
   TVMFFI_SAFE_CALL_BEGIN();
-  if (handle_addr == nullptr || deinit_func == nullptr) {
-    TVMFFI_THROW(ValueError)
-        << "TVMFFIHandleDeinitOnce: handle_addr and deinit_func must not be NULL";
-  }
-  void* old = AsAtomic(handle_addr).exchange(nullptr, std::memory_order_acq_rel);
-  if (old != nullptr) return deinit_func(old);
+  return tvmffi::core::HandleDeinitOnce(handle_addr, deinit_func);
   TVMFFI_SAFE_CALL_END();
 }
 

@@ -3,12 +3,13 @@
 
 #include <atomic>
 #include <cstdio>
-#include <map>
 #include <mutex>
 #include <unordered_map>
 
 #include <tvmffi/tensor.h>
 #include "env_internal.h"
+#include "error_internal.h"
+#include "module.h"
 #include "tensor_internal.h"
 
 namespace tvmffi {
@@ -55,16 +56,6 @@ struct SymbolTables {
 SymbolTables& Tables() {
   static SymbolTables* tables = new SymbolTables();
   return *tables;
-}
-
-// Functions found by LookupFromImports; each entry holds one strong reference.
-struct ImportCache {
-  std::mutex mutex;
-  std::map<std::pair<TVMFFIObjectHandle, std::string>, TVMFFIObjectHandle> entries;
-};
-ImportCache& Cache() {
-  static ImportCache* cache = new ImportCache();
-  return *cache;
 }
 
 }  // namespace
@@ -203,26 +194,10 @@ void* LookupSystemLibSymbol(const std::string& name) {
 }
 
 TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char* name) {
-  ImportCache& cache = Cache();
-  std::pair<TVMFFIObjectHandle, std::string> key(library_ctx, name);
-  std::lock_guard<std::mutex> lock(cache.mutex);
-  auto it = cache.entries.find(key);
-  if (it != cache.entries.end()) return it->second;
-  // Modules (and so imports) do not exist yet: the global registry is the
-  // only place to search.
-  TVMFFIByteArray n = ToByteArray(key.second);
-  TVMFFIObjectHandle f = nullptr;
-  int rc = TVMFFIFunctionGetGlobal(&n, &f);
-  if (rc != 0) ThrowRaised(rc);
-  if (f == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `"
-                               << key.second
-                               << "` in the module's imports or the global function registry";
-  }
-  ObjectPtr<Object> held = ObjectPtr<Object>::AdoptHandle(f);
-  cache.entries.emplace(std::move(key), f);
-  held.release();  // the cache keeps the reference
-  return f;
+  // library_ctx is what the loader wrote into `__tvm_ffi__library_ctx`: a
+  // module handle, borrowed.
+  Module module(ObjectPtr<Object>::BorrowHandle(library_ctx));
+  return AsLibraryModule(module)->LookupFromImports(name);
 }
 
 }  // namespace env

@@ -42,9 +42,10 @@ std::vector<std::pair<std::string, void*>> ContextSymbols();
 void RegisterSystemLibSymbol(const char* name, void* symbol);
 void* LookupSystemLibSymbol(const std::string& name);
 
-// TVMFFIEnvModLookupFromImports: a borrowed Function handle owned by a
-// process-lifetime cache keyed by (library_ctx, name).  RuntimeError when
-// the name is unknown.
+// TVMFFIEnvModLookupFromImports: `library_ctx` is a module's handle (what
+// the loader stored in `__tvm_ffi__library_ctx`).  Returns a Function handle
+// borrowed from that module's cache.  RuntimeError when the name is unknown,
+// TypeError when library_ctx is no module of this library.
 TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char* name);
 
 }  // namespace env

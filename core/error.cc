@@ -1,5 +1,9 @@
 // Errors: the Error object this library allocates and the thread-local slot.
-#include <tvmffi/error.h>
+#include "error_internal.h"
+
+#include <cstring>
+
+#include "backtrace.h"
 
 namespace tvmffi {
 namespace core {
@@ -73,6 +77,44 @@ TVMFFIObjectHandle ErrorSlotTake() noexcept {
   TVMFFIObjectHandle h = slot.error;
   slot.error = nullptr;
   return h;
+}
+
+namespace {
+
+std::string FromByteArray(const TVMFFIByteArray* b) {
+  return b == nullptr || b->size == 0 ? std::string() : std::string(b->data, b->size);
+}
+
+}  // namespace
+
+int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
+                TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept {
+  try {
+    *out = MakeObject<ErrorObj>(FromByteArray(kind), FromByteArray(message),
+                                FromByteArray(backtrace), cause, extra_context)
+               .release_handle();
+    return 0;
+  } catch (...) {
+    *out = nullptr;
+    return -1;
+  }
+}
+
+void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexcept {
+  try {
+    // Skips this frame and the exported function that called it.
+    std::string bt = CaptureBacktrace(nullptr, 0, nullptr, false, 2);
+    TVMFFIByteArray k = {kind == nullptr ? "RuntimeError" : kind,
+                         kind == nullptr ? 12 : std::strlen(kind)};
+    TVMFFIByteArray m = {message.data(), message.size()};
+    TVMFFIByteArray b = {bt.data(), bt.size()};
+    TVMFFIObjectHandle err = nullptr;
+    if (CreateError(&k, &m, &b, nullptr, nullptr, &err) != 0) return;
+    ErrorSlotSet(err);
+    TVMFFIObjectDecRef(err);
+  } catch (...) {
+  }
 }
 
 }  // namespace core

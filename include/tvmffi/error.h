@@ -1,7 +1,7 @@
-// Errors: the C++ Error exception, the error-slot helpers and ErrorObj.
+// Errors: the C++ Error exception and the error-slot helpers.
 //
-// Error and the helpers are header-only over the C ABI; ErrorObj, the
-// object this library allocates, is library-internal.
+// Header-only over the C ABI; the Error object libtvm_ffi allocates is
+// library-internal (core/error_internal.h).
 #ifndef TVMFFI_ERROR_H_
 #define TVMFFI_ERROR_H_
 
@@ -141,37 +141,6 @@ inline int32_t RegisterDynamicType(const char* key, int32_t parent_index) {
   if (index < 0) ThrowRaised(index);
   return index;
 }
-
-// ---------------------------------------------------------------------------
-// Library-internal (defined in error.cc, not exported).
-
-// layout = { TVMFFIObject, TVMFFIErrorCell, then this library's storage }.
-// Readers go through the cell: an Error made by another library has the same
-// cell but not the storage behind it.
-class ErrorObj : public Object {
- public:
-  TVMFFIErrorCell cell;
-
-  ErrorObj(std::string kind, std::string message, std::string backtrace,
-           TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context);
-  ~ErrorObj();
-  ErrorObj(const ErrorObj&) = delete;
-  ErrorObj& operator=(const ErrorObj&) = delete;
-
-  TVMFFI_DECLARE_STATIC_TYPE(ErrorObj, kTVMFFIError, "ffi.Error")
-
- private:
-  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
-                              int32_t update_mode);
-  void SyncCell();
-  std::string kind_;
-  std::string message_;
-  std::string backtrace_;
-};
-
-// The calling thread's error slot (error.cc).
-void ErrorSlotSet(TVMFFIObjectHandle error) noexcept;   // borrows error
-TVMFFIObjectHandle ErrorSlotTake() noexcept;            // new reference or nullptr
 
 }  // namespace core
 }  // namespace tvmffi

@@ -23,5 +23,7 @@
 #include "env.h"
 #include "sentinel.h"
 #include "reflection.h"
+#include "module.h"
+#include "export.h"
 
 #endif  // TVMFFI_TVMFFI_H_

@@ -32,6 +32,8 @@ from .registry import (
 from .container import Array, Dict, List, Map, Shape
 from ._tensor import Tensor, from_dlpack
 from . import libinfo
+from .module import Module, ModulePropertyMask, load_module, system_lib
+from . import cpp
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
@@ -54,6 +56,8 @@ __all__ = [
     "Device",
     "Function",
     "Map",
+    "Module",
+    "ModulePropertyMask",
     "Object",
     "Shape",
     "Tensor",
@@ -66,11 +70,14 @@ __all__ = [
     "get_global_func_metadata",
     "init_ffi_api",
     "libinfo",
+    "load_module",
     "list_global_func_names",
     "register_error",
     "register_global_func",
     "register_object",
     "remove_global_func",
+    "system_lib",
+    "cpp",
     "__version__",
     "__version_tuple__",
 ]

@@ -11,6 +11,7 @@
 #include "test_util.h"
 #include <tvmffi/env.h>
 #include <tvmffi/function.h>
+#include <tvmffi/module.h>
 #include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
@@ -307,7 +308,10 @@ TEST_CASE("Env: LookupFromImports finds globals and caches a borrowed handle", "
   Function target = Function::FromTyped([](int64_t x) { return x * 2; });
   Function::SetGlobal("testing.env_lookup_target", target, true);
   uint32_t before = target.use_count();
-  void* ctx = Ptr(0x1234);
+  // library_ctx is a module (what a loader stores in __tvm_ffi__library_ctx);
+  // this one has no imports, so the globals are searched.
+  Module module = Module::SystemLib("env_test.");
+  void* ctx = module.handle();
   TVMFFIObjectHandle f = nullptr;
   REQUIRE(TVMFFIEnvModLookupFromImports(ctx, "testing.env_lookup_target", &f) == 0);
   CHECK(f == target.handle());
@@ -331,8 +335,9 @@ TEST_CASE("Env: LookupFromImports finds globals and caches a borrowed handle", "
   CHECK(TakeError() ==
         std::make_pair(std::string("RuntimeError"),
                        std::string("TVMFFIEnvModLookupFromImports: cannot find function "
-                                   "`testing.env_no_such_function` in the module's imports or "
-                                   "the global function registry")));
+                                   "`testing.env_no_such_function` in the imports of the system "
+                                   "library (prefix \"env_test.\") or in the global function "
+                                   "registry")));
 }
 
 TEST_CASE("Env: symbol registration", "[env]") {

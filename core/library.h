@@ -1,0 +1,40 @@
+// Libraries behind modules: a shared library opened with dlopen, or the
+// process's system-library symbol table.  Library-internal.
+#ifndef TVMFFI_CORE_LIBRARY_H_
+#define TVMFFI_CORE_LIBRARY_H_
+
+#include <memory>
+#include <string>
+
+namespace tvmffi {
+namespace core {
+
+// A source of symbols.  Shared by the modules made from it; a shared
+// library is closed when the last owner lets go.
+class Library {
+ public:
+  virtual ~Library() = default;
+  // The address of `name`, or nullptr.
+  virtual void* GetSymbol(const std::string& name) = 0;
+  // The address of the exported function `name` (`__tvm_ffi_<name>` and
+  // whatever variants the library's convention adds), or nullptr.
+  virtual void* GetFunctionSymbol(const std::string& name);
+  // For messages: `library "<path>"` or `the system library (prefix "p")`.
+  virtual std::string Describe() const = 0;
+  // The file the library was loaded from ("" when none).
+  virtual std::string Path() const { return std::string(); }
+};
+
+// Opens `path` with dlopen(RTLD_LAZY | RTLD_LOCAL).  RuntimeError naming the
+// path and dlerror()'s reason when it cannot be loaded.
+std::shared_ptr<Library> OpenSharedLibrary(const std::string& path);
+
+// The system library: symbols registered with
+// TVMFFIEnvModRegisterSystemLibSymbol.  A function `name` is looked up as
+// `__tvm_ffi_<prefix><name>`, then `__tvm_ffi_<name>`.
+std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix);
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_LIBRARY_H_

@@ -1,0 +1,443 @@
+// Modules: library modules, composite modules of `__tvm_ffi__library_bin`,
+// the system library, and the ffi.Module* global functions.
+#include "module.h"
+
+#include <cstring>
+#include <unordered_set>
+#include <vector>
+
+#include <tvmffi/reflection.h>
+#include "env_internal.h"
+
+namespace tvmffi {
+namespace core {
+
+namespace {
+
+constexpr const char* kLibraryCtxSymbol = "__tvm_ffi__library_ctx";
+constexpr const char* kLibraryBinSymbol = "__tvm_ffi__library_bin";
+constexpr const char* kMetadataPrefix = "__tvm_ffi__metadata_";
+constexpr const char* kDocPrefix = "__tvm_ffi__doc_";
+
+// A function of a library module: calls the symbol with handle = NULL and
+// keeps the module (and so the library) alive.
+class LibraryFunctionObj final : public FunctionObj {
+ public:
+  LibraryFunctionObj(ObjectPtr<Object> module, TVMFFISafeCallType symbol)
+      : module_(std::move(module)), symbol_(symbol) {
+    cell.safe_call = &LibraryFunctionObj::Call;
+    cell.cpp_call = nullptr;
+  }
+
+ private:
+  static int Call(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+    auto* self = static_cast<LibraryFunctionObj*>(Object::FromHandle(handle));
+    return self->symbol_(nullptr, args, num_args, result);
+  }
+  ObjectPtr<Object> module_;
+  TVMFFISafeCallType symbol_;
+};
+
+ObjectPtr<Object> SelfPtr(LibraryModuleObj* self) {
+  return ObjectPtr<Object>::Borrow(static_cast<Object*>(self));
+}
+
+}  // namespace
+
+LibraryModuleObj::~LibraryModuleObj() {
+  for (auto& kv : functions_) Object::DecWeakRef(kv.second);
+}
+
+TVMFFISafeCallType LibraryModuleObj::FindSymbol(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = symbols_.find(name);
+  if (it != symbols_.end()) return it->second;
+  auto symbol = reinterpret_cast<TVMFFISafeCallType>(lib_->GetFunctionSymbol(name));
+  symbols_.emplace(name, symbol);
+  return symbol;
+}
+
+std::optional<Function> LibraryModuleObj::GetOwnFunction(const std::string& name) {
+  TVMFFISafeCallType symbol = FindSymbol(name);
+  if (symbol == nullptr) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = functions_.find(name);
+  if (it != functions_.end()) {
+    if (Object::TryPromoteWeak(it->second)) {
+      return Function(ObjectPtr<Object>::AdoptHandle(it->second));
+    }
+    Object::DecWeakRef(it->second);  // dead: its storage may go now
+    functions_.erase(it);
+  }
+  ObjectPtr<Object> f(MakeObject<LibraryFunctionObj>(SelfPtr(this), symbol));
+  Object::IncWeakRef(&f->header_);
+  functions_.emplace(name, &f->header_);
+  return Function(std::move(f));
+}
+
+std::optional<Function> LibraryModuleObj::GetFunction(const std::string& name,
+                                                      bool query_imports) {
+  std::optional<Function> f = GetOwnFunction(name);
+  if (f.has_value() || !query_imports) return f;
+  for (Module m : imports_) {
+    f = AsLibraryModule(m)->GetFunction(name, true);
+    if (f.has_value()) return f;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string& symbol_name) {
+  auto getter = reinterpret_cast<TVMFFISafeCallType>(lib_->GetSymbol(symbol_name));
+  if (getter == nullptr) return std::nullopt;
+  Any rv;
+  int rc = getter(nullptr, nullptr, 0, rv.result_slot());
+  if (rc != 0) ThrowRaised(rc);
+  std::optional<std::string> text = rv.TryAs<std::string>();
+  if (!text.has_value()) {
+    TVMFFI_THROW(TypeError) << symbol_name << " of " << lib_->Describe()
+                            << " must return a str, got "
+                            << TypeIndexToDisplayName(rv.type_index());
+  }
+  return text;
+}
+
+std::optional<std::string> LibraryModuleObj::GetFunctionMetadata(const std::string& name,
+                                                                 bool query_imports) {
+  std::optional<std::string> text = CallStringGetter(kMetadataPrefix + name);
+  if (text.has_value() || !query_imports) return text;
+  for (Module m : imports_) {
+    text = AsLibraryModule(m)->GetFunctionMetadata(name, true);
+    if (text.has_value()) return text;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> LibraryModuleObj::GetFunctionDoc(const std::string& name,
+                                                            bool query_imports) {
+  std::optional<std::string> text = CallStringGetter(kDocPrefix + name);
+  if (text.has_value() || !query_imports) return text;
+  for (Module m : imports_) {
+    text = AsLibraryModule(m)->GetFunctionDoc(name, true);
+    if (text.has_value()) return text;
+  }
+  return std::nullopt;
+}
+
+bool LibraryModuleObj::ImplementsFunction(const std::string& name, bool query_imports) {
+  if (FindSymbol(name) != nullptr) return true;
+  if (!query_imports) return false;
+  for (Module m : imports_) {
+    if (AsLibraryModule(m)->ImplementsFunction(name, true)) return true;
+  }
+  return false;
+}
+
+void LibraryModuleObj::ImportModule(const Module& other) {
+  LibraryModuleObj* root = AsLibraryModule(other);
+  // Refuse a cycle: this module must not be reachable from `other`.
+  std::unordered_set<const LibraryModuleObj*> seen{root};
+  std::vector<LibraryModuleObj*> stack{root};
+  while (!stack.empty()) {
+    LibraryModuleObj* m = stack.back();
+    stack.pop_back();
+    if (m == this) {
+      TVMFFI_THROW(RuntimeError) << "cannot import " << root->lib_->Describe() << " into "
+                                 << lib_->Describe()
+                                 << ": it would make a cycle of imports";
+    }
+    for (Module next : m->imports_) {
+      LibraryModuleObj* n = AsLibraryModule(next);
+      if (seen.insert(n).second) stack.push_back(n);
+    }
+  }
+  imports_.push_back(other);
+}
+
+void LibraryModuleObj::ClearImports() { imports_ = Array<Module>(); }
+
+TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = import_lookups_.find(name);
+  if (it != import_lookups_.end()) return it->second.handle();
+  std::optional<Function> found;
+  for (Module m : imports_) {
+    found = AsLibraryModule(m)->GetFunction(name, true);
+    if (found.has_value()) break;
+  }
+  if (!found.has_value()) found = Function::GetGlobal(name);
+  if (!found.has_value()) {
+    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `" << name
+                               << "` in the imports of " << lib_->Describe()
+                               << " or in the global function registry";
+  }
+  TVMFFIObjectHandle h = found->handle();
+  import_lookups_.emplace(name, std::move(*found));
+  return h;
+}
+
+LibraryModuleObj* AsLibraryModule(const Module& ref) {
+  // Only objects this library made carry this deleter: a module another
+  // library made has a layout of its own.
+  if (!ref.defined() || ref.type_index() != kTVMFFIModule ||
+      TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(ref.handle())) !=
+          &detail::ObjectDeleter<LibraryModuleObj>) {
+    TVMFFI_THROW(TypeError) << "expected an ffi.Module made by libtvm_ffi, got "
+                            << (ref.defined() ? TypeIndexToDisplayName(ref.type_index())
+                                              : std::string("None"));
+  }
+  return static_cast<LibraryModuleObj*>(ref.get_mutable());
+}
+
+// ---------------------------------------------------------------------------
+// Loading
+
+namespace {
+
+// Reads the little-endian pieces of a `__tvm_ffi__library_bin` blob; every
+// read is bounds-checked against the declared size.
+class BinReader {
+ public:
+  BinReader(const unsigned char* data, uint64_t size, std::string where)
+      : data_(data), size_(size), where_(std::move(where)) {}
+
+  uint64_t U64() {
+    Need(8, "an integer");
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(data_[pos_ + i]) << (8 * i);
+    pos_ += 8;
+    return v;
+  }
+  std::string Str(const char* what) {
+    uint64_t n = U64();
+    Need(n, what);
+    std::string s(reinterpret_cast<const char*>(data_ + pos_), static_cast<size_t>(n));
+    pos_ += n;
+    return s;
+  }
+  std::vector<uint64_t> Vec(const char* what) {
+    uint64_t n = U64();
+    if (n > (size_ - pos_) / 8) Fail(std::string("the ") + what + " runs past the end");
+    std::vector<uint64_t> v(static_cast<size_t>(n));
+    for (auto& x : v) x = U64();
+    return v;
+  }
+  [[noreturn]] void Fail(const std::string& why) const {
+    TVMFFI_THROW(RuntimeError) << "malformed " << kLibraryBinSymbol << " in " << where_ << ": "
+                               << why;
+  }
+
+ private:
+  void Need(uint64_t n, const char* what) const {
+    if (n > size_ - pos_) Fail(std::string(what) + " runs past the end");
+  }
+  const unsigned char* data_;
+  uint64_t size_;
+  uint64_t pos_ = 0;
+  std::string where_;
+};
+
+Module LoadFromBytes(const std::string& kind, const std::string& payload) {
+  std::string loader = "ffi.Module.load_from_bytes." + kind;
+  std::optional<Function> f = Function::GetGlobal(loader);
+  if (!f.has_value()) {
+    TVMFFI_THROW(RuntimeError) << "the library embeds a module of kind `" << kind
+                               << "`, but no loader `" << loader << "` is registered";
+  }
+  Any m = (*f)(Bytes(payload.data(), payload.size()));
+  std::optional<Module> mod = m.TryAs<Module>();
+  if (!mod.has_value() || !mod->defined()) {
+    TVMFFI_THROW(TypeError) << loader << " must return an ffi.Module, got "
+                            << TypeIndexToDisplayName(m.type_index());
+  }
+  return *mod;
+}
+
+// Rebuilds the module tree of a composite library; `*lib_module` gets the
+// library's own module (the "_lib" entry).
+Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library>& lib,
+                         ObjectPtr<Object>* lib_module) {
+  uint64_t nbytes = BinReader(bin, 8, lib->Describe()).U64();
+  BinReader in(bin + 8, nbytes, lib->Describe());
+  std::vector<uint64_t> indptr = in.Vec("import tree");
+  std::vector<uint64_t> children = in.Vec("import tree");
+  if (indptr.size() < 2) in.Fail("the import tree lists no module");
+  size_t n = indptr.size() - 1;
+  std::vector<Module> modules;
+  for (size_t i = 0; i < n; ++i) {
+    std::string kind = in.Str("a module kind");
+    if (kind == "_lib") {
+      ObjectPtr<Object> m(MakeObject<LibraryModuleObj>(lib));
+      *lib_module = m;
+      modules.emplace_back(std::move(m));
+    } else {
+      modules.push_back(LoadFromBytes(kind, in.Str("a module payload")));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (indptr[i] > indptr[i + 1] || indptr[i + 1] > children.size()) {
+      in.Fail("the import tree's index pointers are out of order");
+    }
+    for (uint64_t j = indptr[i]; j < indptr[i + 1]; ++j) {
+      if (children[j] >= n) in.Fail("an import refers to module " + std::to_string(children[j]));
+      AsLibraryModule(modules[i])->imports_.push_back(modules[children[j]]);
+    }
+  }
+  return modules[0];
+}
+
+}  // namespace
+
+Module CreateLibraryModule(std::shared_ptr<Library> lib) {
+  for (const auto& [name, value] : env::ContextSymbols()) {
+    if (void** slot = static_cast<void**>(lib->GetSymbol(name))) *slot = value;
+  }
+  auto* bin = static_cast<const unsigned char*>(lib->GetSymbol(kLibraryBinSymbol));
+  void** ctx = static_cast<void**>(lib->GetSymbol(kLibraryCtxSymbol));
+  ObjectPtr<Object> lib_module;
+  Module root;
+  if (bin != nullptr) {
+    root = ProcessLibraryBin(bin, lib, &lib_module);
+  } else {
+    lib_module = ObjectPtr<Object>(MakeObject<LibraryModuleObj>(std::move(lib)));
+    root = Module(lib_module);
+  }
+  // A borrowed pointer: the library is loaded exactly as long as a module
+  // over it lives, and that module outlives every call into the library.
+  if (ctx != nullptr && lib_module != nullptr) *ctx = lib_module->handle();
+  return root;
+}
+
+namespace {
+
+// ffi.ModuleLoadFromFile: the format is the text after the last '.'.
+Module LoadFromFile(const std::string& path) {
+  size_t dot = path.rfind('.');
+  size_t slash = path.rfind('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
+    TVMFFI_THROW(RuntimeError) << "cannot tell the format of \"" << path
+                               << "\": the file name has no extension (expected e.g. \".so\")";
+  }
+  std::string format = path.substr(dot + 1);
+  if (format == "dll" || format == "dylib" || format == "dso") format = "so";
+  std::string loader = "ffi.Module.load_from_file." + format;
+  std::optional<Function> f = Function::GetGlobal(loader);
+  if (!f.has_value()) {
+    TVMFFI_THROW(RuntimeError) << "cannot load \"" << path << "\": no loader for `." << format
+                               << "` files (global function `" << loader
+                               << "` is not registered)";
+  }
+  return (*f)(path, format).As<Module>();
+}
+
+// One system-library module per prefix, for the process's lifetime.
+Module SystemLib(const std::string& prefix) {
+  static std::mutex* mutex = new std::mutex();
+  static auto* modules = new std::unordered_map<std::string, Module>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  auto it = modules->find(prefix);
+  if (it != modules->end()) return it->second;
+  Module m = CreateLibraryModule(MakeSystemLibrary(prefix));
+  modules->emplace(prefix, m);
+  return m;
+}
+
+// ffi.ModuleGlobalsAdd/Remove: modules kept loaded until the process ends.
+struct KeptModules {
+  std::mutex mutex;
+  std::unordered_map<TVMFFIObjectHandle, Module> modules;  // guarded by mutex
+};
+KeptModules& Kept() {
+  static KeptModules* kept = new KeptModules();  // never destroyed: see SystemLib
+  return *kept;
+}
+
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleLoadFromFile", &LoadFromFile);
+
+TVMFFI_REGISTER_GLOBAL("ffi.Module.load_from_file.so",
+                       [](const std::string& path, const std::string& /*format*/) {
+                         return CreateLibraryModule(OpenSharedLibrary(path));
+                       });
+
+TVMFFI_REGISTER_GLOBAL_PACKED("ffi.SystemLib", [](const AnyView* args, int32_t num_args,
+                                                  Any* rv) {
+  if (num_args > 1) {
+    TVMFFI_THROW(TypeError) << "ffi.SystemLib: expected 0 or 1 arguments, got " << num_args;
+  }
+  std::string prefix = num_args == 0 ? std::string() : args[0].As<std::string>();
+  *rv = SystemLib(prefix);
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunction",
+                       [](const Module& m, const std::string& name, bool query_imports) {
+                         return AsLibraryModule(m)->GetFunction(name, query_imports);
+                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleImplementsFunction",
+                       [](const Module& m, const std::string& name, bool query_imports) {
+                         return AsLibraryModule(m)->ImplementsFunction(name, query_imports);
+                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunctionMetadata",
+                       [](const Module& m, const std::string& name, bool query_imports) {
+                         return AsLibraryModule(m)->GetFunctionMetadata(name, query_imports);
+                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunctionDoc",
+                       [](const Module& m, const std::string& name, bool query_imports) {
+                         return AsLibraryModule(m)->GetFunctionDoc(name, query_imports);
+                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetPropertyMask", [](const Module& m) {
+  AsLibraryModule(m);
+  return static_cast<int64_t>(kModuleBinarySerializable | kModuleRunnable);
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetKind", [](const Module& m) {
+  AsLibraryModule(m);
+  return std::string("library");
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleDescribe",
+                       [](const Module& m) { return AsLibraryModule(m)->library()->Describe(); });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleInspectSource", [](const Module& m, const std::string&) {
+  AsLibraryModule(m);
+  return std::string();
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetWriteFormats", [](const Module& m) {
+  AsLibraryModule(m);
+  return Array<String>();
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleWriteToFile",
+                       [](const Module& m, const std::string& file, const std::string&) {
+                         TVMFFI_THROW(RuntimeError)
+                             << "Module[library] does not support WriteToFile (asked to write "
+                             << AsLibraryModule(m)->library()->Describe() << " to \"" << file
+                             << "\")";
+                       });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleImportModule", [](const Module& m, const Module& other) {
+  AsLibraryModule(m)->ImportModule(other);
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleClearImports",
+                       [](const Module& m) { AsLibraryModule(m)->ClearImports(); });
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGlobalsAdd", [](const Module& m) {
+  KeptModules& kept = Kept();
+  std::lock_guard<std::mutex> lock(kept.mutex);
+  kept.modules.emplace(m.handle(), m);
+});
+TVMFFI_REGISTER_GLOBAL("ffi.ModuleGlobalsRemove", [](const Module& m) {
+  Module released;  // dropped after the lock: unloading may run library code
+  {
+    KeptModules& kept = Kept();
+    std::lock_guard<std::mutex> lock(kept.mutex);
+    auto it = kept.modules.find(m.handle());
+    if (it == kept.modules.end()) return;
+    released = std::move(it->second);
+    kept.modules.erase(it);
+  }
+});
+
+// `imports_`, read-only, as upstream reflects it.
+const bool kModuleReflection = [] {
+  ObjectDef<LibraryModuleObj>("A module: functions loaded from a library.")
+      .ReadOnlyField("imports_", &LibraryModuleObj::imports_, "The imported modules.");
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace core
+}  // namespace tvmffi

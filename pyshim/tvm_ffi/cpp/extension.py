@@ -1,0 +1,283 @@
+"""build/build_inline compile C++ into a shared library; load/load_inline
+also load it as a Module.
+
+The compiler is ``$CXX`` (default ``c++``), with ``$CXXFLAGS`` and the
+``extra_cflags`` after the defaults ``-std=c++17 -O2 -fPIC -fvisibility=hidden``
+(so they win).  The library links the libtvm_ffi this process loaded.
+Builds are cached by a hash of everything that goes into them, under
+``$TVM_FFI_CACHE_DIR`` (default ``~/.cache/tvm-ffi``) or ``build_directory``.
+"""
+import fcntl
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence, Union
+
+from .. import libinfo
+from ..module import Module, load_module
+
+_StrSeq = Union[str, Sequence[str], None]
+
+_DEFAULT_CFLAGS = ["-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden"]
+
+
+def _as_list(value: _StrSeq) -> List[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def _function_map(functions: Union[Mapping[str, str], Sequence[str], str, None]) -> Dict[str, str]:
+    if functions is None:
+        return {}
+    if isinstance(functions, str):
+        return {functions: ""}
+    if isinstance(functions, Mapping):
+        return {str(k): str(v or "") for k, v in functions.items()}
+    return {str(name): "" for name in functions}
+
+
+def _cpp_string_literal(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch in "\\\"":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20:
+            out.append("\\%03o" % ord(ch))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _inline_source(cpp_sources: List[str], functions: Dict[str, str]) -> str:
+    lines = ["#include <tvmffi/tvmffi.h>", "#include <tvmffi/export.h>", ""]
+    lines += cpp_sources
+    lines.append("")
+    for name, doc in functions.items():
+        if not name.isidentifier():
+            raise ValueError(f"function name {name!r} is not a C++ identifier")
+        lines.append(f"TVMFFI_DLL_EXPORT_TYPED_FUNC({name}, {name});")
+        if doc:
+            lines.append(f"TVMFFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {_cpp_string_literal(doc)});")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _compiler() -> List[str]:
+    cxx = shlex.split(os.environ.get("CXX", "") or "c++")
+    if shutil.which(cxx[0]) is None:
+        raise RuntimeError(
+            f"tvm_ffi.cpp: the C++ compiler {cxx[0]!r} was not found; install one or set CXX"
+        )
+    return cxx
+
+
+def _build_dir(name: str, build_directory: Optional[str], digest: str) -> Path:
+    if build_directory is not None:
+        path = Path(build_directory).expanduser().resolve()
+    else:
+        cache = os.environ.get("TVM_FFI_CACHE_DIR") or "~/.cache/tvm-ffi"
+        path = Path(cache).expanduser() / f"{name}_{digest[:16]}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _compile(
+    name: str,
+    sources: List[str],
+    source_digests: List[str],
+    extra_cflags: _StrSeq,
+    extra_ldflags: _StrSeq,
+    extra_include_paths: _StrSeq,
+    build_directory: Optional[str],
+) -> str:
+    if not name or "/" in name or name.startswith("."):
+        raise ValueError(f"module name {name!r} must be a plain file name")
+    if not sources:
+        raise ValueError("no sources to build")
+    cxx = _compiler()
+    lib = libinfo.find_libtvm_ffi()
+    include = libinfo.find_include_path()
+    includes = [include] + [str(Path(p).resolve()) for p in _as_list(extra_include_paths)]
+    cflags = (
+        _DEFAULT_CFLAGS
+        + shlex.split(os.environ.get("CXXFLAGS", ""))
+        + _as_list(extra_cflags)
+    )
+    ldflags = _as_list(extra_ldflags)
+    command = (
+        cxx
+        + cflags
+        + [f"-I{p}" for p in includes]
+        + ["-shared"]
+        + sources
+        + [lib, f"-Wl,-rpath,{os.path.dirname(lib)}"]
+        + ldflags
+    )
+    # Everything the output depends on: the command (compiler, flags, paths),
+    # the sources' contents, and the headers' and library's identity.
+    h = hashlib.sha256()
+    for part in command + source_digests:
+        h.update(part.encode())
+        h.update(b"\0")
+    for path in (lib, os.path.join(include, "tvmffi"), os.path.join(include, "tvm", "ffi")):
+        st = os.stat(path)
+        h.update(f"{path}:{st.st_mtime_ns}:{st.st_size}".encode())
+    digest = h.hexdigest()
+
+    out_dir = _build_dir(name, build_directory, digest)
+    output = out_dir / f"{name}.so"
+    stamp = out_dir / f"{name}.hash"
+    with open(out_dir / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if output.exists() and stamp.exists() and stamp.read_text() == digest:
+            return str(output)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".so", dir=out_dir)
+        os.close(fd)
+        try:
+            proc = subprocess.run(
+                command + ["-o", tmp], capture_output=True, text=True, cwd=out_dir
+            )
+            if proc.returncode != 0:
+                raise RuntimeError(
+                    f"tvm_ffi.cpp: building {name!r} failed (exit code {proc.returncode}).\n"
+                    f"command: {shlex.join(command + ['-o', str(output)])}\n"
+                    f"{proc.stdout}{proc.stderr}"
+                )
+            os.replace(tmp, output)
+            stamp.write_text(digest)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    return str(output)
+
+
+def build_inline(
+    name: str,
+    *,
+    cpp_sources: _StrSeq = None,
+    cuda_sources: _StrSeq = None,
+    functions: Union[Mapping[str, str], Sequence[str], str, None] = None,
+    extra_cflags: _StrSeq = None,
+    extra_cuda_cflags: _StrSeq = None,
+    extra_ldflags: _StrSeq = None,
+    extra_include_paths: _StrSeq = None,
+    build_directory: Optional[str] = None,
+) -> str:
+    """Compiles C++ source text into ``<name>.so`` and returns its path.
+
+    ``functions`` names the functions of ``cpp_sources`` to export: a name,
+    a list of names, or a mapping name -> docstring.  Each is exported with
+    ``TVMFFI_DLL_EXPORT_TYPED_FUNC`` (and ``..._DOC``).  The sources may use
+    the whole C++ layer: ``<tvmffi/tvmffi.h>`` is included for them.
+    A compile error raises RuntimeError carrying the compiler's output.
+    """
+    if cuda_sources or extra_cuda_cflags:
+        raise NotImplementedError("tvm_ffi.cpp: CUDA sources are not supported")
+    source = _inline_source(_as_list(cpp_sources), _function_map(functions))
+    digest = hashlib.sha256(source.encode()).hexdigest()
+    # The source file is written where the library goes, so the compiler's
+    # messages name a file the user can open.
+    src_dir = _build_dir(name, build_directory, digest)
+    src = src_dir / f"{name}_{digest[:16]}.cpp"
+    if not src.exists() or src.read_text() != source:
+        src.write_text(source)
+    return _compile(
+        name, [str(src)], [digest], extra_cflags, extra_ldflags, extra_include_paths,
+        build_directory if build_directory is not None else str(src_dir),
+    )
+
+
+def load_inline(
+    name: str,
+    *,
+    cpp_sources: _StrSeq = None,
+    cuda_sources: _StrSeq = None,
+    functions: Union[Mapping[str, str], Sequence[str], str, None] = None,
+    extra_cflags: _StrSeq = None,
+    extra_cuda_cflags: _StrSeq = None,
+    extra_ldflags: _StrSeq = None,
+    extra_include_paths: _StrSeq = None,
+    build_directory: Optional[str] = None,
+    keep_module_alive: bool = True,
+) -> Module:
+    """:func:`build_inline`, then :func:`tvm_ffi.load_module` of the result."""
+    path = build_inline(
+        name,
+        cpp_sources=cpp_sources,
+        cuda_sources=cuda_sources,
+        functions=functions,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+    )
+    return load_module(path, keep_module_alive=keep_module_alive)
+
+
+def build(
+    name: str,
+    *,
+    sources: _StrSeq = None,
+    cpp_files: _StrSeq = None,
+    cuda_files: _StrSeq = None,
+    extra_cflags: _StrSeq = None,
+    extra_cuda_cflags: _StrSeq = None,
+    extra_ldflags: _StrSeq = None,
+    extra_include_paths: _StrSeq = None,
+    build_directory: Optional[str] = None,
+) -> str:
+    """Compiles C++ source files (which export their functions themselves,
+    e.g. with ``TVMFFI_DLL_EXPORT_TYPED_FUNC``) into ``<name>.so``; returns
+    its path.  A compile error raises RuntimeError with the compiler's output."""
+    if cuda_files or extra_cuda_cflags:
+        raise NotImplementedError("tvm_ffi.cpp: CUDA sources are not supported")
+    files = [str(Path(p).resolve()) for p in _as_list(sources) + _as_list(cpp_files)]
+    digests = []
+    for path in files:
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"tvm_ffi.cpp: source file {path!r} does not exist")
+        with open(path, "rb") as f:
+            digests.append(hashlib.sha256(f.read()).hexdigest())
+    return _compile(
+        name, files, digests, extra_cflags, extra_ldflags, extra_include_paths, build_directory
+    )
+
+
+def load(
+    name: str,
+    *,
+    sources: _StrSeq = None,
+    cpp_files: _StrSeq = None,
+    cuda_files: _StrSeq = None,
+    extra_cflags: _StrSeq = None,
+    extra_cuda_cflags: _StrSeq = None,
+    extra_ldflags: _StrSeq = None,
+    extra_include_paths: _StrSeq = None,
+    build_directory: Optional[str] = None,
+    keep_module_alive: bool = True,
+) -> Module:
+    """:func:`build`, then :func:`tvm_ffi.load_module` of the result."""
+    path = build(
+        name,
+        sources=sources,
+        cpp_files=cpp_files,
+        cuda_files=cuda_files,
+        extra_cflags=extra_cflags,
+        extra_cuda_cflags=extra_cuda_cflags,
+        extra_ldflags=extra_ldflags,
+        extra_include_paths=extra_include_paths,
+        build_directory=build_directory,
+    )
+    return load_module(path, keep_module_alive=keep_module_alive)

@@ -1,0 +1,276 @@
+// Modules: loading kernel libraries, their functions, metadata and docs,
+// errors, library lifetime, context symbols, imports and composite modules.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <tvm/ffi/extra/c_env_api.h>
+#include <tvmffi/module.h>
+#include <tvmffi/tensor.h>
+#include "test_util.h"
+
+using namespace tvmffi::core;
+using namespace test_util;
+
+#ifndef TVMFFI_TEST_MODULE_KERNEL
+#error "TVMFFI_TEST_MODULE_KERNEL (path of tests/module/kernel.cc's library) must be defined"
+#endif
+
+namespace {
+
+const std::string kKernel = TVMFFI_TEST_MODULE_KERNEL;
+const std::string kComposite = TVMFFI_TEST_MODULE_COMPOSITE;
+
+// Whether `path` is mapped into this process (the library is loaded).
+bool IsMapped(const std::string& path) {
+  char resolved[4096];
+  if (realpath(path.c_str(), resolved) == nullptr) return false;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    if (line.size() >= std::strlen(resolved) &&
+        line.compare(line.size() - std::strlen(resolved), std::string::npos, resolved) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string TempFile(const std::string& name, const std::string& content) {
+  std::string path = "/tmp/tvmffi_test_module_" + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+int SysTriple(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = args[0].v_int64 * 3;
+  return 0;
+}
+int SysSubOne(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = args[0].v_int64 - 1;
+  return 0;
+}
+int SysPrefixed(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = 1;
+  return 0;
+}
+int SysUnprefixed(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = 2;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("Module: load a library and call its typed exports", "[module]") {
+  Module mod = Module::LoadFromFile(kKernel);
+  CHECK(mod.kind() == "library");
+  CHECK(mod.GetPropertyMask() == (kModuleBinarySerializable | kModuleRunnable));
+  CHECK(mod.Describe() == "library \"" + kKernel + "\"");
+  CHECK(mod["add_one"](41).As<int64_t>() == 42);
+  CHECK(mod["greet"]("you").As<std::string>() == "hello, you");
+  CHECK(mod["mul2"](1.5).As<double>() == 3.0);
+  CHECK(mod.ImplementsFunction("add_one"));
+  CHECK_FALSE(mod.ImplementsFunction("no_such_function"));
+  CHECK(mod.imports().size() == 0);
+
+  float data[3] = {1.0f, 2.0f, 3.5f};
+  int64_t shape[1] = {3};
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));
+  t.data = data;
+  t.device = DLDevice{kDLCPU, 0};
+  t.ndim = 1;
+  t.dtype = DType(kDLFloat, 32);
+  t.shape = shape;
+  mod["add_one_tensor"](Tensor::FromBorrowedDLTensor(t));
+  CHECK(data[0] == 2.0f);
+  CHECK(data[1] == 3.0f);
+  CHECK(data[2] == 4.5f);
+  mod["add_one_tensor"](&t);  // a DLTensor* works too
+  CHECK(data[0] == 3.0f);
+}
+
+TEST_CASE("Module: metadata and docs of exported functions", "[module]") {
+  Module mod = Module::LoadFromFile(kKernel);
+  CHECK(mod.GetFunctionMetadata("add_one") ==
+        std::optional<std::string>(
+            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{"
+            "\\\"return\\\":[{\\\"type\\\":\\\"int\\\"}],\\\"params\\\":[{\\\"type\\\":\\\"int\\\"}]}}\"}"));
+  CHECK(mod.GetFunctionMetadata("greet") ==
+        std::optional<std::string>(
+            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{"
+            "\\\"return\\\":[{\\\"type\\\":\\\"ffi.String\\\"}],\\\"params\\\":[{\\\"type\\\":"
+            "\\\"ffi.String\\\"}]}}\"}"));
+  CHECK(mod.GetFunctionMetadata("add_one_tensor") ==
+        std::optional<std::string>(
+            "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{"
+            "\\\"return\\\":[{\\\"type\\\":\\\"None\\\"}],\\\"params\\\":[{\\\"type\\\":"
+            "\\\"ffi.Tensor\\\"}]}}\"}"));
+  CHECK(mod.GetFunctionDoc("add_one") == std::optional<std::string>("Returns x + 1.\nFor tests."));
+  CHECK(mod.GetFunctionDoc("greet") == std::nullopt);
+  CHECK(mod.GetFunctionMetadata("no_such_function") == std::nullopt);
+}
+
+TEST_CASE("Module: errors name the path, or the function and the library", "[module]") {
+  std::string missing = "/tmp/tvmffi_no_such_dir/libmissing.so";
+  CHECK(ThrownBy([&] { Module::LoadFromFile(missing); }) ==
+        "RuntimeError: cannot load the shared library \"" + missing + "\": " + missing +
+            ": cannot open shared object file: No such file or directory");
+
+  std::string text = TempFile("not_a_library.so", std::string(20, '#') + " this is text, not an ELF shared library " + std::string(200, '#'));
+  std::string thrown = ThrownBy([&] { Module::LoadFromFile(text); });
+  CHECK(thrown.rfind("RuntimeError: cannot load the shared library \"" + text + "\": " + text +
+                         ": ",
+                     0) == 0);
+  CHECK(thrown.find("invalid ELF header") != std::string::npos);
+  std::remove(text.c_str());
+
+  CHECK(ThrownBy([] { Module::LoadFromFile("/tmp/no_extension"); }) ==
+        "RuntimeError: cannot tell the format of \"/tmp/no_extension\": the file name has no "
+        "extension (expected e.g. \".so\")");
+  CHECK(ThrownBy([] { Module::LoadFromFile("/tmp/kernel.txt"); }) ==
+        "RuntimeError: cannot load \"/tmp/kernel.txt\": no loader for `.txt` files (global "
+        "function `ffi.Module.load_from_file.txt` is not registered)");
+
+  Module mod = Module::LoadFromFile(kKernel);
+  CHECK_FALSE(mod.GetFunction("no_such_function").has_value());
+  CHECK(ThrownBy([&] { mod["no_such_function"]; }) ==
+        "AttributeError: Module has no function 'no_such_function' (library \"" + kKernel +
+            "\")");
+  // Errors raised inside the library reach the caller with their kind.
+  CHECK(ThrownBy([&] { mod["fail"](3); }) == "ValueError: kernel failed with code 3");
+  CHECK(ThrownBy([&] { mod["add_one"]("x"); }) ==
+        "TypeError: In function add_one: argument 1: expected int, got str");
+  CHECK(ThrownBy([&] { mod["add_one"](); }) ==
+        "TypeError: In function add_one: expected 1 argument, got 0");
+  // A module global given something else.
+  CHECK(ThrownBy([] { Call("ffi.ModuleGetKind", String("x")); }) ==
+        "TypeError: In function ffi.ModuleGetKind: argument 1: expected ffi.Module, got str");
+}
+
+TEST_CASE("Module: a function keeps the library loaded; the library closes after",
+          "[module]") {
+  REQUIRE_FALSE(IsMapped(kKernel));
+  std::optional<Function> add_one;
+  {
+    Module mod = Module::LoadFromFile(kKernel);
+    CHECK(IsMapped(kKernel));
+    add_one = mod.GetFunction("add_one");
+    // Looked up again while alive: the same function object.
+    CHECK(mod.GetFunction("add_one")->same_as(*add_one));
+  }
+  CHECK(IsMapped(kKernel));  // the module is gone, the function keeps it
+  CHECK((*add_one)(1).As<int64_t>() == 2);
+  add_one.reset();
+  CHECK_FALSE(IsMapped(kKernel));  // closed with the last user
+}
+
+TEST_CASE("Module: library_ctx and context symbols are filled at load", "[module]") {
+  static int value = 0;
+  REQUIRE(TVMFFIEnvModRegisterContextSymbol("tvmffi_test_context_symbol", &value) == 0);
+  Module mod = Module::LoadFromFile(kKernel);
+  CHECK(mod["library_ctx"]().As<int64_t>() == reinterpret_cast<int64_t>(mod.handle()));
+  CHECK(mod["context_symbol"]().As<int64_t>() == reinterpret_cast<int64_t>(&value));
+}
+
+TEST_CASE("Module: LookupFromImports searches the imports, then the globals", "[module]") {
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_modtest.triple",
+                                              reinterpret_cast<void*>(&SysTriple)) == 0);
+  Function::SetGlobal("testing.module_lookup_target",
+                      Function::FromTyped([](int64_t x) { return x * 10; }), true);
+  Module mod = Module::LoadFromFile(kKernel);
+  Module sys = Module::SystemLib("modtest.");
+  mod.ImportModule(sys);
+  REQUIRE(mod.imports().size() == 1);
+  CHECK(mod.imports()[0].same_as(sys));
+
+  CHECK(mod["call_from_imports"]("triple", 5).As<int64_t>() == 15);
+  CHECK(mod["call_from_imports"]("testing.module_lookup_target", 5).As<int64_t>() == 50);
+  CHECK(mod.GetFunction("triple", true).has_value());
+  CHECK_FALSE(mod.GetFunction("triple", false).has_value());
+
+  // Borrowed from the module's cache: the same handle, no new reference.
+  TVMFFIObjectHandle first = nullptr, second = nullptr;
+  REQUIRE(TVMFFIEnvModLookupFromImports(mod.handle(), "triple", &first) == 0);
+  uint32_t count = Object::FromHandle(first)->use_count();
+  REQUIRE(TVMFFIEnvModLookupFromImports(mod.handle(), "triple", &second) == 0);
+  CHECK(first == second);
+  CHECK(Object::FromHandle(first)->use_count() == count);
+
+  CHECK(Raised(TVMFFIEnvModLookupFromImports(mod.handle(), "nope", &first)) ==
+        "RuntimeError: TVMFFIEnvModLookupFromImports: cannot find function `nope` in the "
+        "imports of library \"" + kKernel + "\" or in the global function registry");
+  CHECK(Raised(TVMFFIEnvModLookupFromImports(nullptr, "triple", &first)) ==
+        "ValueError: TVMFFIEnvModLookupFromImports: library_ctx must not be NULL");
+  String not_a_module("a string that is no module");
+  CHECK(Raised(TVMFFIEnvModLookupFromImports(not_a_module.handle(), "triple", &first)) ==
+        "TypeError: expected an ffi.Module made by libtvm_ffi, got str");
+  mod.ClearImports();
+  CHECK(mod.imports().size() == 0);
+}
+
+TEST_CASE("Module: imports refuse a cycle", "[module]") {
+  Module a = Module::SystemLib("cycle_a.");
+  Module b = Module::SystemLib("cycle_b.");
+  a.ImportModule(b);
+  CHECK(ThrownBy([&] { b.ImportModule(a); }) ==
+        "RuntimeError: cannot import the system library (prefix \"cycle_a.\") into the system "
+        "library (prefix \"cycle_b.\"): it would make a cycle of imports");
+  CHECK(ThrownBy([&] { a.ImportModule(a); }) ==
+        "RuntimeError: cannot import the system library (prefix \"cycle_a.\") into the system "
+        "library (prefix \"cycle_a.\"): it would make a cycle of imports");
+  a.ClearImports();
+}
+
+TEST_CASE("Module: the system library tries the prefix first", "[module]") {
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_sysprefix.which",
+                                              reinterpret_cast<void*>(&SysPrefixed)) == 0);
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_which",
+                                              reinterpret_cast<void*>(&SysUnprefixed)) == 0);
+  CHECK(Module::SystemLib("sysprefix.")["which"]().As<int64_t>() == 1);
+  CHECK(Module::SystemLib()["which"]().As<int64_t>() == 2);
+  CHECK(Module::SystemLib("sysprefix.").same_as(Module::SystemLib("sysprefix.")));
+  CHECK(Module::SystemLib().Describe() == "the system library");
+  CHECK(ThrownBy([] { Module::SystemLib("sysprefix.")["absent"]; }) ==
+        "AttributeError: Module has no function 'absent' (the system library (prefix "
+        "\"sysprefix.\"))");
+}
+
+TEST_CASE("Module: __tvm_ffi__library_bin rebuilds a composite module", "[module]") {
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_composite.sub_one",
+                                              reinterpret_cast<void*>(&SysSubOne)) == 0);
+  CHECK(ThrownBy([] { Module::LoadFromFile(kComposite); }) ==
+        "RuntimeError: the library embeds a module of kind `testing_sys`, but no loader "
+        "`ffi.Module.load_from_bytes.testing_sys` is registered");
+  Function::SetGlobal("ffi.Module.load_from_bytes.testing_sys",
+                      Function::FromTyped([](Bytes payload) {
+                        return Module::SystemLib(payload.str());
+                      }),
+                      true);
+  Module mod = Module::LoadFromFile(kComposite);
+  REQUIRE(mod.imports().size() == 1);
+  CHECK(mod.imports()[0].same_as(Module::SystemLib("composite.")));
+  CHECK(mod["sub_via_import"](10).As<int64_t>() == 9);
+  CHECK(mod.GetFunction("sub_one", true).has_value());
+  CHECK_FALSE(mod.GetFunction("sub_one").has_value());
+  Call("ffi.FunctionRemoveGlobal", "ffi.Module.load_from_bytes.testing_sys");
+}
+
+TEST_CASE("Module: globals keep a module alive until removed", "[module]") {
+  std::optional<Module> mod = Module::LoadFromFile(kKernel);
+  Call("ffi.ModuleGlobalsAdd", *mod);
+  Module same = *mod;
+  mod.reset();
+  CHECK(IsMapped(kKernel));
+  Call("ffi.ModuleGlobalsRemove", same);
+  same = Module();
+  CHECK_FALSE(IsMapped(kKernel));
+}
