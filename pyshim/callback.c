@@ -163,8 +163,6 @@ int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out) {
   return 0;
 }
 
-PyObject *tvmffi_py_module_of_state(tvmffi_py_state *st) { return st->module; }
-
 /* Host callbacks for C++ code: signal checks and GIL handling. */
 static int env_check_signals(void) {
   PyGILState_STATE g;

@@ -92,13 +92,6 @@ static int bytes_to_any(const char *data, Py_ssize_t size, TVMFFIAny *out,
   return 0;
 }
 
-static TVMFFIObjectHandle lookup_global(const char *name) {
-  TVMFFIByteArray n = {name, strlen(name)};
-  TVMFFIObjectHandle h = NULL;
-  if (TVMFFIFunctionGetGlobal(&n, &h) != 0) return NULL;
-  return h;
-}
-
 /* Whether converting obj can run Python code (which could change a list
  * being read): only the exact built-in value types are known not to. */
 static int converts_without_python_code(PyObject *obj) {
@@ -157,23 +150,45 @@ done:
   return rc;
 }
 
-/* Calls global `name` (looked up once into *slot) with the items of a tuple;
- * the object it returns is kept alive by temps. */
-static int call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle *slot, const char *name,
-                           PyObject *tuple, TVMFFIAny *out, tvmffi_py_temps *temps) {
-  TVMFFIAny result;
-  if (*slot == NULL) {
-    *slot = lookup_global(name);
-    if (*slot == NULL) {
-      if (!PyErr_Occurred()) {
-        PyErr_Format(PyExc_RuntimeError, "global function `%s` is not registered", name);
-      }
+int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f, PyObject *const *args,
+                   Py_ssize_t n, int release_gil, TVMFFIAny *result) {
+  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args;
+  tvmffi_py_temps temps;
+  Py_ssize_t i;
+  int rc;
+  if (n > INT32_MAX) {
+    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
+    return -1;
+  }
+  if (n > TVMFFI_PY_INLINE_ARGS) {
+    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+    if (cargs == NULL) {
+      PyErr_NoMemory();
       return -1;
     }
   }
-  if (tvmffi_py_call_with_tuple(st, *slot, tuple, &result) != 0) return -1;
-  *out = result;
-  if (result.type_index >= kTVMFFIStaticObjectBegin) return tvmffi_py_temps_add(temps, result.v_obj);
+  tvmffi_py_temps_init(&temps);
+  for (i = 0; i < n; ++i) {
+    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
+      tvmffi_py_temps_release(&temps);
+      if (cargs != inline_args) PyMem_Free(cargs);
+      return -1;
+    }
+  }
+  memset(result, 0, sizeof(*result));
+  if (release_gil) {
+    PyThreadState *ts = PyEval_SaveThread();
+    rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, result);
+    PyEval_RestoreThread(ts);
+  } else {
+    rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, result);
+  }
+  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
+  if (cargs != inline_args) PyMem_Free(cargs);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return -1;
+  }
   return 0;
 }
 
@@ -197,27 +212,11 @@ static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   return owned_object_to_any(h, out, temps);
 }
 
+/* A dict becomes an ffi.Map (map.c), owned by temps. */
 static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                        tvmffi_py_temps *temps) {
-  PyObject *items = PyDict_Items(obj), *flat;
-  Py_ssize_t n, i;
-  int rc;
-  if (items == NULL) return -1;
-  n = PyList_Size(items);
-  flat = PyTuple_New(n * 2);
-  if (flat == NULL) {
-    Py_DECREF(items);
-    return -1;
-  }
-  for (i = 0; i < n; ++i) {
-    PyObject *kv = PyList_GetItem(items, i);
-    PyTuple_SetItem(flat, 2 * i, Py_NewRef(PyTuple_GetItem(kv, 0)));
-    PyTuple_SetItem(flat, 2 * i + 1, Py_NewRef(PyTuple_GetItem(kv, 1)));
-  }
-  Py_DECREF(items);
-  rc = call_with_tuple(st, &st->fn_map, "ffi.Map", flat, out, temps);
-  Py_DECREF(flat);
-  return rc;
+  if (tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, out) != 0) return -1;
+  return tvmffi_py_temps_add(temps, out->v_obj);
 }
 
 /* obj is a core.Object (or subclass) instance. */
@@ -453,8 +452,9 @@ int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj, TVMFFIObjectHandle *
 
 /* ---- FFI -> Python ----------------------------------------------------------- */
 
-static PyObject *bytes_view_to_str(const char *data, size_t size) {
-  return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "surrogateescape");
+PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size) {
+  if (size == 0) return PyUnicode_FromStringAndSize("", 0);
+  return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "replace");
 }
 
 static PyObject *make_c_void_p(tvmffi_py_state *st, void *ptr) {
@@ -523,13 +523,13 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
     case kTVMFFIDevice:
       return tvmffi_py_device_new(st, value->v_device);
     case kTVMFFIRawStr:
-      return bytes_view_to_str(value->v_c_str, strlen(value->v_c_str));
+      return tvmffi_py_str_from_utf8(value->v_c_str, strlen(value->v_c_str));
     case kTVMFFIByteArrayPtr: {
       const TVMFFIByteArray *b = (const TVMFFIByteArray *)value->v_ptr;
       return PyBytes_FromStringAndSize(b->data, (Py_ssize_t)b->size);
     }
     case kTVMFFISmallStr:
-      return bytes_view_to_str(value->v_bytes, value->small_str_len);
+      return tvmffi_py_str_from_utf8(value->v_bytes, value->small_str_len);
     case kTVMFFISmallBytes:
       return PyBytes_FromStringAndSize(value->v_bytes, (Py_ssize_t)value->small_str_len);
     case kTVMFFIDLTensorPtr:
@@ -549,7 +549,7 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
   switch (value->type_index) {
     case kTVMFFIStr: {
       TVMFFIByteArray *b = TVMFFIBytesGetByteArrayPtr(h);
-      PyObject *res = bytes_view_to_str(b->data, b->size);
+      PyObject *res = tvmffi_py_str_from_utf8(b->data, b->size);
       TVMFFIObjectDecRef(h);
       return res;
     }

@@ -4,78 +4,48 @@
 #include <stddef.h>
 #include <string.h>
 
-int tvmffi_py_call_handle(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
-                          TVMFFIAny *result) {
-  return TVMFFIFunctionCall(f, args, n, result);
-}
-
 static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                      PyObject *kwnames) {
   tvmffi_py_function *fn = (tvmffi_py_function *)self;
-  tvmffi_py_state *st;
+  TVMFFIAny result;
   /* PyVectorcall_NARGS is a function call in the limited API; the flag bit
    * it masks off is part of the limited API (PEP 590). */
-  Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET), i;
-  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
-  tvmffi_py_temps temps;
-  int rc;
-
+  Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET);
   if (kwnames != NULL && PyTuple_Size(kwnames) != 0) {
     PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
     return NULL;
   }
-  if (n > INT32_MAX) {
-    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
-    return NULL;
-  }
-  st = fn->state;
-  if (n > TVMFFI_PY_INLINE_ARGS) {
-    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
-    if (cargs == NULL) return PyErr_NoMemory();
-  }
-  tvmffi_py_temps_init(&temps);
-  for (i = 0; i < n; ++i) {
-    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      if (cargs != inline_args) PyMem_Free(cargs);
-      return NULL;
-    }
-  }
-  memset(&result, 0, sizeof(result));
-  if (fn->release_gil) {
-    PyThreadState *ts = PyEval_SaveThread();
-    rc = TVMFFIFunctionCall(fn->handle, cargs, (int32_t)n, &result);
-    PyEval_RestoreThread(ts);
-  } else {
-    rc = TVMFFIFunctionCall(fn->handle, cargs, (int32_t)n, &result);
-  }
-  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
-  if (cargs != inline_args) PyMem_Free(cargs);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
-    return NULL;
-  }
-  return tvmffi_py_result_from_any(st, &result);
+  if (tvmffi_py_call(fn->state, fn->handle, args, n, fn->release_gil, &result) != 0) return NULL;
+  return tvmffi_py_result_from_any(fn->state, &result);
 }
 
-/* Steals h, which must be an ffi.Function. */
-PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
-  tvmffi_py_function *fn = (tvmffi_py_function *)st->function_alloc(st->function_type, 0);
+/* A new wrapper of type `type` (core.Function or a Python subclass); steals h. */
+static PyObject *function_new_wrapper(tvmffi_py_state *st, PyTypeObject *type,
+                                      TVMFFIObjectHandle h) {
+  allocfunc alloc = type == st->function_type ? st->function_alloc
+                                              : (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  tvmffi_py_function *fn = (tvmffi_py_function *)alloc(type, 0);
   if (fn == NULL) {
     TVMFFIObjectDecRef(h);
     return NULL;
   }
   fn->handle = h;
+  fn->state = st;
   fn->vectorcall = Function_vectorcall;
   fn->dict = NULL;
-  fn->state = st;
   fn->release_gil = st->release_gil_default;
   return (PyObject *)fn;
 }
 
-/* Function(callable): wraps a Python callable (or returns a Function as is). */
+/* Steals h, which must be an ffi.Function. */
+PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
+  return function_new_wrapper(st, st->function_type, h);
+}
+
+/* Function(callable): wraps a Python callable.  core.Function(f) returns a
+ * Function f as is; a subclass gets a new wrapper sharing f's FFI function. */
 static PyObject *Function_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  tvmffi_py_state *st = PyType_GetModuleState(type);
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(type);
   PyObject *callable;
   TVMFFIObjectHandle h;
   if (st == NULL) return NULL;
@@ -84,13 +54,17 @@ static PyObject *Function_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     return NULL;
   }
   callable = PyTuple_GetItem(args, 0);
-  if (PyObject_TypeCheck(callable, st->function_type)) return Py_NewRef(callable);
-  if (!PyCallable_Check(callable)) {
+  if (PyObject_TypeCheck(callable, st->function_type)) {
+    if (Py_TYPE(callable) == type) return Py_NewRef(callable);
+    h = ((tvmffi_py_object *)callable)->handle;
+    TVMFFIObjectIncRef(h);
+  } else if (!PyCallable_Check(callable)) {
     PyErr_Format(PyExc_TypeError, "Function() needs a callable, got %R", callable);
     return NULL;
+  } else if (tvmffi_py_callable_to_function(st->module, callable, &h) != 0) {
+    return NULL;
   }
-  if (tvmffi_py_callable_to_function(st->module, callable, &h) != 0) return NULL;
-  return tvmffi_py_function_wrap(st, h);
+  return function_new_wrapper(st, type, h);
 }
 
 static int Function_traverse(PyObject *self, visitproc visit, void *arg) {
@@ -165,8 +139,8 @@ static PyType_Spec Function_spec = {
     .name = "tvm_ffi.core.Function",
     .basicsize = sizeof(tvmffi_py_function),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
-             Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = Function_slots,
 };
 

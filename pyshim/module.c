@@ -20,15 +20,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define METH_FN(f) ((PyCFunction)(void (*)(void))(f))
 
-tvmffi_py_state *tvmffi_py_state_of_type(PyTypeObject *tp) { return PyType_GetModuleState(tp); }
+/* Names of the TVMFFI_PY_G_* global functions, in enum order. */
+static const char *const kGlobalNames[TVMFFI_PY_GLOBAL_COUNT] = {
+    "ffi.Map",
+    "ffi.Dict",
+    "ffi.Shape",
+    "ffi.List",
+    "ffi.MapSize",
+    "ffi.DictSize",
+    "ffi.MapCount",
+    "ffi.DictCount",
+    "ffi.MapGetItemOrMissing",
+    "ffi.DictGetItemOrMissing",
+    "ffi.MapForwardIterFunctor",
+    "ffi.DictForwardIterFunctor",
+    "ffi.DictSetItem",
+    "ffi.DictErase",
+    "ffi.DictClear",
+    "ffi.ListSetItem",
+    "ffi.ListAppend",
+    "ffi.ListInsert",
+    "ffi.ListPop",
+    "ffi.ListErase",
+    "ffi.ListEraseRange",
+    "ffi.ListReplaceSlice",
+    "ffi.ListReverse",
+    "ffi.ListClear",
+    "ffi.GetInvalidObject",
+};
+
+TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int which) {
+  TVMFFIObjectHandle h = st->globals[which];
+  if (h == NULL) {
+    const char *name = kGlobalNames[which];
+    TVMFFIByteArray n = {name, strlen(name)};
+    int rc = TVMFFIFunctionGetGlobal(&n, &h);
+    if (rc != 0) {
+      tvmffi_py_raise_from_ffi(st, rc);
+      return NULL;
+    }
+    if (h == NULL) {
+      PyErr_Format(PyExc_RuntimeError, "global function `%s` is not registered", name);
+      return NULL;
+    }
+    st->globals[which] = h;
+  }
+  return h;
+}
 
 static tvmffi_py_state *state_of(PyObject *module) {
   return (tvmffi_py_state *)PyModule_GetState(module);
 }
 
-static int check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo, Py_ssize_t hi) {
+int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo, Py_ssize_t hi) {
   if (nargs < lo || nargs > hi) {
     if (lo == hi) {
       PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, lo, nargs);
@@ -98,7 +143,7 @@ static PyObject *mod_register_global_func(PyObject *module, PyObject *const *arg
   TVMFFIByteArray n;
   TVMFFIObjectHandle h;
   int override, rc;
-  if (check_nargs("_register_global_func", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_register_global_func", nargs, 3, 3) != 0) return NULL;
   if (str_to_bytearray(args[0], &n) != 0) return NULL;
   override = PyObject_IsTrue(args[2]);
   if (override < 0) return NULL;
@@ -142,7 +187,7 @@ static PyObject *mod_convert(PyObject *module, PyObject *value) {
 static PyObject *mod_register_object(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   tvmffi_py_state *st = state_of(module);
   long index;
-  if (check_nargs("_register_object", nargs, 2, 2) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_register_object", nargs, 2, 2) != 0) return NULL;
   index = PyLong_AsLong(args[0]);
   if (index == -1 && PyErr_Occurred()) return NULL;
   if (!PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], st->object_type)) {
@@ -252,7 +297,7 @@ static PyObject *mod_field_get(PyObject *module, PyObject *const *args, Py_ssize
   TVMFFIObjectHandle h;
   TVMFFIAny out;
   int rc;
-  if (check_nargs("_field_get", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_field_get", nargs, 3, 3) != 0) return NULL;
   f = field_of(st, args[0], args[1], args[2], &h);
   if (f == NULL) return NULL;
   if (f->getter == NULL) {
@@ -276,7 +321,7 @@ static PyObject *mod_field_set(PyObject *module, PyObject *const *args, Py_ssize
   TVMFFIAny value;
   tvmffi_py_temps temps;
   int rc;
-  if (check_nargs("_field_set", nargs, 4, 4) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_field_set", nargs, 4, 4) != 0) return NULL;
   f = field_of(st, args[0], args[1], args[2], &h);
   if (f == NULL) return NULL;
   if (f->setter == NULL) {
@@ -315,7 +360,7 @@ static PyObject *mod_set_class(PyObject *module, PyObject *const *args, Py_ssize
   tvmffi_py_state *st = state_of(module);
   PyObject **slot;
   const char *kind;
-  if (check_nargs("_set_class", nargs, 2, 2) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_set_class", nargs, 2, 2) != 0) return NULL;
   kind = PyUnicode_AsUTF8AndSize(args[0], NULL);
   if (kind == NULL) return NULL;
   if (strcmp(kind, "dtype") == 0) {
@@ -396,7 +441,7 @@ static PyObject *mod_seq_getitem(PyObject *module, PyObject *const *args, Py_ssi
   TVMFFISeqCell *cell;
   long long i;
   TVMFFIAny v;
-  if (check_nargs("_seq_getitem", nargs, 2, 2) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_seq_getitem", nargs, 2, 2) != 0) return NULL;
   cell = seq_cell_of(st, args[0]);
   if (cell == NULL) return NULL;
   i = PyLong_AsLongLong(args[1]);
@@ -458,7 +503,7 @@ static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const
   TVMFFIAny result;
   TVMFFIObjectHandle old;
   int rc;
-  if (check_nargs("_init_handle_from_iterable", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_init_handle_from_iterable", nargs, 3, 3) != 0) return NULL;
   if (!PyObject_TypeCheck(args[0], st->object_type)) {
     PyErr_Format(PyExc_TypeError, "expected a tvm_ffi.Object, got %R", args[0]);
     return NULL;
@@ -491,7 +536,7 @@ static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const
 /* _register_error(kind, cls) */
 static PyObject *mod_register_error(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   tvmffi_py_state *st = state_of(module);
-  if (check_nargs("_register_error", nargs, 2, 2) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_register_error", nargs, 2, 2) != 0) return NULL;
   if (!PyUnicode_Check(args[0])) {
     PyErr_Format(PyExc_TypeError, "an error kind must be a str, got %R", args[0]);
     return NULL;
@@ -514,7 +559,7 @@ static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *arg
   DLDataType dt;
   long v[3];
   int i;
-  if (check_nargs("_datatype_from_triple", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_check_nargs("_datatype_from_triple", nargs, 3, 3) != 0) return NULL;
   for (i = 0; i < 3; ++i) {
     v[i] = PyLong_AsLong(args[i]);
     if (v[i] == -1 && PyErr_Occurred()) return NULL;
@@ -531,27 +576,27 @@ static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *arg
 
 static PyMethodDef module_methods[] = {
     {"_get_global_func", mod_get_global_func, METH_O, NULL},
-    {"_register_global_func", METH_FN(mod_register_global_func), METH_FASTCALL, NULL},
+    {"_register_global_func", TVMFFI_PY_METH(mod_register_global_func), METH_FASTCALL, NULL},
     {"_convert_to_ffi_func", mod_convert_to_ffi_func, METH_O, NULL},
     {"_convert", mod_convert, METH_O, NULL},
-    {"_register_object", METH_FN(mod_register_object), METH_FASTCALL, NULL},
+    {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
-    {"_field_get", METH_FN(mod_field_get), METH_FASTCALL, NULL},
-    {"_field_set", METH_FN(mod_field_set), METH_FASTCALL, NULL},
-    {"_set_class", METH_FN(mod_set_class), METH_FASTCALL, NULL},
+    {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
+    {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
+    {"_set_class", TVMFFI_PY_METH(mod_set_class), METH_FASTCALL, NULL},
     {"_set_release_gil_default", mod_set_release_gil_default, METH_O, NULL},
     {"_get_release_gil_default", mod_get_release_gil_default, METH_NOARGS, NULL},
     {"_set_finalizing", mod_set_finalizing, METH_NOARGS, NULL},
     {"_libtvm_ffi_path", mod_libtvm_ffi_path, METH_NOARGS, NULL},
     {"_seq_size", mod_seq_size, METH_O, NULL},
-    {"_seq_getitem", METH_FN(mod_seq_getitem), METH_FASTCALL, NULL},
+    {"_seq_getitem", TVMFFI_PY_METH(mod_seq_getitem), METH_FASTCALL, NULL},
     {"_error_info", mod_error_info, METH_O, NULL},
     {"_opaque_pyobject", mod_opaque_pyobject, METH_O, NULL},
     {"_object_use_count", mod_object_use_count, METH_O, NULL},
-    {"_register_error", METH_FN(mod_register_error), METH_FASTCALL, NULL},
-    {"_init_handle_from_iterable", METH_FN(mod_init_handle_from_iterable), METH_FASTCALL, NULL},
-    {"_datatype_from_triple", METH_FN(mod_datatype_from_triple), METH_FASTCALL, NULL},
+    {"_register_error", TVMFFI_PY_METH(mod_register_error), METH_FASTCALL, NULL},
+    {"_init_handle_from_iterable", TVMFFI_PY_METH(mod_init_handle_from_iterable), METH_FASTCALL, NULL},
+    {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* ---- state lifecycle ------------------------------------------------------------ */
@@ -565,6 +610,14 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->device_type);
   Py_VISIT(st->datatype_type);
   Py_VISIT(st->array_base_type);
+  Py_VISIT(st->list_base_type);
+  Py_VISIT(st->map_base_type);
+  Py_VISIT(st->dict_base_type);
+  Py_VISIT(st->seq_iter_type);
+  Py_VISIT(st->map_iter_type);
+  Py_VISIT(st->map_view_type);
+  Py_VISIT(st->abc_sequence);
+  Py_VISIT(st->abc_mapping);
   for (i = 0; i < st->num_classes; ++i) Py_VISIT(st->classes[i]);
   Py_VISIT(st->error_name_to_type);
   Py_VISIT(st->error_type_to_name);
@@ -591,6 +644,14 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->device_type);
   Py_CLEAR(st->datatype_type);
   Py_CLEAR(st->array_base_type);
+  Py_CLEAR(st->list_base_type);
+  Py_CLEAR(st->map_base_type);
+  Py_CLEAR(st->dict_base_type);
+  Py_CLEAR(st->seq_iter_type);
+  Py_CLEAR(st->map_iter_type);
+  Py_CLEAR(st->map_view_type);
+  Py_CLEAR(st->abc_sequence);
+  Py_CLEAR(st->abc_mapping);
   Py_CLEAR(st->error_name_to_type);
   Py_CLEAR(st->error_type_to_name);
   Py_CLEAR(st->dtype_cls);
@@ -609,15 +670,19 @@ static int module_clear(PyObject *module) {
 
 static void module_free(void *module) {
   tvmffi_py_state *st = state_of((PyObject *)module);
+  int i;
   if (st == NULL) return;
   module_clear((PyObject *)module);
   PyMem_Free(st->classes);
   PyMem_Free(st->resolved);
   st->classes = st->resolved = NULL;
   st->num_classes = 0;
-  TVMFFIObjectDecRef(st->fn_map);
-  TVMFFIObjectDecRef(st->fn_shape);
-  st->fn_map = st->fn_shape = NULL;
+  for (i = 0; i < TVMFFI_PY_GLOBAL_COUNT; ++i) {
+    TVMFFIObjectDecRef(st->globals[i]);
+    st->globals[i] = NULL;
+  }
+  TVMFFIObjectDecRef(st->missing);
+  st->missing = NULL;
 }
 
 static int intern(PyObject **slot, const char *s) {
@@ -653,7 +718,7 @@ static int module_exec(PyObject *module) {
   Py_DECREF(ctypes);
   if (st->c_void_p == NULL) return -1;
   if (tvmffi_py_init_object(module, st) != 0 || tvmffi_py_init_function(module, st) != 0 ||
-      tvmffi_py_init_container(module, st) != 0 ||
+      tvmffi_py_init_container(module, st) != 0 || tvmffi_py_init_map(module, st) != 0 ||
       tvmffi_py_init_device(module, st) != 0 || tvmffi_py_init_error(module, st) != 0 ||
       tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0) {
     return -1;

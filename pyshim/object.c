@@ -96,17 +96,54 @@ PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
     return NULL;
   }
   ((tvmffi_py_object *)self)->handle = h;
+  ((tvmffi_py_object *)self)->state = st;
   return self;
 }
 
 /* ---- core.Object -------------------------------------------------------------- */
 
+/* The tp_dealloc CPython gives every class made by a class statement (the
+ * same function for all of them, in every interpreter): a constant of the
+ * process, not a Python object, found once by making such a class. */
+static void *python_class_dealloc = NULL;
+
+static int find_python_class_dealloc(void) {
+  PyObject *cls;
+  if (python_class_dealloc != NULL) return 0;
+  cls = PyObject_CallFunction((PyObject *)&PyType_Type, "s(){}", "_tvm_ffi_probe");
+  if (cls == NULL) return -1;
+  python_class_dealloc = PyType_GetSlot((PyTypeObject *)cls, Py_tp_dealloc);
+  Py_DECREF(cls);
+  return 0;
+}
+
+tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp) {
+  /* Python classes have no module of their own; the first base that is not
+   * one is a type of the extension (made with its module). */
+  PyTypeObject *t = tp;
+  while (t != NULL && PyType_GetSlot(t, Py_tp_dealloc) == python_class_dealloc) {
+    t = (PyTypeObject *)PyType_GetSlot(t, Py_tp_base);
+  }
+  if (t == NULL) {
+    PyErr_Format(PyExc_TypeError, "%R is not a type of tvm_ffi.core", (PyObject *)tp);
+    return NULL;
+  }
+  return PyType_GetModuleState(t);
+}
+
 static PyObject *Object_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
-  PyObject *self = alloc(type, 0);
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(type);
+  allocfunc alloc;
+  PyObject *self;
   (void)args;
   (void)kwds;
-  if (self != NULL) ((tvmffi_py_object *)self)->handle = NULL;
+  if (st == NULL) return NULL;
+  alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  self = alloc(type, 0);
+  if (self != NULL) {
+    ((tvmffi_py_object *)self)->handle = NULL;
+    ((tvmffi_py_object *)self)->state = st;
+  }
   return self;
 }
 
@@ -202,11 +239,8 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
                                     PyObject *const *args, Py_ssize_t nargs,
                                     PyObject *kwnames) {
   tvmffi_py_state *st = PyType_GetModuleState(defining_class);
-  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
-  tvmffi_py_temps temps;
-  Py_ssize_t i, n;
-  TVMFFIObjectHandle f, old;
-  int rc;
+  TVMFFIAny result;
+  TVMFFIObjectHandle old;
   if (st == NULL) return NULL;
   if (nargs < 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
     PyErr_SetString(PyExc_TypeError,
@@ -218,26 +252,8 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
     PyErr_Format(PyExc_TypeError, "the constructor must be a tvm_ffi.Function, got %R", args[0]);
     return NULL;
   }
-  f = ((tvmffi_py_object *)args[0])->handle;
-  n = nargs - 1;
-  if (n > TVMFFI_PY_INLINE_ARGS) {
-    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
-    if (cargs == NULL) return PyErr_NoMemory();
-  }
-  tvmffi_py_temps_init(&temps);
-  for (i = 0; i < n; ++i) {
-    if (tvmffi_py_to_any(st, args[i + 1], &cargs[i], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      if (cargs != inline_args) PyMem_Free(cargs);
-      return NULL;
-    }
-  }
-  memset(&result, 0, sizeof(result));
-  rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, &result);
-  tvmffi_py_temps_release(&temps);
-  if (cargs != inline_args) PyMem_Free(cargs);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
+  if (tvmffi_py_call(st, ((tvmffi_py_object *)args[0])->handle, args + 1, nargs - 1, 0,
+                     &result) != 0) {
     return NULL;
   }
   if (result.type_index < kTVMFFIStaticObjectBegin) {
@@ -248,6 +264,7 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
   }
   old = ((tvmffi_py_object *)self)->handle;
   ((tvmffi_py_object *)self)->handle = result.v_obj;
+  ((tvmffi_py_object *)self)->state = st;
   TVMFFIObjectDecRef(old);
   Py_RETURN_NONE;
 }
@@ -266,13 +283,11 @@ static PyObject *Object_type_key(PyObject *self, void *closure) {
   return type_key_of(h);
 }
 
-#define TVMFFI_PY_METHOD_FN(f) ((PyCFunction)(void (*)(void))(f))
-
 static PyMethodDef Object_methods[] = {
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
-    {"same_as", TVMFFI_PY_METHOD_FN(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
-    {"__init_handle_by_constructor__", TVMFFI_PY_METHOD_FN(Object_init_handle),
+    {"__init_handle_by_constructor__", TVMFFI_PY_METH(Object_init_handle),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Calls an FFI constructor and stores the object it returns in self."},
     {NULL, NULL, 0, NULL}};
@@ -302,6 +317,7 @@ static PyType_Spec Object_spec = {
 };
 
 int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st) {
+  if (find_python_class_dealloc() != 0) return -1;
   st->object_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Object_spec, NULL);
   if (st->object_type == NULL) return -1;
   if (PyModule_AddType(module, st->object_type) != 0) return -1;

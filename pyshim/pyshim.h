@@ -48,6 +48,37 @@ typedef struct {
   int ndarray_layout;
 } tvmffi_py_tensor_state;
 
+/* Global functions the extension calls, by slot in tvmffi_py_state.globals
+ * (names in module.c). */
+enum {
+  TVMFFI_PY_G_MAP,
+  TVMFFI_PY_G_DICT,
+  TVMFFI_PY_G_SHAPE,
+  TVMFFI_PY_G_LIST,
+  TVMFFI_PY_G_MAP_SIZE,
+  TVMFFI_PY_G_DICT_SIZE,
+  TVMFFI_PY_G_MAP_COUNT,
+  TVMFFI_PY_G_DICT_COUNT,
+  TVMFFI_PY_G_MAP_GET_OR_MISSING,
+  TVMFFI_PY_G_DICT_GET_OR_MISSING,
+  TVMFFI_PY_G_MAP_ITER,
+  TVMFFI_PY_G_DICT_ITER,
+  TVMFFI_PY_G_DICT_SET_ITEM,
+  TVMFFI_PY_G_DICT_ERASE,
+  TVMFFI_PY_G_DICT_CLEAR,
+  TVMFFI_PY_G_LIST_SET_ITEM,
+  TVMFFI_PY_G_LIST_APPEND,
+  TVMFFI_PY_G_LIST_INSERT,
+  TVMFFI_PY_G_LIST_POP,
+  TVMFFI_PY_G_LIST_ERASE,
+  TVMFFI_PY_G_LIST_ERASE_RANGE,
+  TVMFFI_PY_G_LIST_REPLACE_SLICE,
+  TVMFFI_PY_G_LIST_REVERSE,
+  TVMFFI_PY_G_LIST_CLEAR,
+  TVMFFI_PY_G_GET_MISSING,
+  TVMFFI_PY_GLOBAL_COUNT
+};
+
 /*
  * Module state: every Python object the extension keeps lives here (no
  * file-level PyObject*).  Owned references unless noted; all cleared by
@@ -60,6 +91,12 @@ typedef struct {
   PyTypeObject *device_type;   /* core.Device                                   */
   PyTypeObject *datatype_type; /* core.DataType                                 */
   PyTypeObject *array_base_type; /* core.ArrayBase: base of tvm_ffi.Array        */
+  PyTypeObject *list_base_type;  /* core.ListBase: base of tvm_ffi.List          */
+  PyTypeObject *map_base_type;   /* core.MapBase: base of tvm_ffi.Map            */
+  PyTypeObject *dict_base_type;  /* core.DictBase: base of tvm_ffi.Dict          */
+  PyTypeObject *seq_iter_type;   /* core.SeqIterator                             */
+  PyTypeObject *map_iter_type;   /* core.MapIterator                             */
+  PyTypeObject *map_view_type;   /* core.MapView: keys(), values(), items()      */
 
   /* Python classes for FFI type indices, set by the package (register_object). */
   PyObject **classes;          /* classes[i]: class registered for index i, or NULL */
@@ -87,9 +124,14 @@ typedef struct {
   PyObject *str_ffi_object;  /* "__tvm_ffi_object__"     */
   PyObject *str_name;        /* "__name__"               */
 
-  /* Global functions looked up once (owned FFI references, may be NULL). */
-  TVMFFIObjectHandle fn_map;
-  TVMFFIObjectHandle fn_shape;
+  /* Global functions looked up on first use (owned FFI references, NULL
+   * until then); see tvmffi_py_global. */
+  TVMFFIObjectHandle globals[TVMFFI_PY_GLOBAL_COUNT];
+  /* Borrowed, immortal: the MISSING sentinel (ffi.GetInvalidObject), NULL until looked up. */
+  TVMFFIObjectHandle missing;
+  /* collections.abc.Sequence / Mapping, imported on first use (may be NULL). */
+  PyObject *abc_sequence;
+  PyObject *abc_mapping;
 
   /* Default of Function.release_gil for newly made wrappers. */
   int release_gil_default;
@@ -106,20 +148,25 @@ static inline PyObject *tvmffi_py_call1(PyObject *f, PyObject *arg) {
   return PyObject_Vectorcall(f, args, 1, NULL);
 }
 
-/* core.Object instances: one owned FFI handle (NULL until initialised). */
+/*
+ * core.Object instances: one owned FFI handle (NULL until initialised) and
+ * the state of the module that made the wrapper.  `state` is borrowed: the
+ * instance holds its type, whose chain of bases reaches a type of that
+ * module, which holds the module.
+ */
 typedef struct {
   PyObject_HEAD
   TVMFFIObjectHandle handle;
+  tvmffi_py_state *state;
 } tvmffi_py_object;
 
 /* core.Function instances: an Object plus the vectorcall entry and a dict. */
 typedef struct {
   PyObject_HEAD
   TVMFFIObjectHandle handle;
+  tvmffi_py_state *state;
   vectorcallfunc vectorcall;
   PyObject *dict;
-  /* Borrowed: kept valid by the reference each instance holds on its type. */
-  tvmffi_py_state *state;
   int release_gil;
 } tvmffi_py_function;
 
@@ -151,10 +198,23 @@ typedef struct {
 TVMFFI_PY_HIDDEN extern volatile int tvmffi_py_finalizing;
 TVMFFI_PY_HIDDEN extern volatile unsigned long tvmffi_py_finalizing_thread;
 
+/* PyCFunctionFast and friends are not in the 3.12 limited API: method
+ * tables store every method as a PyCFunction, cast through this. */
+#define TVMFFI_PY_METH(f) ((PyCFunction)(void (*)(void))(f))
+
 /* module.c */
-TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_type(PyTypeObject *tp);
+/* Borrowed handle of global function `which` (TVMFFI_PY_G_*), looked up on
+ * first use; NULL with a RuntimeError naming it when it is not registered. */
+TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int which);
+/* Whether nargs lies in [lo, hi]; else a TypeError naming the function. */
+TVMFFI_PY_HIDDEN int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo,
+                                           Py_ssize_t hi);
 
 /* object.c */
+/* The module state of tp, a type of this extension or a Python subclass of
+ * one (which has no module of its own): the state of the nearest base made by
+ * the extension.  NULL with an error if there is none. */
+TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index);
@@ -164,8 +224,6 @@ TVMFFI_PY_HIDDEN int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_
 /* function.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
-TVMFFI_PY_HIDDEN int tvmffi_py_call_handle(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
-                                           TVMFFIAny *result);
 
 /* No temporaries yet (the inline buffer only); inline: every call starts so. */
 static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
@@ -175,6 +233,16 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
 }
 
 /* convert.c */
+/* A str from UTF-8 bytes of the library (names, messages, string values):
+ * the one decoding policy of the extension.  Invalid bytes become U+FFFD,
+ * so decoding never fails and the str always encodes back. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size);
+/* The convert-call-release loop: converts args[0..n) to views, calls f
+ * (releasing the GIL around the call if asked), releases the temporaries.
+ * 0 and an owned *result, or -1 with a Python error set. */
+TVMFFI_PY_HIDDEN int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                    PyObject *const *args, Py_ssize_t n, int release_gil,
+                                    TVMFFIAny *result);
 TVMFFI_PY_HIDDEN void tvmffi_py_temps_release(tvmffi_py_temps *t);
 TVMFFI_PY_HIDDEN int tvmffi_py_temps_add(tvmffi_py_temps *t, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
@@ -252,13 +320,25 @@ TVMFFI_PY_HIDDEN int tvmffi_py_init_container(PyObject *module, tvmffi_py_state 
 /* A new ffi.Array (new reference in *out) of the items of an exact list or tuple. */
 TVMFFI_PY_HIDDEN int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq,
                                               TVMFFIObjectHandle *out);
+/* The FFI object of obj if it is an initialised wrapper (borrowed), else NULL
+ * with no error set. */
+static inline TVMFFIObject *tvmffi_py_handle_if_object(tvmffi_py_state *st, PyObject *obj) {
+  if (!PyObject_TypeCheck(obj, st->object_type)) return NULL;
+  return (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;
+}
+
+/* map.c */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_map(PyObject *module, tvmffi_py_state *st);
+/* A new ffi.Map or ffi.Dict (global `which`) of the items of a dict or any
+ * mapping with items(); result in *out (owned). */
+TVMFFI_PY_HIDDEN int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, PyObject *mapping,
+                                                TVMFFIAny *out);
 
 /* callback.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                                     TVMFFIObjectHandle *out);
 TVMFFI_PY_HIDDEN int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out);
-TVMFFI_PY_HIDDEN PyObject *tvmffi_py_module_of_state(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN void tvmffi_py_drop_callables(void);
 
 /* error.c */

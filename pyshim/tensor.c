@@ -836,7 +836,6 @@ static PyObject *Tensor_repr(PyObject *self) {
   return res;
 }
 
-#define TVMFFI_PY_FN(f) ((PyCFunction)(void (*)(void))(f))
 
 static PyMethodDef Tensor_methods[] = {
     {"numel", Tensor_numel, METH_NOARGS, "The number of elements."},
@@ -845,7 +844,7 @@ static PyMethodDef Tensor_methods[] = {
      "The address of the first element (data + byte_offset)."},
     {"is_contiguous", Tensor_is_contiguous, METH_NOARGS,
      "Whether the layout is compact row-major."},
-    {"__dlpack__", TVMFFI_PY_FN(Tensor_dlpack), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__dlpack__", TVMFFI_PY_METH(Tensor_dlpack), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack "
      "capsule sharing the data (versioned when max_version >= (1, 0))."},
     {"__dlpack_device__", Tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
@@ -997,11 +996,11 @@ static PyObject *mod_env_get_current_stream(PyObject *module, PyObject *const *a
 }
 
 static PyMethodDef tensor_functions[] = {
-    {"from_dlpack", TVMFFI_PY_FN(mod_from_dlpack), METH_FASTCALL | METH_KEYWORDS,
+    {"from_dlpack", TVMFFI_PY_METH(mod_from_dlpack), METH_FASTCALL | METH_KEYWORDS,
      "from_dlpack(obj, require_alignment=0, require_contiguous=False): a Tensor sharing the "
      "memory of obj (any object with __dlpack__, or a DLPack capsule)."},
-    {"_env_set_current_stream", TVMFFI_PY_FN(mod_env_set_current_stream), METH_FASTCALL, NULL},
-    {"_env_get_current_stream", TVMFFI_PY_FN(mod_env_get_current_stream), METH_FASTCALL, NULL},
+    {"_env_set_current_stream", TVMFFI_PY_METH(mod_env_set_current_stream), METH_FASTCALL, NULL},
+    {"_env_get_current_stream", TVMFFI_PY_METH(mod_env_get_current_stream), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* ---- state lifecycle ------------------------------------------------------------------- */
