@@ -904,6 +904,56 @@ static PyTypeObject *add_type(PyObject *module, PyType_Spec *spec, PyTypeObject 
   return tp;
 }
 
+/* ---- module functions of this file -------------------------------------------- */
+
+static TVMFFISeqCell *seq_cell_of(tvmffi_py_state *st, PyObject *obj) {
+  TVMFFIObjectHandle h = tvmffi_py_handle_of(st, obj);
+  int32_t ti;
+  if (h == NULL) return NULL;
+  ti = TVMFFIObjectGetTypeIndex(h);
+  if (ti != kTVMFFIArray && ti != kTVMFFIList) {
+    PyErr_Format(PyExc_TypeError, "expected an ffi.Array or ffi.List, got %R", obj);
+    return NULL;
+  }
+  return TVMFFISeqGetCellPtr(h);
+}
+
+/* _seq_size(obj) -> int */
+static PyObject *mod_seq_size(PyObject *module, PyObject *obj) {
+  TVMFFISeqCell *cell = seq_cell_of(tvmffi_py_module_state(module), obj);
+  if (cell == NULL) return NULL;
+  return PyLong_FromLongLong(cell->size);
+}
+
+/* _seq_getitem(obj, i): negative i counts from the end. */
+static PyObject *mod_seq_getitem(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFISeqCell *cell;
+  long long i;
+  TVMFFIAny v;
+  if (tvmffi_py_check_nargs("_seq_getitem", nargs, 2, 2) != 0) return NULL;
+  cell = seq_cell_of(st, args[0]);
+  if (cell == NULL) return NULL;
+  i = PyLong_AsLongLong(args[1]);
+  if (i == -1 && PyErr_Occurred()) return NULL;
+  if (i < 0) i += cell->size;
+  if (i < 0 || i >= cell->size) {
+    PyErr_Format(PyExc_IndexError, "index %R out of range for %s of size %lld", args[1],
+                 TVMFFIObjectGetTypeIndex(((tvmffi_py_object *)args[0])->handle) == kTVMFFIList
+                     ? "List"
+                     : "Array",
+                 (long long)cell->size);
+    return NULL;
+  }
+  v = ((const TVMFFIAny *)cell->data)[i];
+  return tvmffi_py_from_view(st, &v);
+}
+
+static PyMethodDef container_functions[] = {
+    {"_seq_size", mod_seq_size, METH_O, NULL},
+    {"_seq_getitem", TVMFFI_PY_METH(mod_seq_getitem), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_container(PyObject *module, tvmffi_py_state *st) {
   PyTypeObject *seq_base;
   st->seq_iter_type = add_type(module, &SeqIter_spec, NULL);
@@ -914,5 +964,6 @@ int tvmffi_py_init_container(PyObject *module, tvmffi_py_state *st) {
   st->list_base_type =
       st->array_base_type == NULL ? NULL : add_type(module, &ListBase_spec, seq_base);
   Py_DECREF(seq_base); /* the module and its subtypes keep it */
+  if (PyModule_AddFunctions(module, container_functions) != 0) return -1;
   return st->list_base_type == NULL ? -1 : 0;
 }

@@ -457,6 +457,22 @@ PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size) {
   return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "replace");
 }
 
+PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b) {
+  return tvmffi_py_str_from_utf8(b->data, b->size);
+}
+
+int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out) {
+  Py_ssize_t n;
+  if (!PyUnicode_Check(s)) {
+    PyErr_Format(PyExc_TypeError, "expected a str, got %R", s);
+    return -1;
+  }
+  out->data = PyUnicode_AsUTF8AndSize(s, &n);
+  if (out->data == NULL) return -1;
+  out->size = (size_t)n;
+  return 0;
+}
+
 static PyObject *make_c_void_p(tvmffi_py_state *st, void *ptr) {
   PyObject *arg, *res;
   if (st->c_void_p == NULL) {
@@ -587,4 +603,53 @@ PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view) {
     set_object(&owned, h);
   }
   return tvmffi_py_from_any(st, &owned);
+}
+
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _convert(value): the FFI value of a Python value, as Python sees FFI values;
+ * objects (including ffi.OpaquePyObject) stay wrapped. */
+static PyObject *mod_convert(PyObject *module, PyObject *value) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIAny v;
+  if (tvmffi_py_to_owned_any(st, value, &v) != 0) return NULL;
+  if (v.type_index >= kTVMFFIStaticObjectBegin && v.type_index != kTVMFFIStr &&
+      v.type_index != kTVMFFIBytes && v.type_index != kTVMFFIShape) {
+    return tvmffi_py_object_wrap(st, v.v_obj);
+  }
+  return tvmffi_py_from_any(st, &v);
+}
+
+/* _set_class(kind, cls): "dtype" or "shape". */
+static PyObject *mod_set_class(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  PyObject **slot;
+  const char *kind;
+  if (tvmffi_py_check_nargs("_set_class", nargs, 2, 2) != 0) return NULL;
+  kind = PyUnicode_AsUTF8AndSize(args[0], NULL);
+  if (kind == NULL) return NULL;
+  if (strcmp(kind, "dtype") == 0) {
+    slot = &st->dtype_cls;
+  } else if (strcmp(kind, "shape") == 0) {
+    slot = &st->shape_cls;
+  } else {
+    PyErr_Format(PyExc_ValueError, "unknown class kind %R", args[0]);
+    return NULL;
+  }
+  {
+    PyObject *old = *slot;
+    *slot = args[1] == Py_None ? NULL : Py_NewRef(args[1]);
+    Py_XDECREF(old);
+  }
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef convert_functions[] = {
+    {"_convert", mod_convert, METH_O, NULL},
+    {"_set_class", TVMFFI_PY_METH(mod_set_class), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
+int tvmffi_py_init_convert(PyObject *module, tvmffi_py_state *st) {
+  (void)st;
+  return PyModule_AddFunctions(module, convert_functions);
 }

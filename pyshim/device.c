@@ -427,10 +427,38 @@ static PyType_Spec DataType_spec = {
     .slots = DataType_slots,
 };
 
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _datatype_from_triple(code, bits, lanes) -> DataType */
+static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *args,
+                                          Py_ssize_t nargs) {
+  DLDataType dt;
+  long v[3];
+  int i;
+  if (tvmffi_py_check_nargs("_datatype_from_triple", nargs, 3, 3) != 0) return NULL;
+  for (i = 0; i < 3; ++i) {
+    v[i] = PyLong_AsLong(args[i]);
+    if (v[i] == -1 && PyErr_Occurred()) return NULL;
+  }
+  if (v[0] < 0 || v[0] > 255 || v[1] < 0 || v[1] > 255 || v[2] < -32768 || v[2] > 65535) {
+    PyErr_Format(PyExc_ValueError, "invalid dtype (%ld, %ld, %ld)", v[0], v[1], v[2]);
+    return NULL;
+  }
+  dt.code = (uint8_t)v[0];
+  dt.bits = (uint8_t)v[1];
+  dt.lanes = (uint16_t)v[2];
+  return tvmffi_py_datatype_new(tvmffi_py_module_state(module), dt);
+}
+
+static PyMethodDef device_functions[] = {
+    {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
   st->device_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Device_spec, NULL);
   if (st->device_type == NULL || PyModule_AddType(module, st->device_type) != 0) return -1;
   st->datatype_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DataType_spec, NULL);
   if (st->datatype_type == NULL || PyModule_AddType(module, st->datatype_type) != 0) return -1;
+  if (PyModule_AddFunctions(module, device_functions) != 0) return -1;
   return 0;
 }

@@ -144,11 +144,99 @@ static PyType_Spec Function_spec = {
     .slots = Function_slots,
 };
 
+/* ---- module functions of this file -------------------------------------------- */
+
+/* A new reference to an FFI function for f (a Function, or any callable). */
+static int function_handle_of(tvmffi_py_state *st, PyObject *f, TVMFFIObjectHandle *out) {
+  if (PyObject_TypeCheck(f, st->function_type)) {
+    *out = ((tvmffi_py_object *)f)->handle;
+    TVMFFIObjectIncRef(*out);
+    return 0;
+  }
+  if (!PyCallable_Check(f)) {
+    PyErr_Format(PyExc_TypeError, "expected a callable, got %R", f);
+    return -1;
+  }
+  return tvmffi_py_callable_to_function(st->module, f, out);
+}
+
+/* _get_global_func(name) -> Function | None */
+static PyObject *mod_get_global_func(PyObject *module, PyObject *name) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray n;
+  TVMFFIObjectHandle h = NULL;
+  int rc;
+  if (tvmffi_py_str_to_bytearray(name, &n) != 0) return NULL;
+  rc = TVMFFIFunctionGetGlobal(&n, &h);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  if (h == NULL) Py_RETURN_NONE;
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _register_global_func(name, f, override) -> Function */
+static PyObject *mod_register_global_func(PyObject *module, PyObject *const *args,
+                                          Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray n;
+  TVMFFIObjectHandle h;
+  int override, rc;
+  if (tvmffi_py_check_nargs("_register_global_func", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_str_to_bytearray(args[0], &n) != 0) return NULL;
+  override = PyObject_IsTrue(args[2]);
+  if (override < 0) return NULL;
+  if (function_handle_of(st, args[1], &h) != 0) return NULL;
+  rc = TVMFFIFunctionSetGlobal(&n, h, override);
+  if (rc != 0) {
+    TVMFFIObjectDecRef(h);
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  if (PyObject_TypeCheck(args[1], st->function_type)) {
+    TVMFFIObjectDecRef(h);
+    return Py_NewRef(args[1]);
+  }
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _convert_to_ffi_func(callable) -> Function */
+static PyObject *mod_convert_to_ffi_func(PyObject *module, PyObject *f) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIObjectHandle h;
+  if (PyObject_TypeCheck(f, st->function_type)) return Py_NewRef(f);
+  if (function_handle_of(st, f, &h) != 0) return NULL;
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _set_release_gil_default(flag) */
+static PyObject *mod_set_release_gil_default(PyObject *module, PyObject *flag) {
+  int v = PyObject_IsTrue(flag);
+  if (v < 0) return NULL;
+  tvmffi_py_module_state(module)->release_gil_default = v;
+  Py_RETURN_NONE;
+}
+
+static PyObject *mod_get_release_gil_default(PyObject *module, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(tvmffi_py_module_state(module)->release_gil_default);
+}
+
+static PyMethodDef function_functions[] = {
+    {"_get_global_func", mod_get_global_func, METH_O, NULL},
+    {"_register_global_func", TVMFFI_PY_METH(mod_register_global_func), METH_FASTCALL, NULL},
+    {"_convert_to_ffi_func", mod_convert_to_ffi_func, METH_O, NULL},
+    {"_set_release_gil_default", mod_set_release_gil_default, METH_O, NULL},
+    {"_get_release_gil_default", mod_get_release_gil_default, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st) {
   st->function_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Function_spec,
                                                                (PyObject *)st->object_type);
   if (st->function_type == NULL) return -1;
   st->function_alloc = (allocfunc)PyType_GetSlot(st->function_type, Py_tp_alloc);
   if (PyModule_AddType(module, st->function_type) != 0) return -1;
+  if (PyModule_AddFunctions(module, function_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIFunction, (PyObject *)st->function_type);
 }

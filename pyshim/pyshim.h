@@ -194,9 +194,6 @@ typedef struct {
   Py_ssize_t cap_temps;
 } tvmffi_py_temps;
 
-/* Set once Python starts finalizing: deleters then leak instead of calling in. */
-TVMFFI_PY_HIDDEN extern volatile int tvmffi_py_finalizing;
-TVMFFI_PY_HIDDEN extern volatile unsigned long tvmffi_py_finalizing_thread;
 
 /* PyCFunctionFast and friends are not in the 3.12 limited API: method
  * tables store every method as a PyCFunction, cast through this. */
@@ -210,7 +207,15 @@ TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int wh
 TVMFFI_PY_HIDDEN int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo,
                                            Py_ssize_t hi);
 
+/* The state of the module object `module` (its m_size block). */
+static inline tvmffi_py_state *tvmffi_py_module_state(PyObject *module) {
+  return (tvmffi_py_state *)PyModule_GetState(module);
+}
+
 /* object.c */
+/* The FFI object of an initialised wrapper (borrowed); NULL with a TypeError
+ * naming obj for anything else. */
+TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyObject *obj);
 /* The module state of tp, a type of this extension or a Python subclass of
  * one (which has no module of its own): the state of the nearest base made by
  * the extension.  NULL with an error if there is none. */
@@ -237,6 +242,11 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
  * the one decoding policy of the extension.  Invalid bytes become U+FFFD,
  * so decoding never fails and the str always encodes back. */
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size);
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b);
+/* The UTF-8 bytes of a str (borrowed from it); TypeError for anything else. */
+TVMFFI_PY_HIDDEN int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out);
+/* Registers _convert and _set_class. */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_convert(PyObject *module, tvmffi_py_state *st);
 /* The convert-call-release loop: converts args[0..n) to views, calls f
  * (releasing the GIL around the call if asked), releases the temporaries.
  * 0 and an owned *result, or -1 with a Python error set. */
@@ -335,6 +345,10 @@ TVMFFI_PY_HIDDEN int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, 
                                                 TVMFFIAny *out);
 
 /* callback.c */
+/* Whether this thread may take the GIL and run Python code now: not once the
+ * interpreter is gone, and during finalization only on the finalizing thread.
+ * Deleters that run on any thread leak Python references otherwise. */
+TVMFFI_PY_HIDDEN int tvmffi_py_can_enter_python(void);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                                     TVMFFIObjectHandle *out);
@@ -348,14 +362,41 @@ TVMFFI_PY_HIDDEN void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_exception_to_error(tvmffi_py_state *st, PyObject *exc,
                                                   TVMFFIObjectHandle *out);
 
-/* tensor.c */
+/* tensor.c: core.Tensor, its DLPack export, from_dlpack */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_tensor(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
 TVMFFI_PY_HIDDEN void tvmffi_py_tensor_clear(tvmffi_py_state *st);
+
+/* DLPack: the version asked for and written, and the capsule names (string
+ * literals: capsule names must outlive the capsule). */
+#define TVMFFI_PY_DLPACK_MAJOR 1
+#define TVMFFI_PY_DLPACK_MINOR 3
+#define TVMFFI_PY_CAPSULE_LEGACY "dltensor"
+#define TVMFFI_PY_CAPSULE_VERSIONED "dltensor_versioned"
+#define TVMFFI_PY_CAPSULE_USED_LEGACY "used_dltensor"
+#define TVMFFI_PY_CAPSULE_USED_VERSIONED "used_dltensor_versioned"
+
+/* dlpack.c: the import side */
 /* 1: obj (a numpy array or any __dlpack__ producer) became a tensor owned by
  * temps; 0: obj is no tensor, nothing done; -1: error raised. */
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                                              tvmffi_py_temps *temps);
+/* Consumes a DLPack capsule into a new tensor reference: 0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject *cap,
+                                                   int32_t align, int contiguous,
+                                                   TVMFFIObjectHandle *out);
+/* A capsule or any DLPack producer as a new tensor reference: 1 done, 0 obj
+ * is neither (nothing done), -1 error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj,
+                                                  int32_t align, int contiguous,
+                                                  TVMFFIObjectHandle *out);
+
+/* numpy.c: numpy arrays without a capsule */
+/* 1 done (new reference in *out), 0 not possible this way (use __dlpack__),
+ * -1 error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *arr,
+                                                 int32_t align, int contiguous,
+                                                 TVMFFIObjectHandle *out);
 
 /* device.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st);
