@@ -210,10 +210,12 @@ static PyObject *Device_repr(PyObject *self) {
 static PyObject *Device_richcompare(PyObject *self, PyObject *other, int op) {
   DLDevice a, b;
   int eq;
+  tvmffi_py_state *st;
   if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  if (!PyObject_TypeCheck(other, Py_TYPE(self)) && !PyObject_TypeCheck(self, Py_TYPE(other))) {
-    return PyBool_FromLong(op == Py_NE);
-  }
+  /* Any two Devices compare by value, Python subclasses included. */
+  st = tvmffi_py_state_of_subtype(Py_TYPE(self));
+  if (st == NULL) return NULL;
+  if (!PyObject_TypeCheck(other, st->device_type)) return PyBool_FromLong(op == Py_NE);
   a = ((tvmffi_py_device *)self)->device;
   b = ((tvmffi_py_device *)other)->device;
   eq = a.device_type == b.device_type && a.device_id == b.device_id;
@@ -282,7 +284,7 @@ static PyType_Spec Device_spec = {
     .name = "tvm_ffi.core.Device",
     .basicsize = sizeof(tvmffi_py_device),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = Device_slots,
 };
 
