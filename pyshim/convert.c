@@ -255,6 +255,27 @@ static int datatype_attr_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *o
   return 0;
 }
 
+/* ctypes.c_void_p (borrowed), cached once found.  ctypes is not imported
+ * with tvm_ffi (start-up time): until some code imports it, no argument can
+ * be a c_void_p, and a pointer result imports it (`import_it`).  NULL with no
+ * error when not imported; NULL with an error if importing failed. */
+static PyObject *c_void_p_class(tvmffi_py_state *st, int import_it) {
+  PyObject *ctypes;
+  if (st->c_void_p != NULL) return st->c_void_p;
+  if (import_it) {
+    ctypes = PyImport_ImportModule("ctypes");
+  } else {
+    PyObject *name = PyUnicode_FromString("ctypes");
+    if (name == NULL) return NULL;
+    ctypes = PyImport_GetModule(name);
+    Py_DECREF(name);
+  }
+  if (ctypes == NULL) return NULL;
+  st->c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
+  Py_DECREF(ctypes);
+  return st->c_void_p;
+}
+
 static int c_void_p_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
   PyObject *v = PyObject_GetAttr(obj, st->str_value);
   if (v == NULL) return -1;
@@ -353,8 +374,12 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   if (PyByteArray_Check(obj)) {
     return bytes_to_any(PyByteArray_AsString(obj), PyByteArray_Size(obj), out, temps);
   }
-  if (st->c_void_p != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)st->c_void_p)) {
-    return c_void_p_to_any(st, obj, out);
+  {
+    PyObject *cls = c_void_p_class(st, 0);
+    if (cls == NULL && PyErr_Occurred()) return -1;
+    if (cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)cls)) {
+      return c_void_p_to_any(st, obj, out);
+    }
   }
 
   /* numpy arrays and other DLPack producers: a tensor, without a copy (tensor.c). */
@@ -474,13 +499,11 @@ int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out) {
 }
 
 static PyObject *make_c_void_p(tvmffi_py_state *st, void *ptr) {
-  PyObject *arg, *res;
-  if (st->c_void_p == NULL) {
-    return ptr == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(ptr);
-  }
+  PyObject *arg, *res, *cls = c_void_p_class(st, 1);
+  if (cls == NULL) return NULL;
   arg = ptr == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(ptr);
   if (arg == NULL) return NULL;
-  res = tvmffi_py_call1(st->c_void_p, arg);
+  res = tvmffi_py_call1(cls, arg);
   Py_DECREF(arg);
   return res;
 }

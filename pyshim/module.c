@@ -198,7 +198,6 @@ static int intern(PyObject **slot, const char *s) {
 
 static int module_exec(PyObject *module) {
   tvmffi_py_state *st = state_of(module);
-  PyObject *ctypes;
   TVMFFIVersion version;
   st->module = module;
   TVMFFIGetVersion(&version);
@@ -218,11 +217,6 @@ static int module_exec(PyObject *module) {
       intern(&st->str_name, "__name__") != 0) {
     return -1;
   }
-  ctypes = PyImport_ImportModule("ctypes");
-  if (ctypes == NULL) return -1;
-  st->c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
-  Py_DECREF(ctypes);
-  if (st->c_void_p == NULL) return -1;
   if (tvmffi_py_init_object(module, st) != 0 || tvmffi_py_init_convert(module, st) != 0 ||
       tvmffi_py_init_function(module, st) != 0 ||
       tvmffi_py_init_container(module, st) != 0 || tvmffi_py_init_map(module, st) != 0 ||

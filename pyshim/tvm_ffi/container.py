@@ -1,7 +1,9 @@
 """FFI containers with the Python protocols: Array (Sequence), Map (Mapping),
 Shape (a tuple), plus the wrappers of ffi.Error and ffi.OpaquePyObject."""
-import collections.abc
-import numbers
+# The abstract base classes come from _collections_abc, which the interpreter
+# has already imported at start-up: `collections.abc` is that module under its
+# public name, and importing it would import all of `collections` too.
+import _collections_abc as _abc
 
 from . import core
 from .registry import register_object
@@ -20,7 +22,7 @@ def _ffi(name: str) -> core.Function:
 
 
 @register_object("ffi.Array")
-class Array(core.ArrayBase, collections.abc.Sequence):
+class Array(core.ArrayBase, _abc.Sequence):
     """An immutable FFI array: ``Array([1, 2, 3])``.  Python lists and tuples
     passed to FFI functions become Arrays.
 
@@ -45,7 +47,7 @@ class Array(core.ArrayBase, collections.abc.Sequence):
 
 
 @register_object("ffi.List")
-class List(core.ListBase, collections.abc.MutableSequence):
+class List(core.ListBase, _abc.MutableSequence):
     """A mutable, shared FFI list: ``List([1, 2])``.  (Python lists passed to
     FFI functions become Arrays, not Lists.)
 
@@ -65,7 +67,7 @@ class List(core.ListBase, collections.abc.MutableSequence):
 
 
 @register_object("ffi.Map")
-class Map(core.MapBase, collections.abc.Mapping):
+class Map(core.MapBase, _abc.Mapping):
     """An immutable FFI map: ``Map({"a": 1})``, in insertion order.  Python
     dicts passed to FFI functions become Maps.
 
@@ -79,7 +81,7 @@ class Map(core.MapBase, collections.abc.Mapping):
 
 
 @register_object("ffi.Dict")
-class Dict(core.DictBase, collections.abc.MutableMapping):
+class Dict(core.DictBase, _abc.MutableMapping):
     """A mutable, shared FFI dict: ``Dict({"a": 1})``, in insertion order.
 
     Reads are those of :class:`Map`; ``d[k] = v``, ``del d[k]``, ``pop``,
@@ -92,9 +94,9 @@ class Dict(core.DictBase, collections.abc.MutableMapping):
 
 # The views of keys(), values() and items() are one C type; isinstance checks
 # against the abstract views work through registration.
-collections.abc.KeysView.register(core.MapView)
-collections.abc.ValuesView.register(core.MapView)
-collections.abc.ItemsView.register(core.MapView)
+_abc.KeysView.register(core.MapView)
+_abc.ValuesView.register(core.MapView)
+_abc.ItemsView.register(core.MapView)
 
 
 class Shape(tuple):
@@ -105,7 +107,9 @@ class Shape(tuple):
         val = tuple.__new__(cls, content)
         if _cached is None:
             for x in val:
-                if not isinstance(x, numbers.Integral) or isinstance(x, bool):
+                # numbers.Integral, without importing numbers: ints and
+                # anything with __index__ (numpy integers), but not bool.
+                if isinstance(x, bool) or not hasattr(type(x), "__index__"):
                     raise ValueError(f"Shape entries must be integers, got {x!r}")
             _cached = _ffi("ffi.Shape")(*val)._tvm_ffi_cached_object
         val._tvm_ffi_cached_object = _cached
