@@ -452,34 +452,103 @@ static int is_comparable_sequence(tvmffi_py_state *st, PyObject *other) {
   return PyObject_IsInstance(other, st->abc_sequence);
 }
 
+/* Whether two elements are equal: plain values of one kind compare in C,
+ * the same object is equal to itself, anything else compares in Python.
+ * 1, 0, or -1 on error. */
+static int views_equal(tvmffi_py_state *st, const TVMFFIAny *x, const TVMFFIAny *y) {
+  PyObject *b;
+  int eq;
+  if (x->type_index == y->type_index) {
+    switch (x->type_index) {
+      case kTVMFFINone:
+        return 1;
+      case kTVMFFIInt:
+      case kTVMFFIBool:
+        return x->v_int64 == y->v_int64;
+      case kTVMFFIFloat:
+        return x->v_float64 == y->v_float64;
+      case kTVMFFISmallStr:
+      case kTVMFFISmallBytes:
+        return x->small_str_len == y->small_str_len &&
+               memcmp(x->v_bytes, y->v_bytes, x->small_str_len) == 0;
+      default:
+        if (x->type_index >= kTVMFFIStaticObjectBegin && x->v_obj == y->v_obj) return 1;
+    }
+  }
+  b = tvmffi_py_from_view(st, y);
+  if (b == NULL) return -1;
+  eq = item_equals(st, x, b);
+  Py_DECREF(b);
+  return eq;
+}
+
+/* Element i of self against element i of other (an Array/List wrapper, a
+ * list or tuple, or any sequence): 1, 0, or -1 on error.  Elements are read
+ * again for each i: Python __eq__ may change a List meanwhile. */
+static int element_equals(tvmffi_py_state *st, PyObject *self, PyObject *other, int other_is_seq,
+                          Py_ssize_t i) {
+  TVMFFISeqCell *cell = seq_cell(self);
+  TVMFFIAny v;
+  int eq;
+  if (cell == NULL) return -1;
+  if (i >= cell->size) return 0; /* a List shrank */
+  v = ((const TVMFFIAny *)cell->data)[i];
+  if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectIncRef(v.v_obj);
+  if (other_is_seq) {
+    TVMFFISeqCell *ocell = seq_cell(other);
+    if (ocell == NULL) {
+      eq = -1;
+    } else if (i >= ocell->size) {
+      eq = 0;
+    } else {
+      TVMFFIAny w = ((const TVMFFIAny *)ocell->data)[i];
+      if (w.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectIncRef(w.v_obj);
+      eq = views_equal(st, &v, &w);
+      if (w.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(w.v_obj);
+    }
+  } else {
+    PyObject *b;
+    if (PyList_CheckExact(other) || PyTuple_CheckExact(other)) {
+      b = PyList_CheckExact(other) ? PyList_GetItem(other, i) : PyTuple_GetItem(other, i);
+      Py_XINCREF(b);
+    } else {
+      b = PySequence_GetItem(other, i);
+    }
+    if (b == NULL) {
+      if (PyErr_ExceptionMatches(PyExc_IndexError)) { /* the list shrank */
+        PyErr_Clear();
+        eq = 0;
+      } else {
+        eq = -1;
+      }
+    } else {
+      eq = item_equals(st, &v, b);
+      Py_DECREF(b);
+    }
+  }
+  if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v.v_obj);
+  return eq;
+}
+
 static PyObject *Seq_richcompare(PyObject *self, PyObject *other, int op) {
   tvmffi_py_state *st = ((tvmffi_py_object *)self)->state;
+  TVMFFIObject *oh;
   Py_ssize_t n, i;
-  int ok;
+  int ok, other_is_seq;
   if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
   ok = is_comparable_sequence(st, other);
   if (ok < 0) return NULL;
   if (!ok) Py_RETURN_NOTIMPLEMENTED;
-  if (tvmffi_py_handle_if_object(st, other) == ((tvmffi_py_object *)self)->handle) {
-    return PyBool_FromLong(op == Py_EQ);
-  }
+  oh = tvmffi_py_handle_if_object(st, other);
+  if (oh == ((tvmffi_py_object *)self)->handle) return PyBool_FromLong(op == Py_EQ);
+  other_is_seq = oh != NULL;
   n = Seq_length(self);
   if (n < 0) return NULL;
   i = PyObject_Size(other);
   if (i < 0) return NULL;
   if (i != n) return PyBool_FromLong(op == Py_NE);
   for (i = 0; i < n; ++i) {
-    PyObject *a = Seq_item_at(self, i), *b;
-    int eq;
-    if (a == NULL) return NULL;
-    b = PySequence_GetItem(other, i);
-    if (b == NULL) {
-      Py_DECREF(a);
-      return NULL;
-    }
-    eq = PyObject_RichCompareBool(a, b, Py_EQ);
-    Py_DECREF(a);
-    Py_DECREF(b);
+    int eq = element_equals(st, self, other, other_is_seq, i);
     if (eq < 0) return NULL;
     if (!eq) return PyBool_FromLong(op == Py_NE);
   }

@@ -150,48 +150,6 @@ done:
   return rc;
 }
 
-int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f, PyObject *const *args,
-                   Py_ssize_t n, int release_gil, TVMFFIAny *result) {
-  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args;
-  tvmffi_py_temps temps;
-  Py_ssize_t i;
-  int rc;
-  if (n > INT32_MAX) {
-    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
-    return -1;
-  }
-  if (n > TVMFFI_PY_INLINE_ARGS) {
-    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
-    if (cargs == NULL) {
-      PyErr_NoMemory();
-      return -1;
-    }
-  }
-  tvmffi_py_temps_init(&temps);
-  for (i = 0; i < n; ++i) {
-    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      if (cargs != inline_args) PyMem_Free(cargs);
-      return -1;
-    }
-  }
-  memset(result, 0, sizeof(*result));
-  if (release_gil) {
-    PyThreadState *ts = PyEval_SaveThread();
-    rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, result);
-    PyEval_RestoreThread(ts);
-  } else {
-    rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, result);
-  }
-  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
-  if (cargs != inline_args) PyMem_Free(cargs);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
-    return -1;
-  }
-  return 0;
-}
-
 static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_temps *temps);
 
 /* A list or tuple becomes an ffi.Array built here (container.c). */

@@ -4,7 +4,7 @@
  *
  * The memory layout of Map and Dict is not part of the ABI (it may change),
  * so everything here goes through the ffi.Map* / ffi.Dict* global functions,
- * called straight through TVMFFIFunctionCall with handles cached in the
+ * called straight (tvmffi_py_function_call) with handles cached in the
  * module state.  Each TVMFFI_PY_G_MAP_x slot is followed by its Dict twin,
  * so `base + is_dict` picks the right one. */
 #include "pyshim.h"
@@ -50,7 +50,7 @@ static int map_call(tvmffi_py_state *st, int which, TVMFFIObject *h, int is_dict
     n = 2;
   }
   memset(result, 0, sizeof(*result));
-  rc = TVMFFIFunctionCall(f, args, n, result);
+  rc = tvmffi_py_function_call(f, args, n, result);
   if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
   if (rc != 0) {
     tvmffi_py_raise_from_ffi(st, rc);
@@ -163,7 +163,7 @@ static PyObject *functor_call(tvmffi_py_state *st, TVMFFIObjectHandle f, int com
   arg.zero_padding = 0;
   arg.v_int64 = command;
   memset(&r, 0, sizeof(r));
-  rc = TVMFFIFunctionCall(f, &arg, 1, &r);
+  rc = tvmffi_py_function_call(f, &arg, 1, &r);
   if (rc != 0) {
     tvmffi_py_raise_from_ffi(st, rc);
     return NULL;
@@ -198,7 +198,7 @@ static PyObject *MapIter_next(PyObject *self) {
     arg.zero_padding = 0;
     arg.v_int64 = 2;
     memset(&r, 0, sizeof(r));
-    rc = TVMFFIFunctionCall(it->functor, &arg, 1, &r);
+    rc = tvmffi_py_function_call(it->functor, &arg, 1, &r);
     if (rc != 0) {
       Py_XDECREF(key);
       Py_XDECREF(value);

@@ -48,6 +48,16 @@ int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_index, PyObject *
   return 0;
 }
 
+int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp) {
+  PyTypeObject *old;
+  if (!PyType_IsSubtype(tp, st->object_type)) return 0;
+  old = st->object_types[st->object_types_next];
+  st->object_types[st->object_types_next] = (PyTypeObject *)Py_NewRef((PyObject *)tp);
+  st->object_types_next = (st->object_types_next + 1) % TVMFFI_PY_OBJECT_TYPE_CACHE;
+  Py_XDECREF((PyObject *)old);
+  return 1;
+}
+
 /* Borrowed: the registered class of the type or of its nearest ancestor. */
 PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
   const TVMFFITypeInfo *info;

@@ -14,6 +14,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <string.h>
+
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
@@ -47,6 +49,8 @@ typedef struct {
   /* numpy's array struct agreed with the buffer protocol: 1 yes, -1 no, 0 untested. */
   int ndarray_layout;
 } tvmffi_py_tensor_state;
+
+#define TVMFFI_PY_OBJECT_TYPE_CACHE 4
 
 /* Global functions the extension calls, by slot in tvmffi_py_state.globals
  * (names in module.c). */
@@ -115,6 +119,10 @@ typedef struct {
   /* core.Tensor and the DLPack argument path (tensor.c). */
   tvmffi_py_tensor_state tensor;
 
+  /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
+  PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
+  int object_types_next;
+
   /* Interned attribute names. */
   PyObject *str_ffi_error;   /* "__tvm_ffi_error__"      */
   PyObject *str_value;       /* "value"                  */
@@ -140,6 +148,20 @@ typedef struct {
   /* Cached tp_alloc of function_type. */
   allocfunc function_alloc;
 } tvmffi_py_state;
+
+/*
+ * Calls an FFI function.  For an ffi.Function (the usual case) this calls
+ * the safe_call entry of its cell directly (TVMFFIFunctionCell is ABI
+ * layout), which is what TVMFFIFunctionCall does after its checks; anything
+ * else goes through TVMFFIFunctionCall, which raises the right error.
+ */
+static inline int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
+                                          TVMFFIAny *result) {
+  if (f != NULL && ((const TVMFFIObject *)f)->type_index == kTVMFFIFunction) {
+    return TVMFFIFunctionGetCellPtr(f)->safe_call(f, args, n, result);
+  }
+  return TVMFFIFunctionCall(f, args, n, result);
+}
 
 /* PyObject_CallOneArg is not in the limited API. */
 static inline PyObject *tvmffi_py_call1(PyObject *f, PyObject *arg) {
@@ -247,12 +269,6 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b
 TVMFFI_PY_HIDDEN int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out);
 /* Registers _convert and _set_class. */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_convert(PyObject *module, tvmffi_py_state *st);
-/* The convert-call-release loop: converts args[0..n) to views, calls f
- * (releasing the GIL around the call if asked), releases the temporaries.
- * 0 and an owned *result, or -1 with a Python error set. */
-TVMFFI_PY_HIDDEN int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
-                                    PyObject *const *args, Py_ssize_t n, int release_gil,
-                                    TVMFFIAny *result);
 TVMFFI_PY_HIDDEN void tvmffi_py_temps_release(tvmffi_py_temps *t);
 TVMFFI_PY_HIDDEN int tvmffi_py_temps_add(tvmffi_py_temps *t, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
@@ -267,6 +283,22 @@ TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObject
                                               PyObject *tuple, TVMFFIAny *result);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj,
                                          TVMFFIObjectHandle *out);
+
+/* object.c: whether tp is core.Object or a subclass, remembering the answer
+ * for a few types (see tvmffi_py_is_object_type). */
+TVMFFI_PY_HIDDEN int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp);
+
+/* Whether tp is core.Object or a subclass.  PyObject_TypeCheck walks the MRO
+ * of Python subclasses (tvm_ffi.Array is four deep); the last types found
+ * are held (strong references, so an address cannot be reused) and matched
+ * by pointer. */
+static inline int tvmffi_py_is_object_type(tvmffi_py_state *st, PyTypeObject *tp) {
+  int i;
+  for (i = 0; i < TVMFFI_PY_OBJECT_TYPE_CACHE; ++i) {
+    if (st->object_types[i] == tp) return 1;
+  }
+  return tvmffi_py_is_object_type_slow(st, tp);
+}
 
 /*
  * The conversions of the most common call arguments and results, inline so
@@ -293,8 +325,7 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     return 0;
   } else if (tp == &PyUnicode_Type) {
     return tvmffi_py_str_to_any(obj, out, temps);
-  } else if (obj != Py_None && obj != Py_True && obj != Py_False &&
-             PyObject_TypeCheck(obj, st->object_type)) {
+  } else if (tvmffi_py_is_object_type(st, tp)) {
     /* An FFI object wrapper (usually of a Python subclass): passed as is.
      * The type index is read from the object header (ABI layout). */
     TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;
@@ -307,6 +338,58 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     /* Never initialised: the general path raises the ValueError. */
   }
   return tvmffi_py_to_any(st, obj, out, temps);
+}
+
+/* error.c (declared here for the inline call loop below) */
+TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
+
+/*
+ * The convert-call-release loop: converts args[0..n) to views, calls f
+ * (releasing the GIL around the call if asked), releases the temporaries.
+ * 0 and an owned *result, or -1 with a Python error set.  Inline: it is the
+ * whole body of Function.__call__, where every nanosecond shows.
+ */
+static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                 PyObject *const *args, Py_ssize_t n, int release_gil,
+                                 TVMFFIAny *result) {
+  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args;
+  tvmffi_py_temps temps;
+  Py_ssize_t i;
+  int rc;
+  if (n > INT32_MAX) {
+    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
+    return -1;
+  }
+  if (n > TVMFFI_PY_INLINE_ARGS) {
+    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+    if (cargs == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  tvmffi_py_temps_init(&temps);
+  for (i = 0; i < n; ++i) {
+    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
+      tvmffi_py_temps_release(&temps);
+      if (cargs != inline_args) PyMem_Free(cargs);
+      return -1;
+    }
+  }
+  memset(result, 0, sizeof(*result));
+  if (release_gil) {
+    PyThreadState *ts = PyEval_SaveThread();
+    rc = tvmffi_py_function_call(f, cargs, (int32_t)n, result);
+    PyEval_RestoreThread(ts);
+  } else {
+    rc = tvmffi_py_function_call(f, cargs, (int32_t)n, result);
+  }
+  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
+  if (cargs != inline_args) PyMem_Free(cargs);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return -1;
+  }
+  return 0;
 }
 
 /* Steals *value, like tvmffi_py_from_any. */
@@ -357,7 +440,6 @@ TVMFFI_PY_HIDDEN void tvmffi_py_drop_callables(void);
 
 /* error.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st);
-TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
 TVMFFI_PY_HIDDEN void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_exception_to_error(tvmffi_py_state *st, PyObject *exc,
                                                   TVMFFIObjectHandle *out);
