@@ -452,29 +452,33 @@ static int is_comparable_sequence(tvmffi_py_state *st, PyObject *other) {
   return PyObject_IsInstance(other, st->abc_sequence);
 }
 
-/* Whether two elements are equal: plain values of one kind compare in C,
- * the same object is equal to itself, anything else compares in Python.
- * 1, 0, or -1 on error. */
+/* Whether two elements are equal without Python: 1 or 0, or -2 when only
+ * Python can tell (objects, or values of different kinds). */
+static int pod_equal(const TVMFFIAny *x, const TVMFFIAny *y) {
+  if (x->type_index != y->type_index) return -2;
+  switch (x->type_index) {
+    case kTVMFFINone:
+      return 1;
+    case kTVMFFIInt:
+    case kTVMFFIBool:
+      return x->v_int64 == y->v_int64;
+    case kTVMFFIFloat:
+      return x->v_float64 == y->v_float64;
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes:
+      return x->small_str_len == y->small_str_len &&
+             memcmp(x->v_bytes, y->v_bytes, x->small_str_len) == 0;
+    default:
+      return x->type_index >= kTVMFFIStaticObjectBegin && x->v_obj == y->v_obj ? 1 : -2;
+  }
+}
+
+/* Whether two elements are equal: in C when pod_equal can tell, else in
+ * Python.  1, 0, or -1 on error. */
 static int views_equal(tvmffi_py_state *st, const TVMFFIAny *x, const TVMFFIAny *y) {
   PyObject *b;
-  int eq;
-  if (x->type_index == y->type_index) {
-    switch (x->type_index) {
-      case kTVMFFINone:
-        return 1;
-      case kTVMFFIInt:
-      case kTVMFFIBool:
-        return x->v_int64 == y->v_int64;
-      case kTVMFFIFloat:
-        return x->v_float64 == y->v_float64;
-      case kTVMFFISmallStr:
-      case kTVMFFISmallBytes:
-        return x->small_str_len == y->small_str_len &&
-               memcmp(x->v_bytes, y->v_bytes, x->small_str_len) == 0;
-      default:
-        if (x->type_index >= kTVMFFIStaticObjectBegin && x->v_obj == y->v_obj) return 1;
-    }
-  }
+  int eq = pod_equal(x, y);
+  if (eq != -2) return eq;
   b = tvmffi_py_from_view(st, y);
   if (b == NULL) return -1;
   eq = item_equals(st, x, b);
@@ -548,7 +552,21 @@ static PyObject *Seq_richcompare(PyObject *self, PyObject *other, int op) {
   if (i < 0) return NULL;
   if (i != n) return PyBool_FromLong(op == Py_NE);
   for (i = 0; i < n; ++i) {
-    int eq = element_equals(st, self, other, other_is_seq, i);
+    int eq = -2;
+    if (other_is_seq) {
+      /* Runs of plain values compare here, with no Python code running
+       * (so neither cell can change under the loop). */
+      const TVMFFISeqCell *c1 = seq_cell(self), *c2 = seq_cell(other);
+      if (c1 == NULL || c2 == NULL) return NULL;
+      while (i < n && i < c1->size && i < c2->size) {
+        eq = pod_equal(&((const TVMFFIAny *)c1->data)[i], &((const TVMFFIAny *)c2->data)[i]);
+        if (eq != 1) break;
+        ++i;
+      }
+      if (i == n) break;
+      if (i >= c1->size || i >= c2->size) eq = 0; /* a List shrank meanwhile */
+    }
+    if (eq == -2) eq = element_equals(st, self, other, other_is_seq, i);
     if (eq < 0) return NULL;
     if (!eq) return PyBool_FromLong(op == Py_NE);
   }
