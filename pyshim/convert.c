@@ -188,17 +188,6 @@ static int object_to_any(PyObject *obj, TVMFFIAny *out) {
   return 0;
 }
 
-/* Borrowed attribute lookup that treats AttributeError as "absent" (returns 0). */
-static int get_optional_attr(PyObject *obj, PyObject *name, PyObject **out) {
-  *out = PyObject_GetAttr(obj, name);
-  if (*out != NULL) return 1;
-  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-    PyErr_Clear();
-    return 0;
-  }
-  return -1;
-}
-
 static int datatype_attr_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
   PyObject *dt = PyObject_GetAttr(obj, st->str_dtype_slot);
   if (dt == NULL) return -1;
@@ -260,7 +249,6 @@ static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_t
 int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                      tvmffi_py_temps *temps) {
   PyTypeObject *tp = Py_TYPE(obj);
-  PyObject *attr;
   int found;
   memset(out, 0, sizeof(*out));
 
@@ -344,26 +332,10 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   found = tvmffi_py_tensor_to_any(st, obj, out, temps);
   if (found != 0) return found < 0 ? -1 : 0;
 
-  /* __tvm_ffi_object__(): the object to pass instead. */
-  found = get_optional_attr(obj, st->str_ffi_object, &attr);
-  if (found < 0) return -1;
-  if (found) {
-    PyObject *res = PyObject_CallNoArgs(attr);
-    TVMFFIObjectHandle h;
-    Py_DECREF(attr);
-    if (res == NULL) return -1;
-    if (!PyObject_TypeCheck(res, st->object_type) ||
-        ((tvmffi_py_object *)res)->handle == NULL) {
-      PyErr_Format(PyExc_TypeError, "__tvm_ffi_object__ of %R returned %R, not an FFI object",
-                   obj, res);
-      Py_DECREF(res);
-      return -1;
-    }
-    h = ((tvmffi_py_object *)res)->handle;
-    TVMFFIObjectIncRef(h);
-    Py_DECREF(res);
-    return owned_object_to_any(h, out, temps);
-  }
+  /* Rows read off the class: __tvm_ffi_object__, numpy.bool_, numpy dtypes,
+   * __cuda_stream__, __tvm_ffi_int__ ... (protocols.c). */
+  found = tvmffi_py_protocol_to_any(st, obj, out, temps);
+  if (found != 0) return found < 0 ? -1 : 0;
 
   if (PyTuple_Check(obj) || PyList_Check(obj)) return sequence_to_array(st, obj, out, temps);
   if (PyDict_Check(obj)) return dict_to_map(st, obj, out, temps);

@@ -133,6 +133,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->c_void_p);
   {
     int r = tvmffi_py_tensor_traverse(st, visit, arg);
+    if (r == 0) r = tvmffi_py_protocol_traverse(st, visit, arg);
     if (r != 0) return r;
   }
   return 0;
@@ -166,6 +167,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->shape_cls);
   Py_CLEAR(st->c_void_p);
   tvmffi_py_tensor_clear(st);
+  tvmffi_py_protocol_clear(st);
   Py_CLEAR(st->str_ffi_error);
   Py_CLEAR(st->str_value);
   Py_CLEAR(st->str_dtype_slot);

@@ -52,6 +52,18 @@ typedef struct {
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4
 
+/* protocols.c's part of the module state. */
+#define TVMFFI_PY_PROTOCOL_CACHE 32
+#define TVMFFI_PY_VALUE_DEPTH 64
+typedef struct {
+  /* Python classes (owned) and which conversion row applies to them. */
+  PyTypeObject *types[TVMFFI_PY_PROTOCOL_CACHE];
+  unsigned char kinds[TVMFFI_PY_PROTOCOL_CACHE];
+  /* Borrowed: objects whose __tvm_ffi_value__ is being converted (cycles). */
+  PyObject *chain[TVMFFI_PY_VALUE_DEPTH];
+  int depth;
+} tvmffi_py_protocol_state;
+
 /* Global functions the extension calls, by slot in tvmffi_py_state.globals
  * (names in module.c). */
 enum {
@@ -118,6 +130,8 @@ typedef struct {
 
   /* core.Tensor and the DLPack argument path (tensor.c). */
   tvmffi_py_tensor_state tensor;
+  /* Conversion protocols of Python classes (protocols.c). */
+  tvmffi_py_protocol_state protocol;
 
   /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
   PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
@@ -472,6 +486,14 @@ TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj,
                                                   int32_t align, int contiguous,
                                                   TVMFFIObjectHandle *out);
+
+/* protocols.c: conversion rows read off a value's class */
+/* 1: obj converted into *out (objects made are owned by temps); 0: no such
+ * row applies to obj; -1: error raised. */
+TVMFFI_PY_HIDDEN int tvmffi_py_protocol_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                                               tvmffi_py_temps *temps);
+TVMFFI_PY_HIDDEN int tvmffi_py_protocol_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
+TVMFFI_PY_HIDDEN void tvmffi_py_protocol_clear(tvmffi_py_state *st);
 
 /* numpy.c: numpy arrays without a capsule */
 /* 1 done (new reference in *out), 0 not possible this way (use __dlpack__),
