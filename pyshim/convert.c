@@ -412,6 +412,33 @@ PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size) {
   return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "replace");
 }
 
+PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value) {
+  /* Direct-mapped on the inline bytes and length: map keys and short
+   * results repeat, and a hit costs a compare instead of a new str. */
+  uint64_t bits;
+  uint32_t len = value->small_str_len;
+  size_t slot;
+  PyObject *s;
+  if (len > 7) len = 7; /* never, for a valid SmallStr */
+  bits = 0;
+  memcpy(&bits, value->v_bytes, len);
+  slot = (size_t)(((bits ^ len) * 0x9E3779B97F4A7C15ull) >> 58); /* 6 bits: 64 slots */
+  s = st->small_strs[slot];
+  if (s != NULL && st->small_str_keys[slot] == bits && st->small_str_lens[slot] == len) {
+    return Py_NewRef(s);
+  }
+  s = tvmffi_py_str_from_utf8(value->v_bytes, len);
+  if (s == NULL) return NULL;
+  {
+    PyObject *old = st->small_strs[slot];
+    st->small_strs[slot] = Py_NewRef(s);
+    Py_XDECREF(old);
+  }
+  st->small_str_keys[slot] = bits;
+  st->small_str_lens[slot] = (unsigned char)len;
+  return s;
+}
+
 PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b) {
   return tvmffi_py_str_from_utf8(b->data, b->size);
 }
@@ -498,7 +525,7 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
       return PyBytes_FromStringAndSize(b->data, (Py_ssize_t)b->size);
     }
     case kTVMFFISmallStr:
-      return tvmffi_py_str_from_utf8(value->v_bytes, value->small_str_len);
+      return tvmffi_py_small_str(st, value);
     case kTVMFFISmallBytes:
       return PyBytes_FromStringAndSize(value->v_bytes, (Py_ssize_t)value->small_str_len);
     case kTVMFFIDLTensorPtr:

@@ -124,6 +124,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->map_view_type);
   Py_VISIT(st->abc_sequence);
   for (i = 0; i < TVMFFI_PY_OBJECT_TYPE_CACHE; ++i) Py_VISIT(st->object_types[i]);
+  for (i = 0; i < TVMFFI_PY_SMALL_STR_CACHE; ++i) Py_VISIT(st->small_strs[i]);
   Py_VISIT(st->abc_mapping);
   for (i = 0; i < st->num_classes; ++i) Py_VISIT(st->classes[i]);
   Py_VISIT(st->error_name_to_type);
@@ -160,6 +161,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->map_view_type);
   Py_CLEAR(st->abc_sequence);
   for (i = 0; i < TVMFFI_PY_OBJECT_TYPE_CACHE; ++i) Py_CLEAR(st->object_types[i]);
+  for (i = 0; i < TVMFFI_PY_SMALL_STR_CACHE; ++i) Py_CLEAR(st->small_strs[i]);
   Py_CLEAR(st->abc_mapping);
   Py_CLEAR(st->error_name_to_type);
   Py_CLEAR(st->error_type_to_name);

@@ -51,6 +51,7 @@ typedef struct {
 } tvmffi_py_tensor_state;
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4
+#define TVMFFI_PY_SMALL_STR_CACHE 64
 
 /* protocols.c's part of the module state. */
 #define TVMFFI_PY_PROTOCOL_CACHE 32
@@ -136,6 +137,11 @@ typedef struct {
   /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
   PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
   int object_types_next;
+
+  /* tvmffi_py_small_str's cache: 64 slots of (inline bytes, length, str). */
+  PyObject *small_strs[TVMFFI_PY_SMALL_STR_CACHE];
+  uint64_t small_str_keys[TVMFFI_PY_SMALL_STR_CACHE];
+  unsigned char small_str_lens[TVMFFI_PY_SMALL_STR_CACHE];
 
   /* Interned attribute names. */
   PyObject *str_ffi_error;   /* "__tvm_ffi_error__"      */
@@ -279,6 +285,9 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
  * so decoding never fails and the str always encodes back. */
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b);
+/* The str of a SmallStr value, from a small cache of recent ones (strs are
+ * immutable, so equal short strings may share one object). */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value);
 /* The UTF-8 bytes of a str (borrowed from it); TypeError for anything else. */
 TVMFFI_PY_HIDDEN int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out);
 /* Registers _convert and _set_class. */
