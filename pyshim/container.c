@@ -575,14 +575,17 @@ static PyObject *Seq_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* Equal sequences hash alike, and like the tuple of their elements. */
 static Py_hash_t Seq_hash(PyObject *self) {
-  PyObject *items = seq_to_list(self), *tuple;
+  PyObject *items, *tuple;
   Py_hash_t h;
-  if (items == NULL) return -1;
-  tuple = PyList_AsTuple(items);
-  Py_DECREF(items);
-  if (tuple == NULL) return -1;
-  h = PyObject_Hash(tuple);
-  Py_DECREF(tuple);
+  /* A List may hold itself (through the FFI: a new wrapper each time), and
+   * PyObject_Hash has no recursion guard of its own. */
+  if (Py_EnterRecursiveCall(" while hashing an FFI sequence") != 0) return -1;
+  items = seq_to_list(self);
+  tuple = items == NULL ? NULL : PyList_AsTuple(items);
+  Py_XDECREF(items);
+  h = tuple == NULL ? -1 : PyObject_Hash(tuple);
+  Py_XDECREF(tuple);
+  Py_LeaveRecursiveCall();
   return h;
 }
 

@@ -455,14 +455,16 @@ static PyObject *Map_richcompare(PyObject *self, PyObject *other, int op) {
 
 /* Equal maps hash alike: the hash of the frozenset of their items. */
 static Py_hash_t Map_hash(PyObject *self) {
-  PyObject *items = map_items_list(self), *set;
+  PyObject *items, *set;
   Py_hash_t h;
-  if (items == NULL) return -1;
-  set = PyFrozenSet_New(items);
-  Py_DECREF(items);
-  if (set == NULL) return -1;
-  h = PyObject_Hash(set);
-  Py_DECREF(set);
+  /* A Dict may hold itself; PyObject_Hash has no recursion guard. */
+  if (Py_EnterRecursiveCall(" while hashing an FFI map") != 0) return -1;
+  items = map_items_list(self);
+  set = items == NULL ? NULL : PyFrozenSet_New(items);
+  Py_XDECREF(items);
+  h = set == NULL ? -1 : PyObject_Hash(set);
+  Py_XDECREF(set);
+  Py_LeaveRecursiveCall();
   return h;
 }
 

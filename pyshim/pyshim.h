@@ -348,7 +348,7 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     return 0;
   } else if (tp == &PyUnicode_Type) {
     return tvmffi_py_str_to_any(obj, out, temps);
-  } else if (tvmffi_py_is_object_type(st, tp)) {
+  } else if (obj != Py_None && tp != &PyBool_Type && tvmffi_py_is_object_type(st, tp)) {
     /* An FFI object wrapper (usually of a Python subclass): passed as is.
      * The type index is read from the object header (ABI layout). */
     TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;

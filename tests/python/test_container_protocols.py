@@ -394,3 +394,21 @@ def test_device_subclass_from_python():
     assert d == tvm_ffi.device("cuda", 1) and tvm_ffi.device("cuda", 1) == d
     assert hash(d) == hash(tvm_ffi.device("cuda", 1))
     assert t.echo(d) == d
+
+
+def test_self_containing_containers_raise_recursion_error():
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    assert lst == lst and len(lst) == 2 and lst[1].same_as(lst)
+    with pytest.raises(RecursionError):
+        hash(lst)
+    with pytest.raises(RecursionError):
+        repr(lst)
+    d = tvm_ffi.Dict({"a": 1})
+    d["self"] = d
+    with pytest.raises(RecursionError):
+        hash(d)
+    with pytest.raises(RecursionError):
+        repr(d)
+    lst.clear()  # break the cycle: the FFI objects would otherwise leak
+    d.clear()
