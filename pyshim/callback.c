@@ -3,6 +3,7 @@
 #include "pyshim.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,9 +12,12 @@
  *             thread may take the GIL.
  * gone:       set by Py_AtExit once the interpreter is fully finalized; from
  *             then on Python references are leaked, never released. */
-volatile int tvmffi_py_finalizing = 0;
-volatile unsigned long tvmffi_py_finalizing_thread = 0;
-static volatile int python_gone = 0;
+/* C11 atomics: deleters on other threads read these while the main thread
+ * sets them.  The thread id is stored before `finalizing` is released, so a
+ * reader that acquires finalizing == 1 sees the id. */
+static atomic_int finalizing = 0;
+static atomic_ulong finalizing_thread = 0;
+static atomic_int python_gone = 0;
 
 /* Closure of a Python callable wrapped as an FFI function.  Allocated with
  * malloc so that it can be freed without the GIL.  Live closures form a list
@@ -28,23 +32,33 @@ typedef struct tvmffi_py_closure {
 static pthread_mutex_t closures_lock = PTHREAD_MUTEX_INITIALIZER;
 static tvmffi_py_closure *closures_head = NULL;
 
-static void mark_python_gone(void) { python_gone = 1; }
+static void mark_python_gone(void) { atomic_store_explicit(&python_gone, 1, memory_order_release); }
 
-/* Whether this thread may run Python code now. */
-static int can_enter_python(void) {
-  if (python_gone) return 0;
-  /* While Python finalizes, only the finalizing thread (which holds the GIL)
-   * may still take it; other threads would block or be stopped. */
-  if (tvmffi_py_finalizing) return PyThread_get_thread_ident() == tvmffi_py_finalizing_thread;
+/* While Python finalizes (from our atexit hook on), only the finalizing
+ * thread, which holds the GIL, may still take it; other threads would block
+ * or be stopped.  (Py_IsInitialized() is already 0 while modules are torn
+ * down, which is when most wrappers die.) */
+static int is_finalizing(int *on_this_thread) {
+  if (!atomic_load_explicit(&finalizing, memory_order_acquire)) return 0;
+  *on_this_thread = PyThread_get_thread_ident() ==
+                    atomic_load_explicit(&finalizing_thread, memory_order_relaxed);
+  return 1;
+}
+
+int tvmffi_py_can_enter_python(void) {
+  int here;
+  if (atomic_load_explicit(&python_gone, memory_order_acquire)) return 0;
+  if (is_finalizing(&here)) return here;
   return Py_IsInitialized();
 }
+
 
 /* Releases a Python reference from any thread, or leaks it once the
  * interpreter is going away (nothing can run Python code then). */
 static void release_pyobject(PyObject *obj) {
   PyGILState_STATE g;
   PyObject *exc;
-  if (obj == NULL || !can_enter_python()) return;
+  if (obj == NULL || !tvmffi_py_can_enter_python()) return;
   g = PyGILState_Ensure();
   exc = PyErr_GetRaisedException();
   Py_DECREF(obj);
@@ -61,7 +75,7 @@ static int Callback_safe_call(void *self, const TVMFFIAny *args, int32_t num_arg
   int32_t i, made = 0;
   int rc = -1;
 
-  if (!can_enter_python()) {
+  if (!tvmffi_py_can_enter_python()) {
     TVMFFIErrorSetRaisedFromCStr("RuntimeError",
                                  "cannot call a Python function: the interpreter is finalizing");
     return -1;
@@ -163,16 +177,11 @@ int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out) {
   return 0;
 }
 
-PyObject *tvmffi_py_module_of_state(tvmffi_py_state *st) { return st->module; }
-
 /* Host callbacks for C++ code: signal checks and GIL handling. */
 static int env_check_signals(void) {
   PyGILState_STATE g;
-  int rc;
-  if (!Py_IsInitialized() ||
-      (tvmffi_py_finalizing && PyThread_get_thread_ident() != tvmffi_py_finalizing_thread)) {
-    return 0;
-  }
+  int rc, here;
+  if (!Py_IsInitialized() || (is_finalizing(&here) && !here)) return 0;
   /* Works with or without the GIL held (a call may have released it); a
    * raised KeyboardInterrupt stays pending in this thread's state. */
   g = PyGILState_Ensure();
@@ -206,6 +215,36 @@ void tvmffi_py_drop_callables(void) {
   } while (n > 0);
 }
 
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _set_finalizing(): called at exit.  Drops the Python callables held by FFI
+ * functions, and from then on FFI deleters running on other threads leak
+ * their Python references instead of waiting for the GIL. */
+static PyObject *mod_set_finalizing(PyObject *module, PyObject *unused) {
+  (void)module;
+  (void)unused;
+  atomic_store_explicit(&finalizing_thread, PyThread_get_thread_ident(), memory_order_relaxed);
+  atomic_store_explicit(&finalizing, 1, memory_order_release);
+  tvmffi_py_drop_callables();
+  Py_RETURN_NONE;
+}
+
+/* _opaque_pyobject(obj) -> the Python object an ffi.OpaquePyObject holds */
+static PyObject *mod_opaque_pyobject(PyObject *module, PyObject *obj) {
+  TVMFFIObjectHandle h = tvmffi_py_handle_of(tvmffi_py_module_state(module), obj);
+  if (h == NULL) return NULL;
+  if (TVMFFIObjectGetTypeIndex(h) != kTVMFFIOpaquePyObject) {
+    PyErr_Format(PyExc_TypeError, "expected an ffi.OpaquePyObject, got %R", obj);
+    return NULL;
+  }
+  return Py_NewRef((PyObject *)TVMFFIOpaqueObjectGetCellPtr(h)->handle);
+}
+
+static PyMethodDef callback_functions[] = {
+    {"_set_finalizing", mod_set_finalizing, METH_NOARGS, NULL},
+    {"_opaque_pyobject", mod_opaque_pyobject, METH_O, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st) {
   static int at_exit_registered = 0;
   (void)module;
@@ -222,5 +261,6 @@ int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st) {
     TVMFFIObjectDecRef(err);
     /* Not fatal: only Ctrl-C polling from C++ is lost. */
   }
+  if (PyModule_AddFunctions(module, callback_functions) != 0) return -1;
   return 0;
 }

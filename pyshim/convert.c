@@ -92,13 +92,6 @@ static int bytes_to_any(const char *data, Py_ssize_t size, TVMFFIAny *out,
   return 0;
 }
 
-static TVMFFIObjectHandle lookup_global(const char *name) {
-  TVMFFIByteArray n = {name, strlen(name)};
-  TVMFFIObjectHandle h = NULL;
-  if (TVMFFIFunctionGetGlobal(&n, &h) != 0) return NULL;
-  return h;
-}
-
 /* Whether converting obj can run Python code (which could change a list
  * being read): only the exact built-in value types are known not to. */
 static int converts_without_python_code(PyObject *obj) {
@@ -157,26 +150,6 @@ done:
   return rc;
 }
 
-/* Calls global `name` (looked up once into *slot) with the items of a tuple;
- * the object it returns is kept alive by temps. */
-static int call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle *slot, const char *name,
-                           PyObject *tuple, TVMFFIAny *out, tvmffi_py_temps *temps) {
-  TVMFFIAny result;
-  if (*slot == NULL) {
-    *slot = lookup_global(name);
-    if (*slot == NULL) {
-      if (!PyErr_Occurred()) {
-        PyErr_Format(PyExc_RuntimeError, "global function `%s` is not registered", name);
-      }
-      return -1;
-    }
-  }
-  if (tvmffi_py_call_with_tuple(st, *slot, tuple, &result) != 0) return -1;
-  *out = result;
-  if (result.type_index >= kTVMFFIStaticObjectBegin) return tvmffi_py_temps_add(temps, result.v_obj);
-  return 0;
-}
-
 static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_temps *temps);
 
 /* A list or tuple becomes an ffi.Array built here (container.c). */
@@ -197,27 +170,11 @@ static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   return owned_object_to_any(h, out, temps);
 }
 
+/* A dict becomes an ffi.Map (map.c), owned by temps. */
 static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                        tvmffi_py_temps *temps) {
-  PyObject *items = PyDict_Items(obj), *flat;
-  Py_ssize_t n, i;
-  int rc;
-  if (items == NULL) return -1;
-  n = PyList_Size(items);
-  flat = PyTuple_New(n * 2);
-  if (flat == NULL) {
-    Py_DECREF(items);
-    return -1;
-  }
-  for (i = 0; i < n; ++i) {
-    PyObject *kv = PyList_GetItem(items, i);
-    PyTuple_SetItem(flat, 2 * i, Py_NewRef(PyTuple_GetItem(kv, 0)));
-    PyTuple_SetItem(flat, 2 * i + 1, Py_NewRef(PyTuple_GetItem(kv, 1)));
-  }
-  Py_DECREF(items);
-  rc = call_with_tuple(st, &st->fn_map, "ffi.Map", flat, out, temps);
-  Py_DECREF(flat);
-  return rc;
+  if (tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, out) != 0) return -1;
+  return tvmffi_py_temps_add(temps, out->v_obj);
 }
 
 /* obj is a core.Object (or subclass) instance. */
@@ -229,17 +186,6 @@ static int object_to_any(PyObject *obj, TVMFFIAny *out) {
   }
   set_object(out, h);
   return 0;
-}
-
-/* Borrowed attribute lookup that treats AttributeError as "absent" (returns 0). */
-static int get_optional_attr(PyObject *obj, PyObject *name, PyObject **out) {
-  *out = PyObject_GetAttr(obj, name);
-  if (*out != NULL) return 1;
-  if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-    PyErr_Clear();
-    return 0;
-  }
-  return -1;
 }
 
 static int datatype_attr_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
@@ -254,6 +200,27 @@ static int datatype_attr_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *o
   out->v_dtype = ((tvmffi_py_datatype *)dt)->dtype;
   Py_DECREF(dt);
   return 0;
+}
+
+/* ctypes.c_void_p (borrowed), cached once found.  ctypes is not imported
+ * with tvm_ffi (start-up time): until some code imports it, no argument can
+ * be a c_void_p, and a pointer result imports it (`import_it`).  NULL with no
+ * error when not imported; NULL with an error if importing failed. */
+static PyObject *c_void_p_class(tvmffi_py_state *st, int import_it) {
+  PyObject *ctypes;
+  if (st->c_void_p != NULL) return st->c_void_p;
+  if (import_it) {
+    ctypes = PyImport_ImportModule("ctypes");
+  } else {
+    PyObject *name = PyUnicode_FromString("ctypes");
+    if (name == NULL) return NULL;
+    ctypes = PyImport_GetModule(name);
+    Py_DECREF(name);
+  }
+  if (ctypes == NULL) return NULL;
+  st->c_void_p = PyObject_GetAttrString(ctypes, "c_void_p");
+  Py_DECREF(ctypes);
+  return st->c_void_p;
 }
 
 static int c_void_p_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
@@ -282,7 +249,6 @@ static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_t
 int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                      tvmffi_py_temps *temps) {
   PyTypeObject *tp = Py_TYPE(obj);
-  PyObject *attr;
   int found;
   memset(out, 0, sizeof(*out));
 
@@ -354,34 +320,22 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   if (PyByteArray_Check(obj)) {
     return bytes_to_any(PyByteArray_AsString(obj), PyByteArray_Size(obj), out, temps);
   }
-  if (st->c_void_p != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)st->c_void_p)) {
-    return c_void_p_to_any(st, obj, out);
+  {
+    PyObject *cls = c_void_p_class(st, 0);
+    if (cls == NULL && PyErr_Occurred()) return -1;
+    if (cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)cls)) {
+      return c_void_p_to_any(st, obj, out);
+    }
   }
 
   /* numpy arrays and other DLPack producers: a tensor, without a copy (tensor.c). */
   found = tvmffi_py_tensor_to_any(st, obj, out, temps);
   if (found != 0) return found < 0 ? -1 : 0;
 
-  /* __tvm_ffi_object__(): the object to pass instead. */
-  found = get_optional_attr(obj, st->str_ffi_object, &attr);
-  if (found < 0) return -1;
-  if (found) {
-    PyObject *res = PyObject_CallNoArgs(attr);
-    TVMFFIObjectHandle h;
-    Py_DECREF(attr);
-    if (res == NULL) return -1;
-    if (!PyObject_TypeCheck(res, st->object_type) ||
-        ((tvmffi_py_object *)res)->handle == NULL) {
-      PyErr_Format(PyExc_TypeError, "__tvm_ffi_object__ of %R returned %R, not an FFI object",
-                   obj, res);
-      Py_DECREF(res);
-      return -1;
-    }
-    h = ((tvmffi_py_object *)res)->handle;
-    TVMFFIObjectIncRef(h);
-    Py_DECREF(res);
-    return owned_object_to_any(h, out, temps);
-  }
+  /* Rows read off the class: __tvm_ffi_object__, numpy.bool_, numpy dtypes,
+   * __cuda_stream__, __tvm_ffi_int__ ... (protocols.c). */
+  found = tvmffi_py_protocol_to_any(st, obj, out, temps);
+  if (found != 0) return found < 0 ? -1 : 0;
 
   if (PyTuple_Check(obj) || PyList_Check(obj)) return sequence_to_array(st, obj, out, temps);
   if (PyDict_Check(obj)) return dict_to_map(st, obj, out, temps);
@@ -453,18 +407,60 @@ int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj, TVMFFIObjectHandle *
 
 /* ---- FFI -> Python ----------------------------------------------------------- */
 
-static PyObject *bytes_view_to_str(const char *data, size_t size) {
-  return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "surrogateescape");
+PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size) {
+  if (size == 0) return PyUnicode_FromStringAndSize("", 0);
+  return PyUnicode_DecodeUTF8(data, (Py_ssize_t)size, "replace");
+}
+
+PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value) {
+  /* Direct-mapped on the inline bytes and length: map keys and short
+   * results repeat, and a hit costs a compare instead of a new str. */
+  uint64_t bits;
+  uint32_t len = value->small_str_len;
+  size_t slot;
+  PyObject *s;
+  if (len > 7) len = 7; /* never, for a valid SmallStr */
+  bits = 0;
+  memcpy(&bits, value->v_bytes, len);
+  slot = (size_t)(((bits ^ len) * 0x9E3779B97F4A7C15ull) >> 58); /* 6 bits: 64 slots */
+  s = st->small_strs[slot];
+  if (s != NULL && st->small_str_keys[slot] == bits && st->small_str_lens[slot] == len) {
+    return Py_NewRef(s);
+  }
+  s = tvmffi_py_str_from_utf8(value->v_bytes, len);
+  if (s == NULL) return NULL;
+  {
+    PyObject *old = st->small_strs[slot];
+    st->small_strs[slot] = Py_NewRef(s);
+    Py_XDECREF(old);
+  }
+  st->small_str_keys[slot] = bits;
+  st->small_str_lens[slot] = (unsigned char)len;
+  return s;
+}
+
+PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b) {
+  return tvmffi_py_str_from_utf8(b->data, b->size);
+}
+
+int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out) {
+  Py_ssize_t n;
+  if (!PyUnicode_Check(s)) {
+    PyErr_Format(PyExc_TypeError, "expected a str, got %R", s);
+    return -1;
+  }
+  out->data = PyUnicode_AsUTF8AndSize(s, &n);
+  if (out->data == NULL) return -1;
+  out->size = (size_t)n;
+  return 0;
 }
 
 static PyObject *make_c_void_p(tvmffi_py_state *st, void *ptr) {
-  PyObject *arg, *res;
-  if (st->c_void_p == NULL) {
-    return ptr == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(ptr);
-  }
+  PyObject *arg, *res, *cls = c_void_p_class(st, 1);
+  if (cls == NULL) return NULL;
   arg = ptr == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(ptr);
   if (arg == NULL) return NULL;
-  res = tvmffi_py_call1(st->c_void_p, arg);
+  res = tvmffi_py_call1(cls, arg);
   Py_DECREF(arg);
   return res;
 }
@@ -523,13 +519,13 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
     case kTVMFFIDevice:
       return tvmffi_py_device_new(st, value->v_device);
     case kTVMFFIRawStr:
-      return bytes_view_to_str(value->v_c_str, strlen(value->v_c_str));
+      return tvmffi_py_str_from_utf8(value->v_c_str, strlen(value->v_c_str));
     case kTVMFFIByteArrayPtr: {
       const TVMFFIByteArray *b = (const TVMFFIByteArray *)value->v_ptr;
       return PyBytes_FromStringAndSize(b->data, (Py_ssize_t)b->size);
     }
     case kTVMFFISmallStr:
-      return bytes_view_to_str(value->v_bytes, value->small_str_len);
+      return tvmffi_py_small_str(st, value);
     case kTVMFFISmallBytes:
       return PyBytes_FromStringAndSize(value->v_bytes, (Py_ssize_t)value->small_str_len);
     case kTVMFFIDLTensorPtr:
@@ -549,7 +545,7 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
   switch (value->type_index) {
     case kTVMFFIStr: {
       TVMFFIByteArray *b = TVMFFIBytesGetByteArrayPtr(h);
-      PyObject *res = bytes_view_to_str(b->data, b->size);
+      PyObject *res = tvmffi_py_str_from_utf8(b->data, b->size);
       TVMFFIObjectDecRef(h);
       return res;
     }
@@ -587,4 +583,53 @@ PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view) {
     set_object(&owned, h);
   }
   return tvmffi_py_from_any(st, &owned);
+}
+
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _convert(value): the FFI value of a Python value, as Python sees FFI values;
+ * objects (including ffi.OpaquePyObject) stay wrapped. */
+static PyObject *mod_convert(PyObject *module, PyObject *value) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIAny v;
+  if (tvmffi_py_to_owned_any(st, value, &v) != 0) return NULL;
+  if (v.type_index >= kTVMFFIStaticObjectBegin && v.type_index != kTVMFFIStr &&
+      v.type_index != kTVMFFIBytes && v.type_index != kTVMFFIShape) {
+    return tvmffi_py_object_wrap(st, v.v_obj);
+  }
+  return tvmffi_py_from_any(st, &v);
+}
+
+/* _set_class(kind, cls): "dtype" or "shape". */
+static PyObject *mod_set_class(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  PyObject **slot;
+  const char *kind;
+  if (tvmffi_py_check_nargs("_set_class", nargs, 2, 2) != 0) return NULL;
+  kind = PyUnicode_AsUTF8AndSize(args[0], NULL);
+  if (kind == NULL) return NULL;
+  if (strcmp(kind, "dtype") == 0) {
+    slot = &st->dtype_cls;
+  } else if (strcmp(kind, "shape") == 0) {
+    slot = &st->shape_cls;
+  } else {
+    PyErr_Format(PyExc_ValueError, "unknown class kind %R", args[0]);
+    return NULL;
+  }
+  {
+    PyObject *old = *slot;
+    *slot = args[1] == Py_None ? NULL : Py_NewRef(args[1]);
+    Py_XDECREF(old);
+  }
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef convert_functions[] = {
+    {"_convert", mod_convert, METH_O, NULL},
+    {"_set_class", TVMFFI_PY_METH(mod_set_class), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
+int tvmffi_py_init_convert(PyObject *module, tvmffi_py_state *st) {
+  (void)st;
+  return PyModule_AddFunctions(module, convert_functions);
 }

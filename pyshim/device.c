@@ -210,10 +210,12 @@ static PyObject *Device_repr(PyObject *self) {
 static PyObject *Device_richcompare(PyObject *self, PyObject *other, int op) {
   DLDevice a, b;
   int eq;
+  tvmffi_py_state *st;
   if (op != Py_EQ && op != Py_NE) Py_RETURN_NOTIMPLEMENTED;
-  if (!PyObject_TypeCheck(other, Py_TYPE(self)) && !PyObject_TypeCheck(self, Py_TYPE(other))) {
-    return PyBool_FromLong(op == Py_NE);
-  }
+  /* Any two Devices compare by value, Python subclasses included. */
+  st = tvmffi_py_state_of_subtype(Py_TYPE(self));
+  if (st == NULL) return NULL;
+  if (!PyObject_TypeCheck(other, st->device_type)) return PyBool_FromLong(op == Py_NE);
   a = ((tvmffi_py_device *)self)->device;
   b = ((tvmffi_py_device *)other)->device;
   eq = a.device_type == b.device_type && a.device_id == b.device_id;
@@ -282,7 +284,7 @@ static PyType_Spec Device_spec = {
     .name = "tvm_ffi.core.Device",
     .basicsize = sizeof(tvmffi_py_device),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = Device_slots,
 };
 
@@ -427,10 +429,38 @@ static PyType_Spec DataType_spec = {
     .slots = DataType_slots,
 };
 
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _datatype_from_triple(code, bits, lanes) -> DataType */
+static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *args,
+                                          Py_ssize_t nargs) {
+  DLDataType dt;
+  long v[3];
+  int i;
+  if (tvmffi_py_check_nargs("_datatype_from_triple", nargs, 3, 3) != 0) return NULL;
+  for (i = 0; i < 3; ++i) {
+    v[i] = PyLong_AsLong(args[i]);
+    if (v[i] == -1 && PyErr_Occurred()) return NULL;
+  }
+  if (v[0] < 0 || v[0] > 255 || v[1] < 0 || v[1] > 255 || v[2] < -32768 || v[2] > 65535) {
+    PyErr_Format(PyExc_ValueError, "invalid dtype (%ld, %ld, %ld)", v[0], v[1], v[2]);
+    return NULL;
+  }
+  dt.code = (uint8_t)v[0];
+  dt.bits = (uint8_t)v[1];
+  dt.lanes = (uint16_t)v[2];
+  return tvmffi_py_datatype_new(tvmffi_py_module_state(module), dt);
+}
+
+static PyMethodDef device_functions[] = {
+    {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
   st->device_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Device_spec, NULL);
   if (st->device_type == NULL || PyModule_AddType(module, st->device_type) != 0) return -1;
   st->datatype_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DataType_spec, NULL);
   if (st->datatype_type == NULL || PyModule_AddType(module, st->datatype_type) != 0) return -1;
+  if (PyModule_AddFunctions(module, device_functions) != 0) return -1;
   return 0;
 }

@@ -3,11 +3,6 @@
 
 #include <string.h>
 
-static PyObject *byte_array_to_str(const TVMFFIByteArray *b) {
-  if (b->size == 0 || b->data == NULL) return PyUnicode_FromStringAndSize("", 0);
-  return PyUnicode_DecodeUTF8(b->data, (Py_ssize_t)b->size, "replace");
-}
-
 static int byte_array_equals(const TVMFFIByteArray *b, const char *s) {
   size_t n = strlen(s);
   return b->size == n && (n == 0 || memcmp(b->data, s, n) == 0);
@@ -54,8 +49,8 @@ void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc) {
     TVMFFIObjectDecRef(err);
     return;
   }
-  kind = byte_array_to_str(&cell->kind);
-  msg = byte_array_to_str(&cell->message);
+  kind = tvmffi_py_str_from_bytearray(&cell->kind);
+  msg = tvmffi_py_str_from_bytearray(&cell->message);
   if (kind == NULL || msg == NULL) {
     Py_XDECREF(kind);
     Py_XDECREF(msg);
@@ -201,7 +196,7 @@ int tvmffi_py_exception_to_error(tvmffi_py_state *st, PyObject *exc, TVMFFIObjec
     TVMFFIErrorCell *cell;
     cause = ((tvmffi_py_object *)prev)->handle;
     cell = TVMFFIErrorGetCellPtr(cause);
-    kind = byte_array_to_str(&cell->kind);
+    kind = tvmffi_py_str_from_bytearray(&cell->kind);
   }
   if (kind == NULL) {
     if (PyErr_Occurred()) goto done;
@@ -252,6 +247,47 @@ void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st) {
   Py_DECREF(exc);
 }
 
+/* ---- module functions of this file -------------------------------------------- */
+
+/* _error_info(err) -> (kind, message, backtrace) */
+static PyObject *mod_error_info(PyObject *module, PyObject *obj) {
+  TVMFFIObjectHandle h = tvmffi_py_handle_of(tvmffi_py_module_state(module), obj);
+  TVMFFIErrorCell *cell;
+  if (h == NULL) return NULL;
+  if (TVMFFIObjectGetTypeIndex(h) != kTVMFFIError) {
+    PyErr_Format(PyExc_TypeError, "expected an ffi.Error, got %R", obj);
+    return NULL;
+  }
+  cell = TVMFFIErrorGetCellPtr(h);
+  return Py_BuildValue("(NNN)", tvmffi_py_str_from_bytearray(&cell->kind), tvmffi_py_str_from_bytearray(&cell->message),
+                       tvmffi_py_str_from_bytearray(&cell->backtrace));
+}
+
+/* _register_error(kind, cls) */
+static PyObject *mod_register_error(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  if (tvmffi_py_check_nargs("_register_error", nargs, 2, 2) != 0) return NULL;
+  if (!PyUnicode_Check(args[0])) {
+    PyErr_Format(PyExc_TypeError, "an error kind must be a str, got %R", args[0]);
+    return NULL;
+  }
+  if (!PyType_Check(args[1]) ||
+      !PyType_IsSubtype((PyTypeObject *)args[1], (PyTypeObject *)PyExc_BaseException)) {
+    PyErr_Format(PyExc_TypeError, "%R is not an exception class", args[1]);
+    return NULL;
+  }
+  if (PyDict_SetItem(st->error_name_to_type, args[0], args[1]) != 0 ||
+      PyDict_SetItem(st->error_type_to_name, args[1], args[0]) != 0) {
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef error_functions[] = {
+    {"_error_info", mod_error_info, METH_O, NULL},
+    {"_register_error", TVMFFI_PY_METH(mod_register_error), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st) {
   static const char *names[] = {"RuntimeError", "ValueError",     "TypeError",
                                 "AttributeError", "KeyError",     "IndexError",
@@ -279,5 +315,6 @@ int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st) {
       PyModule_AddObjectRef(module, "ERROR_TYPE_TO_NAME", st->error_type_to_name) != 0) {
     return -1;
   }
+  if (PyModule_AddFunctions(module, error_functions) != 0) return -1;
   return 0;
 }

@@ -4,78 +4,48 @@
 #include <stddef.h>
 #include <string.h>
 
-int tvmffi_py_call_handle(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
-                          TVMFFIAny *result) {
-  return TVMFFIFunctionCall(f, args, n, result);
-}
-
 static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                      PyObject *kwnames) {
   tvmffi_py_function *fn = (tvmffi_py_function *)self;
-  tvmffi_py_state *st;
+  TVMFFIAny result;
   /* PyVectorcall_NARGS is a function call in the limited API; the flag bit
    * it masks off is part of the limited API (PEP 590). */
-  Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET), i;
-  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
-  tvmffi_py_temps temps;
-  int rc;
-
+  Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET);
   if (kwnames != NULL && PyTuple_Size(kwnames) != 0) {
     PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
     return NULL;
   }
-  if (n > INT32_MAX) {
-    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
-    return NULL;
-  }
-  st = fn->state;
-  if (n > TVMFFI_PY_INLINE_ARGS) {
-    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
-    if (cargs == NULL) return PyErr_NoMemory();
-  }
-  tvmffi_py_temps_init(&temps);
-  for (i = 0; i < n; ++i) {
-    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      if (cargs != inline_args) PyMem_Free(cargs);
-      return NULL;
-    }
-  }
-  memset(&result, 0, sizeof(result));
-  if (fn->release_gil) {
-    PyThreadState *ts = PyEval_SaveThread();
-    rc = TVMFFIFunctionCall(fn->handle, cargs, (int32_t)n, &result);
-    PyEval_RestoreThread(ts);
-  } else {
-    rc = TVMFFIFunctionCall(fn->handle, cargs, (int32_t)n, &result);
-  }
-  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
-  if (cargs != inline_args) PyMem_Free(cargs);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
-    return NULL;
-  }
-  return tvmffi_py_result_from_any(st, &result);
+  if (tvmffi_py_call(fn->state, fn->handle, args, n, fn->release_gil, &result) != 0) return NULL;
+  return tvmffi_py_result_from_any(fn->state, &result);
 }
 
-/* Steals h, which must be an ffi.Function. */
-PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
-  tvmffi_py_function *fn = (tvmffi_py_function *)st->function_alloc(st->function_type, 0);
+/* A new wrapper of type `type` (core.Function or a Python subclass); steals h. */
+static PyObject *function_new_wrapper(tvmffi_py_state *st, PyTypeObject *type,
+                                      TVMFFIObjectHandle h) {
+  allocfunc alloc = type == st->function_type ? st->function_alloc
+                                              : (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  tvmffi_py_function *fn = (tvmffi_py_function *)alloc(type, 0);
   if (fn == NULL) {
     TVMFFIObjectDecRef(h);
     return NULL;
   }
   fn->handle = h;
+  fn->state = st;
   fn->vectorcall = Function_vectorcall;
   fn->dict = NULL;
-  fn->state = st;
   fn->release_gil = st->release_gil_default;
   return (PyObject *)fn;
 }
 
-/* Function(callable): wraps a Python callable (or returns a Function as is). */
+/* Steals h, which must be an ffi.Function. */
+PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
+  return function_new_wrapper(st, st->function_type, h);
+}
+
+/* Function(callable): wraps a Python callable.  core.Function(f) returns a
+ * Function f as is; a subclass gets a new wrapper sharing f's FFI function. */
 static PyObject *Function_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  tvmffi_py_state *st = PyType_GetModuleState(type);
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(type);
   PyObject *callable;
   TVMFFIObjectHandle h;
   if (st == NULL) return NULL;
@@ -84,13 +54,17 @@ static PyObject *Function_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     return NULL;
   }
   callable = PyTuple_GetItem(args, 0);
-  if (PyObject_TypeCheck(callable, st->function_type)) return Py_NewRef(callable);
-  if (!PyCallable_Check(callable)) {
+  if (PyObject_TypeCheck(callable, st->function_type)) {
+    if (Py_TYPE(callable) == type) return Py_NewRef(callable);
+    h = ((tvmffi_py_object *)callable)->handle;
+    TVMFFIObjectIncRef(h);
+  } else if (!PyCallable_Check(callable)) {
     PyErr_Format(PyExc_TypeError, "Function() needs a callable, got %R", callable);
     return NULL;
+  } else if (tvmffi_py_callable_to_function(st->module, callable, &h) != 0) {
+    return NULL;
   }
-  if (tvmffi_py_callable_to_function(st->module, callable, &h) != 0) return NULL;
-  return tvmffi_py_function_wrap(st, h);
+  return function_new_wrapper(st, type, h);
 }
 
 static int Function_traverse(PyObject *self, visitproc visit, void *arg) {
@@ -165,10 +139,97 @@ static PyType_Spec Function_spec = {
     .name = "tvm_ffi.core.Function",
     .basicsize = sizeof(tvmffi_py_function),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
-             Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC |
+             Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = Function_slots,
 };
+
+/* ---- module functions of this file -------------------------------------------- */
+
+/* A new reference to an FFI function for f (a Function, or any callable). */
+static int function_handle_of(tvmffi_py_state *st, PyObject *f, TVMFFIObjectHandle *out) {
+  if (PyObject_TypeCheck(f, st->function_type)) {
+    *out = ((tvmffi_py_object *)f)->handle;
+    TVMFFIObjectIncRef(*out);
+    return 0;
+  }
+  if (!PyCallable_Check(f)) {
+    PyErr_Format(PyExc_TypeError, "expected a callable, got %R", f);
+    return -1;
+  }
+  return tvmffi_py_callable_to_function(st->module, f, out);
+}
+
+/* _get_global_func(name) -> Function | None */
+static PyObject *mod_get_global_func(PyObject *module, PyObject *name) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray n;
+  TVMFFIObjectHandle h = NULL;
+  int rc;
+  if (tvmffi_py_str_to_bytearray(name, &n) != 0) return NULL;
+  rc = TVMFFIFunctionGetGlobal(&n, &h);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  if (h == NULL) Py_RETURN_NONE;
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _register_global_func(name, f, override) -> Function */
+static PyObject *mod_register_global_func(PyObject *module, PyObject *const *args,
+                                          Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray n;
+  TVMFFIObjectHandle h;
+  int override, rc;
+  if (tvmffi_py_check_nargs("_register_global_func", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_str_to_bytearray(args[0], &n) != 0) return NULL;
+  override = PyObject_IsTrue(args[2]);
+  if (override < 0) return NULL;
+  if (function_handle_of(st, args[1], &h) != 0) return NULL;
+  rc = TVMFFIFunctionSetGlobal(&n, h, override);
+  if (rc != 0) {
+    TVMFFIObjectDecRef(h);
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  if (PyObject_TypeCheck(args[1], st->function_type)) {
+    TVMFFIObjectDecRef(h);
+    return Py_NewRef(args[1]);
+  }
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _convert_to_ffi_func(callable) -> Function */
+static PyObject *mod_convert_to_ffi_func(PyObject *module, PyObject *f) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIObjectHandle h;
+  if (PyObject_TypeCheck(f, st->function_type)) return Py_NewRef(f);
+  if (function_handle_of(st, f, &h) != 0) return NULL;
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* _set_release_gil_default(flag) */
+static PyObject *mod_set_release_gil_default(PyObject *module, PyObject *flag) {
+  int v = PyObject_IsTrue(flag);
+  if (v < 0) return NULL;
+  tvmffi_py_module_state(module)->release_gil_default = v;
+  Py_RETURN_NONE;
+}
+
+static PyObject *mod_get_release_gil_default(PyObject *module, PyObject *unused) {
+  (void)unused;
+  return PyBool_FromLong(tvmffi_py_module_state(module)->release_gil_default);
+}
+
+static PyMethodDef function_functions[] = {
+    {"_get_global_func", mod_get_global_func, METH_O, NULL},
+    {"_register_global_func", TVMFFI_PY_METH(mod_register_global_func), METH_FASTCALL, NULL},
+    {"_convert_to_ffi_func", mod_convert_to_ffi_func, METH_O, NULL},
+    {"_set_release_gil_default", mod_set_release_gil_default, METH_O, NULL},
+    {"_get_release_gil_default", mod_get_release_gil_default, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}};
 
 int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st) {
   st->function_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Function_spec,
@@ -176,5 +237,6 @@ int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st) {
   if (st->function_type == NULL) return -1;
   st->function_alloc = (allocfunc)PyType_GetSlot(st->function_type, Py_tp_alloc);
   if (PyModule_AddType(module, st->function_type) != 0) return -1;
+  if (PyModule_AddFunctions(module, function_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIFunction, (PyObject *)st->function_type);
 }

@@ -48,6 +48,16 @@ int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_index, PyObject *
   return 0;
 }
 
+int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp) {
+  PyTypeObject *old;
+  if (!PyType_IsSubtype(tp, st->object_type)) return 0;
+  old = st->object_types[st->object_types_next];
+  st->object_types[st->object_types_next] = (PyTypeObject *)Py_NewRef((PyObject *)tp);
+  st->object_types_next = (st->object_types_next + 1) % TVMFFI_PY_OBJECT_TYPE_CACHE;
+  Py_XDECREF((PyObject *)old);
+  return 1;
+}
+
 /* Borrowed: the registered class of the type or of its nearest ancestor. */
 PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
   const TVMFFITypeInfo *info;
@@ -96,17 +106,54 @@ PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
     return NULL;
   }
   ((tvmffi_py_object *)self)->handle = h;
+  ((tvmffi_py_object *)self)->state = st;
   return self;
 }
 
 /* ---- core.Object -------------------------------------------------------------- */
 
+/* The tp_dealloc CPython gives every class made by a class statement (the
+ * same function for all of them, in every interpreter): a constant of the
+ * process, not a Python object, found once by making such a class. */
+static void *python_class_dealloc = NULL;
+
+static int find_python_class_dealloc(void) {
+  PyObject *cls;
+  if (python_class_dealloc != NULL) return 0;
+  cls = PyObject_CallFunction((PyObject *)&PyType_Type, "s(){}", "_tvm_ffi_probe");
+  if (cls == NULL) return -1;
+  python_class_dealloc = PyType_GetSlot((PyTypeObject *)cls, Py_tp_dealloc);
+  Py_DECREF(cls);
+  return 0;
+}
+
+tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp) {
+  /* Python classes have no module of their own; the first base that is not
+   * one is a type of the extension (made with its module). */
+  PyTypeObject *t = tp;
+  while (t != NULL && PyType_GetSlot(t, Py_tp_dealloc) == python_class_dealloc) {
+    t = (PyTypeObject *)PyType_GetSlot(t, Py_tp_base);
+  }
+  if (t == NULL) {
+    PyErr_Format(PyExc_TypeError, "%R is not a type of tvm_ffi.core", (PyObject *)tp);
+    return NULL;
+  }
+  return PyType_GetModuleState(t);
+}
+
 static PyObject *Object_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-  allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
-  PyObject *self = alloc(type, 0);
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(type);
+  allocfunc alloc;
+  PyObject *self;
   (void)args;
   (void)kwds;
-  if (self != NULL) ((tvmffi_py_object *)self)->handle = NULL;
+  if (st == NULL) return NULL;
+  alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+  self = alloc(type, 0);
+  if (self != NULL) {
+    ((tvmffi_py_object *)self)->handle = NULL;
+    ((tvmffi_py_object *)self)->state = st;
+  }
   return self;
 }
 
@@ -202,11 +249,8 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
                                     PyObject *const *args, Py_ssize_t nargs,
                                     PyObject *kwnames) {
   tvmffi_py_state *st = PyType_GetModuleState(defining_class);
-  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args, result;
-  tvmffi_py_temps temps;
-  Py_ssize_t i, n;
-  TVMFFIObjectHandle f, old;
-  int rc;
+  TVMFFIAny result;
+  TVMFFIObjectHandle old;
   if (st == NULL) return NULL;
   if (nargs < 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
     PyErr_SetString(PyExc_TypeError,
@@ -218,26 +262,8 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
     PyErr_Format(PyExc_TypeError, "the constructor must be a tvm_ffi.Function, got %R", args[0]);
     return NULL;
   }
-  f = ((tvmffi_py_object *)args[0])->handle;
-  n = nargs - 1;
-  if (n > TVMFFI_PY_INLINE_ARGS) {
-    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
-    if (cargs == NULL) return PyErr_NoMemory();
-  }
-  tvmffi_py_temps_init(&temps);
-  for (i = 0; i < n; ++i) {
-    if (tvmffi_py_to_any(st, args[i + 1], &cargs[i], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      if (cargs != inline_args) PyMem_Free(cargs);
-      return NULL;
-    }
-  }
-  memset(&result, 0, sizeof(result));
-  rc = TVMFFIFunctionCall(f, cargs, (int32_t)n, &result);
-  tvmffi_py_temps_release(&temps);
-  if (cargs != inline_args) PyMem_Free(cargs);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
+  if (tvmffi_py_call(st, ((tvmffi_py_object *)args[0])->handle, args + 1, nargs - 1, 0,
+                     &result) != 0) {
     return NULL;
   }
   if (result.type_index < kTVMFFIStaticObjectBegin) {
@@ -248,6 +274,7 @@ static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class
   }
   old = ((tvmffi_py_object *)self)->handle;
   ((tvmffi_py_object *)self)->handle = result.v_obj;
+  ((tvmffi_py_object *)self)->state = st;
   TVMFFIObjectDecRef(old);
   Py_RETURN_NONE;
 }
@@ -266,13 +293,11 @@ static PyObject *Object_type_key(PyObject *self, void *closure) {
   return type_key_of(h);
 }
 
-#define TVMFFI_PY_METHOD_FN(f) ((PyCFunction)(void (*)(void))(f))
-
 static PyMethodDef Object_methods[] = {
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
-    {"same_as", TVMFFI_PY_METHOD_FN(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
-    {"__init_handle_by_constructor__", TVMFFI_PY_METHOD_FN(Object_init_handle),
+    {"__init_handle_by_constructor__", TVMFFI_PY_METH(Object_init_handle),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Calls an FFI constructor and stores the object it returns in self."},
     {NULL, NULL, 0, NULL}};
@@ -301,9 +326,248 @@ static PyType_Spec Object_spec = {
     .slots = Object_slots,
 };
 
+/* ---- module functions of this file -------------------------------------------- */
+
+TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyObject *obj) {
+  if (!PyObject_TypeCheck(obj, st->object_type) || ((tvmffi_py_object *)obj)->handle == NULL) {
+    PyErr_Format(PyExc_TypeError, "expected an FFI object, got %R", obj);
+    return NULL;
+  }
+  return ((tvmffi_py_object *)obj)->handle;
+}
+
+/* _register_object(type_index, cls) */
+static PyObject *mod_register_object(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  long index;
+  if (tvmffi_py_check_nargs("_register_object", nargs, 2, 2) != 0) return NULL;
+  index = PyLong_AsLong(args[0]);
+  if (index == -1 && PyErr_Occurred()) return NULL;
+  if (!PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], st->object_type)) {
+    PyErr_Format(PyExc_TypeError, "%R is not a subclass of tvm_ffi.Object", args[1]);
+    return NULL;
+  }
+  if (tvmffi_py_register_class(st, (int32_t)index, args[1]) != 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* _type_key_to_index(key) -> int (KeyError-kind FFI error when unknown) */
+static PyObject *mod_type_key_to_index(PyObject *module, PyObject *key) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray k;
+  int32_t index;
+  int rc;
+  if (tvmffi_py_str_to_bytearray(key, &k) != 0) return NULL;
+  rc = TVMFFITypeKeyToIndex(&k, &index);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  return PyLong_FromLong(index);
+}
+
+static const TVMFFITypeInfo *type_info_of(tvmffi_py_state *st, PyObject *index_obj) {
+  long index = PyLong_AsLong(index_obj);
+  const TVMFFITypeInfo *info;
+  if (index == -1 && PyErr_Occurred()) return NULL;
+  info = TVMFFIGetTypeInfo((int32_t)index);
+  if (info == NULL) tvmffi_py_raise_from_ffi(st, -1);
+  return info;
+}
+
+/* _type_info(index) -> (type_key, [ancestor indices], [(name, doc, flags, static_type)],
+ *                      [(name, doc, flags, Function)]) */
+static PyObject *mod_type_info(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  PyObject *ancestors = NULL, *fields = NULL, *methods = NULL, *res = NULL;
+  int32_t i;
+  if (info == NULL) return NULL;
+  ancestors = PyList_New(info->type_depth);
+  fields = PyList_New(info->num_fields);
+  methods = PyList_New(info->num_methods);
+  if (ancestors == NULL || fields == NULL || methods == NULL) goto done;
+  for (i = 0; i < info->type_depth; ++i) {
+    PyObject *v = PyLong_FromLong(info->type_ancestors[i]->type_index);
+    if (v == NULL) goto done;
+    PyList_SetItem(ancestors, i, v);
+  }
+  for (i = 0; i < info->num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &info->fields[i];
+    PyObject *t = Py_BuildValue("(NNLi)", tvmffi_py_str_from_bytearray(&f->name), tvmffi_py_str_from_bytearray(&f->doc),
+                                (long long)f->flags, (int)f->field_static_type_index);
+    if (t == NULL) goto done;
+    PyList_SetItem(fields, i, t);
+  }
+  for (i = 0; i < info->num_methods; ++i) {
+    const TVMFFIMethodInfo *m = &info->methods[i];
+    PyObject *fn, *t;
+    TVMFFIAny owned;
+    memset(&owned, 0, sizeof(owned));
+    if (TVMFFIAnyViewToOwnedAny(&m->method, &owned) != 0) {
+      tvmffi_py_raise_from_ffi(st, -1);
+      goto done;
+    }
+    fn = tvmffi_py_from_any(st, &owned);
+    if (fn == NULL) goto done;
+    t = Py_BuildValue("(NNLN)", tvmffi_py_str_from_bytearray(&m->name), tvmffi_py_str_from_bytearray(&m->doc), (long long)m->flags, fn);
+    if (t == NULL) goto done;
+    PyList_SetItem(methods, i, t);
+  }
+  res = Py_BuildValue("(NOOO)", tvmffi_py_str_from_bytearray(&info->type_key), ancestors, fields, methods);
+done:
+  Py_XDECREF(ancestors);
+  Py_XDECREF(fields);
+  Py_XDECREF(methods);
+  return res;
+}
+
+static const TVMFFIFieldInfo *field_of(tvmffi_py_state *st, PyObject *obj, PyObject *index_obj,
+                                       PyObject *field_obj, TVMFFIObjectHandle *h) {
+  const TVMFFITypeInfo *info;
+  long fi;
+  *h = tvmffi_py_handle_of(st, obj);
+  if (*h == NULL) return NULL;
+  info = type_info_of(st, index_obj);
+  if (info == NULL) return NULL;
+  fi = PyLong_AsLong(field_obj);
+  if (fi == -1 && PyErr_Occurred()) return NULL;
+  if (fi < 0 || fi >= info->num_fields) {
+    PyErr_Format(PyExc_IndexError, "field %ld out of range", fi);
+    return NULL;
+  }
+  return &info->fields[fi];
+}
+
+/* _field_get(obj, type_index, field_index) */
+static PyObject *mod_field_get(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFIFieldInfo *f;
+  TVMFFIObjectHandle h;
+  TVMFFIAny out;
+  int rc;
+  if (tvmffi_py_check_nargs("_field_get", nargs, 3, 3) != 0) return NULL;
+  f = field_of(st, args[0], args[1], args[2], &h);
+  if (f == NULL) return NULL;
+  if (f->getter == NULL) {
+    PyErr_SetString(PyExc_AttributeError, "field has no getter");
+    return NULL;
+  }
+  memset(&out, 0, sizeof(out));
+  rc = f->getter((char *)h + f->offset, &out);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  return tvmffi_py_from_any(st, &out);
+}
+
+/* _field_set(obj, type_index, field_index, value) */
+static PyObject *mod_field_set(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFIFieldInfo *f;
+  TVMFFIObjectHandle h;
+  TVMFFIAny value;
+  tvmffi_py_temps temps;
+  int rc;
+  if (tvmffi_py_check_nargs("_field_set", nargs, 4, 4) != 0) return NULL;
+  f = field_of(st, args[0], args[1], args[2], &h);
+  if (f == NULL) return NULL;
+  if (f->setter == NULL) {
+    PyErr_SetString(PyExc_AttributeError, "field is read-only");
+    return NULL;
+  }
+  tvmffi_py_temps_init(&temps);
+  if (tvmffi_py_to_any(st, args[3], &value, &temps) != 0) {
+    tvmffi_py_temps_release(&temps);
+    return NULL;
+  }
+  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    TVMFFIAny cargs[2], result;
+    memset(cargs, 0, sizeof(cargs));
+    cargs[0].type_index = kTVMFFIOpaquePtr;
+    cargs[0].v_ptr = (char *)h + f->offset;
+    cargs[1] = value;
+    memset(&result, 0, sizeof(result));
+    rc = TVMFFIFunctionCall((TVMFFIObjectHandle)f->setter, cargs, 2, &result);
+    if (rc == 0 && result.type_index >= kTVMFFIStaticObjectBegin) {
+      TVMFFIObjectDecRef(result.v_obj);
+    }
+  } else {
+    rc = ((TVMFFIFieldSetter)f->setter)((char *)h + f->offset, &value);
+  }
+  tvmffi_py_temps_release(&temps);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* _object_use_count(obj) -> strong reference count of the FFI object */
+static PyObject *mod_object_use_count(PyObject *module, PyObject *obj) {
+  TVMFFIObjectHandle h = tvmffi_py_handle_of(tvmffi_py_module_state(module), obj);
+  uint64_t c;
+  if (h == NULL) return NULL;
+  c = __atomic_load_n(&((TVMFFIObject *)h)->combined_ref_count, __ATOMIC_RELAXED);
+  return PyLong_FromUnsignedLongLong(c & 0xffffffffu);
+}
+
+/* _init_handle_from_iterable(self, fconstructor, iterable): like
+ * self.__init_handle_by_constructor__(fconstructor, *iterable), without
+ * building an argument tuple in Python. */
+static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const *args,
+                                               Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  PyObject *tuple;
+  TVMFFIAny result;
+  TVMFFIObjectHandle old;
+  int rc;
+  if (tvmffi_py_check_nargs("_init_handle_from_iterable", nargs, 3, 3) != 0) return NULL;
+  if (!PyObject_TypeCheck(args[0], st->object_type)) {
+    PyErr_Format(PyExc_TypeError, "expected a tvm_ffi.Object, got %R", args[0]);
+    return NULL;
+  }
+  if (!PyObject_TypeCheck(args[1], st->function_type)) {
+    PyErr_Format(PyExc_TypeError, "the constructor must be a tvm_ffi.Function, got %R", args[1]);
+    return NULL;
+  }
+  if (PyTuple_CheckExact(args[2]) || PyList_CheckExact(args[2])) {
+    tuple = Py_NewRef(args[2]);
+  } else {
+    tuple = PySequence_Tuple(args[2]);
+  }
+  if (tuple == NULL) return NULL;
+  rc = tvmffi_py_call_with_tuple(st, ((tvmffi_py_object *)args[1])->handle, tuple, &result);
+  Py_DECREF(tuple);
+  if (rc != 0) return NULL;
+  if (result.type_index < kTVMFFIStaticObjectBegin) {
+    PyObject *v = tvmffi_py_from_any(st, &result);
+    PyErr_Format(PyExc_TypeError, "the constructor returned %R, not an FFI object", v);
+    Py_XDECREF(v);
+    return NULL;
+  }
+  old = ((tvmffi_py_object *)args[0])->handle;
+  ((tvmffi_py_object *)args[0])->handle = result.v_obj;
+  TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef object_functions[] = {
+    {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
+    {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
+    {"_type_info", mod_type_info, METH_O, NULL},
+    {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
+    {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
+    {"_object_use_count", mod_object_use_count, METH_O, NULL},
+    {"_init_handle_from_iterable", TVMFFI_PY_METH(mod_init_handle_from_iterable), METH_FASTCALL, NULL},
+    {NULL, NULL, 0, NULL}};
+
 int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st) {
+  if (find_python_class_dealloc() != 0) return -1;
   st->object_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Object_spec, NULL);
   if (st->object_type == NULL) return -1;
   if (PyModule_AddType(module, st->object_type) != 0) return -1;
+  if (PyModule_AddFunctions(module, object_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIObject, (PyObject *)st->object_type);
 }

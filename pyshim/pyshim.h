@@ -14,6 +14,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <string.h>
+
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
@@ -48,6 +50,52 @@ typedef struct {
   int ndarray_layout;
 } tvmffi_py_tensor_state;
 
+#define TVMFFI_PY_OBJECT_TYPE_CACHE 4
+#define TVMFFI_PY_SMALL_STR_CACHE 64
+
+/* protocols.c's part of the module state. */
+#define TVMFFI_PY_PROTOCOL_CACHE 32
+#define TVMFFI_PY_VALUE_DEPTH 64
+typedef struct {
+  /* Python classes (owned) and which conversion row applies to them. */
+  PyTypeObject *types[TVMFFI_PY_PROTOCOL_CACHE];
+  unsigned char kinds[TVMFFI_PY_PROTOCOL_CACHE];
+  /* Borrowed: objects whose __tvm_ffi_value__ is being converted (cycles). */
+  PyObject *chain[TVMFFI_PY_VALUE_DEPTH];
+  int depth;
+} tvmffi_py_protocol_state;
+
+/* Global functions the extension calls, by slot in tvmffi_py_state.globals
+ * (names in module.c). */
+enum {
+  TVMFFI_PY_G_MAP,
+  TVMFFI_PY_G_DICT,
+  TVMFFI_PY_G_SHAPE,
+  TVMFFI_PY_G_LIST,
+  TVMFFI_PY_G_MAP_SIZE,
+  TVMFFI_PY_G_DICT_SIZE,
+  TVMFFI_PY_G_MAP_COUNT,
+  TVMFFI_PY_G_DICT_COUNT,
+  TVMFFI_PY_G_MAP_GET_OR_MISSING,
+  TVMFFI_PY_G_DICT_GET_OR_MISSING,
+  TVMFFI_PY_G_MAP_ITER,
+  TVMFFI_PY_G_DICT_ITER,
+  TVMFFI_PY_G_DICT_SET_ITEM,
+  TVMFFI_PY_G_DICT_ERASE,
+  TVMFFI_PY_G_DICT_CLEAR,
+  TVMFFI_PY_G_LIST_SET_ITEM,
+  TVMFFI_PY_G_LIST_APPEND,
+  TVMFFI_PY_G_LIST_INSERT,
+  TVMFFI_PY_G_LIST_POP,
+  TVMFFI_PY_G_LIST_ERASE,
+  TVMFFI_PY_G_LIST_ERASE_RANGE,
+  TVMFFI_PY_G_LIST_REPLACE_SLICE,
+  TVMFFI_PY_G_LIST_REVERSE,
+  TVMFFI_PY_G_LIST_CLEAR,
+  TVMFFI_PY_G_GET_MISSING,
+  TVMFFI_PY_GLOBAL_COUNT
+};
+
 /*
  * Module state: every Python object the extension keeps lives here (no
  * file-level PyObject*).  Owned references unless noted; all cleared by
@@ -60,6 +108,12 @@ typedef struct {
   PyTypeObject *device_type;   /* core.Device                                   */
   PyTypeObject *datatype_type; /* core.DataType                                 */
   PyTypeObject *array_base_type; /* core.ArrayBase: base of tvm_ffi.Array        */
+  PyTypeObject *list_base_type;  /* core.ListBase: base of tvm_ffi.List          */
+  PyTypeObject *map_base_type;   /* core.MapBase: base of tvm_ffi.Map            */
+  PyTypeObject *dict_base_type;  /* core.DictBase: base of tvm_ffi.Dict          */
+  PyTypeObject *seq_iter_type;   /* core.SeqIterator                             */
+  PyTypeObject *map_iter_type;   /* core.MapIterator                             */
+  PyTypeObject *map_view_type;   /* core.MapView: keys(), values(), items()      */
 
   /* Python classes for FFI type indices, set by the package (register_object). */
   PyObject **classes;          /* classes[i]: class registered for index i, or NULL */
@@ -77,6 +131,17 @@ typedef struct {
 
   /* core.Tensor and the DLPack argument path (tensor.c). */
   tvmffi_py_tensor_state tensor;
+  /* Conversion protocols of Python classes (protocols.c). */
+  tvmffi_py_protocol_state protocol;
+
+  /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
+  PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
+  int object_types_next;
+
+  /* tvmffi_py_small_str's cache: 64 slots of (inline bytes, length, str). */
+  PyObject *small_strs[TVMFFI_PY_SMALL_STR_CACHE];
+  uint64_t small_str_keys[TVMFFI_PY_SMALL_STR_CACHE];
+  unsigned char small_str_lens[TVMFFI_PY_SMALL_STR_CACHE];
 
   /* Interned attribute names. */
   PyObject *str_ffi_error;   /* "__tvm_ffi_error__"      */
@@ -87,9 +152,14 @@ typedef struct {
   PyObject *str_ffi_object;  /* "__tvm_ffi_object__"     */
   PyObject *str_name;        /* "__name__"               */
 
-  /* Global functions looked up once (owned FFI references, may be NULL). */
-  TVMFFIObjectHandle fn_map;
-  TVMFFIObjectHandle fn_shape;
+  /* Global functions looked up on first use (owned FFI references, NULL
+   * until then); see tvmffi_py_global. */
+  TVMFFIObjectHandle globals[TVMFFI_PY_GLOBAL_COUNT];
+  /* Borrowed, immortal: the MISSING sentinel (ffi.GetInvalidObject), NULL until looked up. */
+  TVMFFIObjectHandle missing;
+  /* collections.abc.Sequence / Mapping, imported on first use (may be NULL). */
+  PyObject *abc_sequence;
+  PyObject *abc_mapping;
 
   /* Default of Function.release_gil for newly made wrappers. */
   int release_gil_default;
@@ -99,6 +169,20 @@ typedef struct {
   allocfunc function_alloc;
 } tvmffi_py_state;
 
+/*
+ * Calls an FFI function.  For an ffi.Function (the usual case) this calls
+ * the safe_call entry of its cell directly (TVMFFIFunctionCell is ABI
+ * layout), which is what TVMFFIFunctionCall does after its checks; anything
+ * else goes through TVMFFIFunctionCall, which raises the right error.
+ */
+static inline int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
+                                          TVMFFIAny *result) {
+  if (f != NULL && ((const TVMFFIObject *)f)->type_index == kTVMFFIFunction) {
+    return TVMFFIFunctionGetCellPtr(f)->safe_call(f, args, n, result);
+  }
+  return TVMFFIFunctionCall(f, args, n, result);
+}
+
 /* PyObject_CallOneArg is not in the limited API. */
 static inline PyObject *tvmffi_py_call1(PyObject *f, PyObject *arg) {
   PyObject *args[1];
@@ -106,20 +190,25 @@ static inline PyObject *tvmffi_py_call1(PyObject *f, PyObject *arg) {
   return PyObject_Vectorcall(f, args, 1, NULL);
 }
 
-/* core.Object instances: one owned FFI handle (NULL until initialised). */
+/*
+ * core.Object instances: one owned FFI handle (NULL until initialised) and
+ * the state of the module that made the wrapper.  `state` is borrowed: the
+ * instance holds its type, whose chain of bases reaches a type of that
+ * module, which holds the module.
+ */
 typedef struct {
   PyObject_HEAD
   TVMFFIObjectHandle handle;
+  tvmffi_py_state *state;
 } tvmffi_py_object;
 
 /* core.Function instances: an Object plus the vectorcall entry and a dict. */
 typedef struct {
   PyObject_HEAD
   TVMFFIObjectHandle handle;
+  tvmffi_py_state *state;
   vectorcallfunc vectorcall;
   PyObject *dict;
-  /* Borrowed: kept valid by the reference each instance holds on its type. */
-  tvmffi_py_state *state;
   int release_gil;
 } tvmffi_py_function;
 
@@ -147,14 +236,32 @@ typedef struct {
   Py_ssize_t cap_temps;
 } tvmffi_py_temps;
 
-/* Set once Python starts finalizing: deleters then leak instead of calling in. */
-TVMFFI_PY_HIDDEN extern volatile int tvmffi_py_finalizing;
-TVMFFI_PY_HIDDEN extern volatile unsigned long tvmffi_py_finalizing_thread;
+
+/* PyCFunctionFast and friends are not in the 3.12 limited API: method
+ * tables store every method as a PyCFunction, cast through this. */
+#define TVMFFI_PY_METH(f) ((PyCFunction)(void (*)(void))(f))
 
 /* module.c */
-TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_type(PyTypeObject *tp);
+/* Borrowed handle of global function `which` (TVMFFI_PY_G_*), looked up on
+ * first use; NULL with a RuntimeError naming it when it is not registered. */
+TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int which);
+/* Whether nargs lies in [lo, hi]; else a TypeError naming the function. */
+TVMFFI_PY_HIDDEN int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo,
+                                           Py_ssize_t hi);
+
+/* The state of the module object `module` (its m_size block). */
+static inline tvmffi_py_state *tvmffi_py_module_state(PyObject *module) {
+  return (tvmffi_py_state *)PyModule_GetState(module);
+}
 
 /* object.c */
+/* The FFI object of an initialised wrapper (borrowed); NULL with a TypeError
+ * naming obj for anything else. */
+TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyObject *obj);
+/* The module state of tp, a type of this extension or a Python subclass of
+ * one (which has no module of its own): the state of the nearest base made by
+ * the extension.  NULL with an error if there is none. */
+TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index);
@@ -164,8 +271,6 @@ TVMFFI_PY_HIDDEN int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_
 /* function.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
-TVMFFI_PY_HIDDEN int tvmffi_py_call_handle(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
-                                           TVMFFIAny *result);
 
 /* No temporaries yet (the inline buffer only); inline: every call starts so. */
 static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
@@ -175,6 +280,18 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
 }
 
 /* convert.c */
+/* A str from UTF-8 bytes of the library (names, messages, string values):
+ * the one decoding policy of the extension.  Invalid bytes become U+FFFD,
+ * so decoding never fails and the str always encodes back. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size);
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_str_from_bytearray(const TVMFFIByteArray *b);
+/* The str of a SmallStr value, from a small cache of recent ones (strs are
+ * immutable, so equal short strings may share one object). */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value);
+/* The UTF-8 bytes of a str (borrowed from it); TypeError for anything else. */
+TVMFFI_PY_HIDDEN int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out);
+/* Registers _convert and _set_class. */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_convert(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN void tvmffi_py_temps_release(tvmffi_py_temps *t);
 TVMFFI_PY_HIDDEN int tvmffi_py_temps_add(tvmffi_py_temps *t, TVMFFIObjectHandle h);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
@@ -189,6 +306,22 @@ TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObject
                                               PyObject *tuple, TVMFFIAny *result);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj,
                                          TVMFFIObjectHandle *out);
+
+/* object.c: whether tp is core.Object or a subclass, remembering the answer
+ * for a few types (see tvmffi_py_is_object_type). */
+TVMFFI_PY_HIDDEN int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp);
+
+/* Whether tp is core.Object or a subclass.  PyObject_TypeCheck walks the MRO
+ * of Python subclasses (tvm_ffi.Array is four deep); the last types found
+ * are held (strong references, so an address cannot be reused) and matched
+ * by pointer. */
+static inline int tvmffi_py_is_object_type(tvmffi_py_state *st, PyTypeObject *tp) {
+  int i;
+  for (i = 0; i < TVMFFI_PY_OBJECT_TYPE_CACHE; ++i) {
+    if (st->object_types[i] == tp) return 1;
+  }
+  return tvmffi_py_is_object_type_slow(st, tp);
+}
 
 /*
  * The conversions of the most common call arguments and results, inline so
@@ -215,8 +348,7 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     return 0;
   } else if (tp == &PyUnicode_Type) {
     return tvmffi_py_str_to_any(obj, out, temps);
-  } else if (obj != Py_None && obj != Py_True && obj != Py_False &&
-             PyObject_TypeCheck(obj, st->object_type)) {
+  } else if (obj != Py_None && tp != &PyBool_Type && tvmffi_py_is_object_type(st, tp)) {
     /* An FFI object wrapper (usually of a Python subclass): passed as is.
      * The type index is read from the object header (ABI layout). */
     TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;
@@ -229,6 +361,58 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     /* Never initialised: the general path raises the ValueError. */
   }
   return tvmffi_py_to_any(st, obj, out, temps);
+}
+
+/* error.c (declared here for the inline call loop below) */
+TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
+
+/*
+ * The convert-call-release loop: converts args[0..n) to views, calls f
+ * (releasing the GIL around the call if asked), releases the temporaries.
+ * 0 and an owned *result, or -1 with a Python error set.  Inline: it is the
+ * whole body of Function.__call__, where every nanosecond shows.
+ */
+static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                 PyObject *const *args, Py_ssize_t n, int release_gil,
+                                 TVMFFIAny *result) {
+  TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args;
+  tvmffi_py_temps temps;
+  Py_ssize_t i;
+  int rc;
+  if (n > INT32_MAX) {
+    PyErr_SetString(PyExc_OverflowError, "too many arguments for an FFI call");
+    return -1;
+  }
+  if (n > TVMFFI_PY_INLINE_ARGS) {
+    cargs = PyMem_Malloc(sizeof(TVMFFIAny) * (size_t)n);
+    if (cargs == NULL) {
+      PyErr_NoMemory();
+      return -1;
+    }
+  }
+  tvmffi_py_temps_init(&temps);
+  for (i = 0; i < n; ++i) {
+    if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
+      tvmffi_py_temps_release(&temps);
+      if (cargs != inline_args) PyMem_Free(cargs);
+      return -1;
+    }
+  }
+  memset(result, 0, sizeof(*result));
+  if (release_gil) {
+    PyThreadState *ts = PyEval_SaveThread();
+    rc = tvmffi_py_function_call(f, cargs, (int32_t)n, result);
+    PyEval_RestoreThread(ts);
+  } else {
+    rc = tvmffi_py_function_call(f, cargs, (int32_t)n, result);
+  }
+  if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
+  if (cargs != inline_args) PyMem_Free(cargs);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return -1;
+  }
+  return 0;
 }
 
 /* Steals *value, like tvmffi_py_from_any. */
@@ -252,30 +436,80 @@ TVMFFI_PY_HIDDEN int tvmffi_py_init_container(PyObject *module, tvmffi_py_state 
 /* A new ffi.Array (new reference in *out) of the items of an exact list or tuple. */
 TVMFFI_PY_HIDDEN int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq,
                                               TVMFFIObjectHandle *out);
+/* The FFI object of obj if it is an initialised wrapper (borrowed), else NULL
+ * with no error set. */
+static inline TVMFFIObject *tvmffi_py_handle_if_object(tvmffi_py_state *st, PyObject *obj) {
+  if (!PyObject_TypeCheck(obj, st->object_type)) return NULL;
+  return (TVMFFIObject *)((tvmffi_py_object *)obj)->handle;
+}
+
+/* map.c */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_map(PyObject *module, tvmffi_py_state *st);
+/* A new ffi.Map or ffi.Dict (global `which`) of the items of a dict or any
+ * mapping with items(); result in *out (owned). */
+TVMFFI_PY_HIDDEN int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, PyObject *mapping,
+                                                TVMFFIAny *out);
 
 /* callback.c */
+/* Whether this thread may take the GIL and run Python code now: not once the
+ * interpreter is gone, and during finalization only on the finalizing thread.
+ * Deleters that run on any thread leak Python references otherwise. */
+TVMFFI_PY_HIDDEN int tvmffi_py_can_enter_python(void);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                                     TVMFFIObjectHandle *out);
 TVMFFI_PY_HIDDEN int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out);
-TVMFFI_PY_HIDDEN PyObject *tvmffi_py_module_of_state(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN void tvmffi_py_drop_callables(void);
 
 /* error.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st);
-TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
 TVMFFI_PY_HIDDEN void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_exception_to_error(tvmffi_py_state *st, PyObject *exc,
                                                   TVMFFIObjectHandle *out);
 
-/* tensor.c */
+/* tensor.c: core.Tensor, its DLPack export, from_dlpack */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_tensor(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
 TVMFFI_PY_HIDDEN void tvmffi_py_tensor_clear(tvmffi_py_state *st);
+
+/* DLPack: the version asked for and written, and the capsule names (string
+ * literals: capsule names must outlive the capsule). */
+#define TVMFFI_PY_DLPACK_MAJOR 1
+#define TVMFFI_PY_DLPACK_MINOR 3
+#define TVMFFI_PY_CAPSULE_LEGACY "dltensor"
+#define TVMFFI_PY_CAPSULE_VERSIONED "dltensor_versioned"
+#define TVMFFI_PY_CAPSULE_USED_LEGACY "used_dltensor"
+#define TVMFFI_PY_CAPSULE_USED_VERSIONED "used_dltensor_versioned"
+
+/* dlpack.c: the import side */
 /* 1: obj (a numpy array or any __dlpack__ producer) became a tensor owned by
  * temps; 0: obj is no tensor, nothing done; -1: error raised. */
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                                              tvmffi_py_temps *temps);
+/* Consumes a DLPack capsule into a new tensor reference: 0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject *cap,
+                                                   int32_t align, int contiguous,
+                                                   TVMFFIObjectHandle *out);
+/* A capsule or any DLPack producer as a new tensor reference: 1 done, 0 obj
+ * is neither (nothing done), -1 error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj,
+                                                  int32_t align, int contiguous,
+                                                  TVMFFIObjectHandle *out);
+
+/* protocols.c: conversion rows read off a value's class */
+/* 1: obj converted into *out (objects made are owned by temps); 0: no such
+ * row applies to obj; -1: error raised. */
+TVMFFI_PY_HIDDEN int tvmffi_py_protocol_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                                               tvmffi_py_temps *temps);
+TVMFFI_PY_HIDDEN int tvmffi_py_protocol_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
+TVMFFI_PY_HIDDEN void tvmffi_py_protocol_clear(tvmffi_py_state *st);
+
+/* numpy.c: numpy arrays without a capsule */
+/* 1 done (new reference in *out), 0 not possible this way (use __dlpack__),
+ * -1 error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *arr,
+                                                 int32_t align, int contiguous,
+                                                 TVMFFIObjectHandle *out);
 
 /* device.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st);

@@ -1,5 +1,6 @@
-/* tensor.c: core.Tensor, DLPack capsules in and out, and numpy arrays or any
- * other DLPack producer turned into an ffi.Tensor without a copy.
+/* tensor.c: core.Tensor, its export as a DLPack capsule, and from_dlpack.
+ * The import side lives in dlpack.c (capsules, __dlpack__ producers, which
+ * types are tensors) and numpy.c (numpy arrays without a capsule).
  *
  * In Python terms:
  *
@@ -29,506 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char kLegacyName[] = "dltensor";
-static const char kVersionedName[] = "dltensor_versioned";
-static const char kUsedLegacyName[] = "used_dltensor";
-static const char kUsedVersionedName[] = "used_dltensor_versioned";
-
-/* The DLPack version this package asks producers for and writes itself. */
-#define TVMFFI_PY_DLPACK_MAJOR 1
-#define TVMFFI_PY_DLPACK_MINOR 3
-
-/* Bits of the per-type classification cached in the module state. */
-#define KIND_DLPACK 1     /* the type defines __dlpack__                      */
-#define KIND_FFI_OBJECT 2 /* ... and __tvm_ffi_object__, which wins for args  */
-#define KIND_NUMPY 4      /* exactly numpy.ndarray: the paths without capsule */
-
-/* ---- Python from any thread ---------------------------------------------------- */
-
-/* Whether a deleter running now may take the GIL.  Once the interpreter is
- * finalizing (or gone) Python references are leaked instead. */
-static int may_enter_python(void) {
-  if (!Py_IsInitialized()) return 0;
-  if (tvmffi_py_finalizing) return PyThread_get_thread_ident() == tvmffi_py_finalizing_thread;
-  return 1;
-}
-
-/* ---- numpy arrays without a capsule ------------------------------------------------ */
-
-/* layout = { DLManagedTensorVersioned, Py_buffer, int64 shape[ndim], int64 strides[ndim] };
- * one malloc block, so that it can be freed without the GIL.  view.obj keeps
- * the array alive: through a buffer export (has_buffer) or as a plain strong
- * reference (numpy's array struct read directly). */
-typedef struct {
-  DLManagedTensorVersioned mt; /* first: the deleter gets &mt */
-  Py_buffer view;
-  int has_buffer;
-  int64_t dims[];
-} py_tensor;
-
-static void release_view(Py_buffer *view, int has_buffer) {
-  if (has_buffer) {
-    PyBuffer_Release(view);
-  } else {
-    Py_CLEAR(view->obj);
-  }
-}
-
-static void py_tensor_deleter(DLManagedTensorVersioned *self) {
-  py_tensor *pt = (py_tensor *)self;
-  if (may_enter_python()) {
-    PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *exc = PyErr_GetRaisedException();
-    release_view(&pt->view, pt->has_buffer);
-    PyErr_SetRaisedException(exc);
-    PyGILState_Release(g);
-  }
-  free(pt);
-}
-
-/* A CPU tensor over the memory *view describes (strides in bytes, itemsize
- * set), of type dtype.  *view is moved in: the tensor owns it, or it is
- * released here.  1: made; 0: not representable (strides that are not a
- * multiple of the item size), nothing raised; -1: error raised. */
-static int tensor_from_view(tvmffi_py_state *st, Py_buffer *view, int has_buffer,
-                            DLDataType dtype, int32_t align, int contiguous,
-                            TVMFFIObjectHandle *out) {
-  Py_ssize_t i, ndim = view->ndim, itemsize = view->itemsize;
-  py_tensor *pt;
-  int rc;
-  for (i = 0; i < ndim; ++i) {
-    if (view->strides[i] % itemsize != 0) {
-      release_view(view, has_buffer);
-      return 0;
-    }
-  }
-  pt = malloc(sizeof(py_tensor) + sizeof(int64_t) * 2 * (size_t)ndim);
-  if (pt == NULL) {
-    release_view(view, has_buffer);
-    PyErr_NoMemory();
-    return -1;
-  }
-  for (i = 0; i < ndim; ++i) {
-    pt->dims[i] = (int64_t)view->shape[i];
-    pt->dims[ndim + i] = (int64_t)(view->strides[i] / itemsize);
-  }
-  pt->mt.version.major = TVMFFI_PY_DLPACK_MAJOR;
-  pt->mt.version.minor = TVMFFI_PY_DLPACK_MINOR;
-  pt->mt.manager_ctx = NULL;
-  pt->mt.deleter = py_tensor_deleter;
-  pt->mt.flags = view->readonly ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
-  pt->mt.dl_tensor.data = view->buf;
-  pt->mt.dl_tensor.device.device_type = kDLCPU;
-  pt->mt.dl_tensor.device.device_id = 0;
-  pt->mt.dl_tensor.ndim = (int32_t)ndim;
-  pt->mt.dl_tensor.dtype = dtype;
-  pt->mt.dl_tensor.shape = ndim > 0 ? pt->dims : NULL;
-  pt->mt.dl_tensor.strides = ndim > 0 ? pt->dims + ndim : NULL;
-  pt->mt.dl_tensor.byte_offset = 0;
-  /* numpy keeps no state at the address of a Py_buffer, so it can move. */
-  pt->view = *view;
-  pt->has_buffer = has_buffer;
-  rc = TVMFFITensorFromDLPackVersioned(&pt->mt, align, contiguous, out);
-  if (rc != 0) {
-    release_view(&pt->view, has_buffer);
-    free(pt);
-    tvmffi_py_raise_from_ffi(st, rc);
-    return -1;
-  }
-  return 1;
-}
-
-/* The DLPack type of a struct-module format with one item of itemsize bytes,
- * or -1 for anything else (byte-swapped, long double, records...). */
-static int format_to_dtype(const char *fmt, Py_ssize_t itemsize, DLDataType *out) {
-  int code;
-  char c;
-  if (fmt == NULL) fmt = "B";
-  if (*fmt == '@' || *fmt == '=') {
-    ++fmt;
-  } else if (*fmt == '<' || *fmt == '>' || *fmt == '!') {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    if (*fmt == '<' && itemsize > 1) return -1;
-#else
-    if (*fmt != '<' && itemsize > 1) return -1;
-#endif
-    ++fmt;
-  }
-  c = fmt[0];
-  if (c == 'Z') {
-    if ((fmt[1] != 'e' && fmt[1] != 'f' && fmt[1] != 'd') || fmt[2] != '\0') return -1;
-    if (itemsize != 4 && itemsize != 8 && itemsize != 16) return -1;
-    code = kDLComplex;
-  } else {
-    if (c == '\0' || fmt[1] != '\0') return -1;
-    switch (c) {
-      case '?':
-        if (itemsize != 1) return -1;
-        code = kDLBool;
-        break;
-      case 'b': case 'h': case 'i': case 'l': case 'q': case 'n':
-        code = kDLInt;
-        break;
-      case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N':
-        code = kDLUInt;
-        break;
-      case 'e': case 'f': case 'd':
-        code = kDLFloat;
-        break;
-      default:
-        return -1;
-    }
-    if (code != kDLBool && itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) {
-      return -1;
-    }
-    if (code == kDLFloat && itemsize == 1) return -1;
-  }
-  out->code = (uint8_t)code;
-  out->bits = (uint8_t)(itemsize * 8);
-  out->lanes = 1;
-  return 0;
-}
-
-/* The leading fields of numpy's array object: PyArrayObject_fields of
- * numpy's C headers, the layout its inline accessors (PyArray_DATA,
- * PyArray_NDIM, ...) read, unchanged since numpy 1.7.  This file trusts it
- * only after it matched the buffer protocol on real arrays (learn_descr). */
-typedef struct {
-  PyObject_HEAD
-  char *data;
-  int nd;
-  Py_ssize_t *dimensions;
-  Py_ssize_t *strides;
-  PyObject *base;
-  PyObject *descr;
-  int flags;
-} numpy_array_head;
-
-#define NUMPY_ARRAY_WRITEABLE 0x0400
-
-/* Whether numpy's array struct of arr says what the buffer view of arr says.
- * Fields are compared before any pointer in them is followed. */
-static int ndarray_layout_matches(PyObject *arr, const Py_buffer *view) {
-  const numpy_array_head *a = (const numpy_array_head *)arr;
-  PyObject *descr;
-  Py_ssize_t i;
-  int same;
-  if ((void *)a->data != view->buf || a->nd != view->ndim) return 0;
-  descr = PyObject_GetAttrString(arr, "dtype");
-  if (descr == NULL) {
-    PyErr_Clear();
-    return 0;
-  }
-  same = descr == a->descr;
-  Py_DECREF(descr);
-  if (!same || ((a->flags & NUMPY_ARRAY_WRITEABLE) == 0) != (view->readonly != 0)) return 0;
-  for (i = 0; i < view->ndim; ++i) {
-    if (a->dimensions[i] != view->shape[i] || a->strides[i] != view->strides[i]) return 0;
-  }
-  return 1;
-}
-
-/* Remembers that arrays with arr's numpy dtype (descr) are DLPack type dtype,
- * once the array struct of arr agreed with its buffer view. */
-static void learn_descr(tvmffi_py_state *st, PyObject *arr, const Py_buffer *view,
-                        DLDataType dtype) {
-  tvmffi_py_tensor_state *ts = &st->tensor;
-  PyObject *descr = ((const numpy_array_head *)arr)->descr;
-  int i;
-  if (ts->ndarray_layout < 0) return;
-  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    if (ts->descrs[i] == descr) return;
-    if (ts->descrs[i] == NULL) break;
-  }
-  if (i == TVMFFI_PY_TENSOR_CACHE) return;
-  if (!ndarray_layout_matches(arr, view)) {
-    ts->ndarray_layout = -1;
-    return;
-  }
-  ts->ndarray_layout = 1;
-  ts->descrs[i] = Py_NewRef(descr);
-  ts->dtypes[i] = dtype;
-  ts->itemsizes[i] = view->itemsize;
-}
-
-/* A numpy array whose dtype was learned: read its struct, no Python call.
- * Same results as tensor_from_view. */
-static int tensor_from_ndarray(tvmffi_py_state *st, PyObject *arr, int32_t align, int contiguous,
-                               TVMFFIObjectHandle *out) {
-  tvmffi_py_tensor_state *ts = &st->tensor;
-  const numpy_array_head *a = (const numpy_array_head *)arr;
-  Py_buffer view;
-  int i;
-  if (ts->ndarray_layout <= 0) return 0;
-  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    if (ts->descrs[i] == a->descr) break;
-    if (ts->descrs[i] == NULL) return 0;
-  }
-  if (i == TVMFFI_PY_TENSOR_CACHE) return 0;
-  memset(&view, 0, sizeof(view));
-  view.buf = a->data;
-  view.obj = Py_NewRef(arr);
-  view.itemsize = ts->itemsizes[i];
-  view.readonly = (a->flags & NUMPY_ARRAY_WRITEABLE) == 0;
-  view.ndim = a->nd;
-  view.shape = a->dimensions;
-  view.strides = a->strides;
-  return tensor_from_view(st, &view, 0, ts->dtypes[i], align, contiguous, out);
-}
-
-/* Wraps the buffer of obj as a tensor of type dt (or of the type its format
- * says when dt is NULL).  When learn is a numpy array (obj itself or a view
- * of it), its dtype is remembered for tensor_from_ndarray.  Same results as
- * tensor_from_view. */
-static int tensor_from_buffer(tvmffi_py_state *st, PyObject *obj, const DLDataType *dt,
-                              PyObject *learn, int32_t align, int contiguous,
-                              TVMFFIObjectHandle *out) {
-  Py_buffer view;
-  DLDataType dtype;
-  if (PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO) != 0) {
-    PyErr_Clear();
-    return 0;
-  }
-  if (view.itemsize <= 0 || view.ndim < 0 ||
-      (view.ndim > 0 && (view.shape == NULL || view.strides == NULL)) ||
-      format_to_dtype(view.format, view.itemsize, &dtype) != 0 ||
-      (dt != NULL && (Py_ssize_t)dt->bits != view.itemsize * 8)) {
-    PyBuffer_Release(&view);
-    return 0;
-  }
-  if (dt != NULL) dtype = *dt;
-  if (learn != NULL) learn_descr(st, learn, &view, dtype);
-  return tensor_from_view(st, &view, 1, dtype, align, contiguous, out);
-}
-
-/* numpy dtype names of ml_dtypes types that DLPack can describe: numpy's own
- * __dlpack__ refuses them, and the buffer protocol does not know them. */
-static const struct {
-  const char *name;
-  uint8_t code, bits;
-} kMlDtypes[] = {
-    {"bfloat16", kDLBfloat, 16},
-    {"float8_e3m4", kDLFloat8_e3m4, 8},
-    {"float8_e4m3", kDLFloat8_e4m3, 8},
-    {"float8_e4m3b11fnuz", kDLFloat8_e4m3b11fnuz, 8},
-    {"float8_e4m3fn", kDLFloat8_e4m3fn, 8},
-    {"float8_e4m3fnuz", kDLFloat8_e4m3fnuz, 8},
-    {"float8_e5m2", kDLFloat8_e5m2, 8},
-    {"float8_e5m2fnuz", kDLFloat8_e5m2fnuz, 8},
-    {"float8_e8m0fnu", kDLFloat8_e8m0fnu, 8},
-    {NULL, 0, 0}};
-
-/* An ml_dtypes array: its buffer through arr.view(uint8/uint16), typed as the
- * ml_dtypes type.  Same results as tensor_from_buffer. */
-static int tensor_from_ml_dtypes(tvmffi_py_state *st, PyObject *arr, int32_t align,
-                                 int contiguous, TVMFFIObjectHandle *out) {
-  PyObject *dtype, *name, *view;
-  const char *s;
-  DLDataType dt;
-  int i, rc = 0;
-  dtype = PyObject_GetAttrString(arr, "dtype");
-  if (dtype == NULL) goto clear;
-  name = PyObject_GetAttrString(dtype, "name");
-  Py_DECREF(dtype);
-  if (name == NULL) goto clear;
-  s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-  if (s == NULL) {
-    Py_DECREF(name);
-    goto clear;
-  }
-  for (i = 0; kMlDtypes[i].name != NULL; ++i) {
-    if (strcmp(kMlDtypes[i].name, s) == 0) break;
-  }
-  Py_DECREF(name);
-  if (kMlDtypes[i].name == NULL) return 0;
-  dt.code = kMlDtypes[i].code;
-  dt.bits = kMlDtypes[i].bits;
-  dt.lanes = 1;
-  view = PyObject_CallMethod(arr, "view", "s", dt.bits == 8 ? "u1" : "u2");
-  if (view == NULL) goto clear;
-  rc = tensor_from_buffer(st, view, &dt, arr, align, contiguous, out);
-  Py_DECREF(view);
-  return rc;
-clear:
-  PyErr_Clear();
-  return 0;
-}
-
-/* ---- DLPack capsules ------------------------------------------------------------ */
-
-/* Consumes a "dltensor_versioned" or "dltensor" capsule into a new tensor and
- * renames it "used_...".  On failure the capsule is left as it was, so that
- * its destructor still frees the tensor. */
-static int tensor_from_capsule(tvmffi_py_state *st, PyObject *cap, int32_t align, int contiguous,
-                               TVMFFIObjectHandle *out) {
-  const char *name;
-  int rc;
-  if (!PyCapsule_CheckExact(cap)) {
-    PyErr_Format(PyExc_TypeError, "expected a DLPack capsule, got %R", cap);
-    return -1;
-  }
-  name = PyCapsule_GetName(cap);
-  if (name == NULL && PyErr_Occurred()) return -1;
-  if (name != NULL && strcmp(name, kVersionedName) == 0) {
-    DLManagedTensorVersioned *mt = PyCapsule_GetPointer(cap, kVersionedName);
-    if (mt == NULL) return -1;
-    rc = TVMFFITensorFromDLPackVersioned(mt, align, contiguous, out);
-    if (rc != 0) {
-      tvmffi_py_raise_from_ffi(st, rc);
-      return -1;
-    }
-    /* Cannot fail: the capsule is valid (its pointer was just read). */
-    PyCapsule_SetName(cap, kUsedVersionedName);
-    return 0;
-  }
-  if (name != NULL && strcmp(name, kLegacyName) == 0) {
-    DLManagedTensor *mt = PyCapsule_GetPointer(cap, kLegacyName);
-    if (mt == NULL) return -1;
-    rc = TVMFFITensorFromDLPack(mt, align, contiguous, out);
-    if (rc != 0) {
-      tvmffi_py_raise_from_ffi(st, rc);
-      return -1;
-    }
-    PyCapsule_SetName(cap, kUsedLegacyName);
-    return 0;
-  }
-  if (name != NULL &&
-      (strcmp(name, kUsedVersionedName) == 0 || strcmp(name, kUsedLegacyName) == 0)) {
-    PyErr_Format(PyExc_ValueError, "the DLPack capsule was already consumed (its name is '%s')",
-                 name);
-    return -1;
-  }
-  PyErr_Format(PyExc_TypeError,
-               "expected a DLPack capsule named 'dltensor_versioned' or 'dltensor', got one "
-               "named %s%s%s",
-               name ? "'" : "", name ? name : "NULL", name ? "'" : "");
-  return -1;
-}
-
-/* obj.__dlpack__(max_version=(1, 3)), or obj.__dlpack__() for producers
- * that do not know max_version (they raise TypeError), then consumes it. */
-static int tensor_from_dlpack_method(tvmffi_py_state *st, PyObject *obj, int32_t align,
-                                     int contiguous, TVMFFIObjectHandle *out) {
-  PyObject *args[2], *cap;
-  int rc;
-  args[0] = obj;
-  args[1] = st->tensor.max_version;
-  cap = PyObject_VectorcallMethod(st->str_dlpack, args, 1, st->tensor.kwnames);
-  if (cap == NULL) {
-    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
-    PyErr_Clear();
-    cap = PyObject_VectorcallMethod(st->str_dlpack, args, 1, NULL);
-    if (cap == NULL) return -1;
-  }
-  if (!PyCapsule_CheckExact(cap)) {
-    PyErr_Format(PyExc_TypeError, "__dlpack__() of %R returned %R, not a DLPack capsule", obj,
-                 cap);
-    Py_DECREF(cap);
-    return -1;
-  }
-  rc = tensor_from_capsule(st, cap, align, contiguous, out);
-  if (rc != 0) {
-    /* An unconsumed capsule frees its tensor now: its destructor must not
-     * see the pending exception. */
-    PyObject *exc = PyErr_GetRaisedException();
-    Py_DECREF(cap);
-    PyErr_SetRaisedException(exc);
-  } else {
-    Py_DECREF(cap);
-  }
-  return rc;
-}
-
-/* ---- which Python types are tensors ----------------------------------------------- */
-
-static int has_attr(PyObject *obj, PyObject *name) {
-  PyObject *v = PyObject_GetAttr(obj, name);
-  if (v != NULL) {
-    Py_DECREF(v);
-    return 1;
-  }
-  if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
-  PyErr_Clear();
-  return 0;
-}
-
-static int is_numpy_ndarray(PyTypeObject *tp) {
-  PyObject *name = PyType_GetName(tp), *module;
-  int yes = 0;
-  if (name == NULL) {
-    PyErr_Clear();
-    return 0;
-  }
-  if (PyUnicode_CompareWithASCIIString(name, "ndarray") == 0) {
-    module = PyObject_GetAttrString((PyObject *)tp, "__module__");
-    if (module == NULL) {
-      PyErr_Clear();
-    } else {
-      yes = PyUnicode_Check(module) && PyUnicode_CompareWithASCIIString(module, "numpy") == 0;
-      Py_DECREF(module);
-    }
-  }
-  Py_DECREF(name);
-  return yes;
-}
-
-static int classify_type(tvmffi_py_state *st, PyTypeObject *tp) {
-  int kind = 0, r;
-  r = has_attr((PyObject *)tp, st->str_dlpack);
-  if (r < 0) return -1;
-  if (r == 0) return 0;
-  kind |= KIND_DLPACK;
-  r = has_attr((PyObject *)tp, st->str_ffi_object);
-  if (r < 0) return -1;
-  if (r) kind |= KIND_FFI_OBJECT;
-  if (is_numpy_ndarray(tp)) kind |= KIND_NUMPY;
-  return kind;
-}
-
-/* The KIND_* bits of tp, cached per type (protocols are read from the class,
- * once, as upstream does).  A full cache just stops caching. */
-static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp) {
-  int i, kind;
-  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    if (st->tensor.types[i] == tp) return st->tensor.kinds[i];
-    if (st->tensor.types[i] == NULL) break;
-  }
-  kind = classify_type(st, tp);
-  if (kind < 0) return -1;
-  if (i < TVMFFI_PY_TENSOR_CACHE) {
-    st->tensor.types[i] = (PyTypeObject *)Py_NewRef((PyObject *)tp);
-    st->tensor.kinds[i] = (unsigned char)kind;
-  }
-  /* convert.c then sends numpy arrays here before any other check. */
-  if ((kind & KIND_NUMPY) && st->tensor.ndarray_type == NULL) {
-    st->tensor.ndarray_type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
-  }
-  return kind;
-}
-
-/* A new tensor reference for obj, whose type has the KIND_DLPACK bit. */
-static int tensor_from_producer(tvmffi_py_state *st, PyObject *obj, int kind, int32_t align,
-                                int contiguous, TVMFFIObjectHandle *out) {
-  if (kind & KIND_NUMPY) {
-    int rc = tensor_from_ndarray(st, obj, align, contiguous, out);
-    if (rc == 0) rc = tensor_from_buffer(st, obj, NULL, obj, align, contiguous, out);
-    if (rc == 0) rc = tensor_from_ml_dtypes(st, obj, align, contiguous, out);
-    if (rc != 0) return rc < 0 ? -1 : 0;
-  }
-  return tensor_from_dlpack_method(st, obj, align, contiguous, out);
-}
-
-int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
-                            tvmffi_py_temps *temps) {
-  TVMFFIObjectHandle h;
-  int kind = kind_of_type(st, Py_TYPE(obj));
-  if (kind < 0) return -1;
-  if (!(kind & KIND_DLPACK) || (kind & KIND_FFI_OBJECT)) return 0;
-  if (tensor_from_producer(st, obj, kind, 0, 0, &h) != 0) return -1;
-  out->type_index = kTVMFFITensor;
-  out->v_obj = (TVMFFIObject *)h;
-  return tvmffi_py_temps_add(temps, h) != 0 ? -1 : 1;
-}
 
 /* ---- core.Tensor --------------------------------------------------------------------- */
 
@@ -679,15 +180,15 @@ static PyObject *Tensor_dlpack_device(PyObject *self, PyObject *unused) {
 
 static void versioned_capsule_destructor(PyObject *cap) {
   /* Only a capsule nobody consumed still owns its tensor. */
-  if (PyCapsule_IsValid(cap, kVersionedName)) {
-    DLManagedTensorVersioned *mt = PyCapsule_GetPointer(cap, kVersionedName);
+  if (PyCapsule_IsValid(cap, TVMFFI_PY_CAPSULE_VERSIONED)) {
+    DLManagedTensorVersioned *mt = PyCapsule_GetPointer(cap, TVMFFI_PY_CAPSULE_VERSIONED);
     if (mt->deleter != NULL) mt->deleter(mt);
   }
 }
 
 static void legacy_capsule_destructor(PyObject *cap) {
-  if (PyCapsule_IsValid(cap, kLegacyName)) {
-    DLManagedTensor *mt = PyCapsule_GetPointer(cap, kLegacyName);
+  if (PyCapsule_IsValid(cap, TVMFFI_PY_CAPSULE_LEGACY)) {
+    DLManagedTensor *mt = PyCapsule_GetPointer(cap, TVMFFI_PY_CAPSULE_LEGACY);
     if (mt->deleter != NULL) mt->deleter(mt);
   }
 }
@@ -790,7 +291,7 @@ static PyObject *Tensor_dlpack(PyObject *self, PyTypeObject *defining_class,
       return NULL;
     }
     if (versioned) {
-      cap = PyCapsule_New(mt, kVersionedName, versioned_capsule_destructor);
+      cap = PyCapsule_New(mt, TVMFFI_PY_CAPSULE_VERSIONED, versioned_capsule_destructor);
       if (cap == NULL) mt->deleter(mt);
       return cap;
     }
@@ -812,7 +313,7 @@ static PyObject *Tensor_dlpack(PyObject *self, PyTypeObject *defining_class,
       tvmffi_py_raise_from_ffi(st, rc);
       return NULL;
     }
-    cap = PyCapsule_New(mt, kLegacyName, legacy_capsule_destructor);
+    cap = PyCapsule_New(mt, TVMFFI_PY_CAPSULE_LEGACY, legacy_capsule_destructor);
     if (cap == NULL) mt->deleter(mt);
     return cap;
   }
@@ -836,7 +337,6 @@ static PyObject *Tensor_repr(PyObject *self) {
   return res;
 }
 
-#define TVMFFI_PY_FN(f) ((PyCFunction)(void (*)(void))(f))
 
 static PyMethodDef Tensor_methods[] = {
     {"numel", Tensor_numel, METH_NOARGS, "The number of elements."},
@@ -845,7 +345,7 @@ static PyMethodDef Tensor_methods[] = {
      "The address of the first element (data + byte_offset)."},
     {"is_contiguous", Tensor_is_contiguous, METH_NOARGS,
      "Whether the layout is compact row-major."},
-    {"__dlpack__", TVMFFI_PY_FN(Tensor_dlpack), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+    {"__dlpack__", TVMFFI_PY_METH(Tensor_dlpack), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack "
      "capsule sharing the data (versioned when max_version >= (1, 0))."},
     {"__dlpack_device__", Tensor_dlpack_device, METH_NOARGS, "(device_type, device_id)"},
@@ -889,7 +389,7 @@ static PyObject *mod_from_dlpack(PyObject *module, PyObject *const *args, Py_ssi
   static const char *const names[3] = {"obj", "require_alignment", "require_contiguous"};
   Py_ssize_t i, j, nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
   long align = 0;
-  int contiguous = 0, kind;
+  int contiguous = 0, found;
   TVMFFIObjectHandle h = NULL;
   if (nargs > 3) {
     PyErr_Format(PyExc_TypeError, "from_dlpack() takes at most 3 arguments (%zd given)", nargs);
@@ -929,20 +429,15 @@ static PyObject *mod_from_dlpack(PyObject *module, PyObject *const *args, Py_ssi
     contiguous = PyObject_IsTrue(params[2]);
     if (contiguous < 0) return NULL;
   }
-  if (PyCapsule_CheckExact(obj)) {
-    if (tensor_from_capsule(st, obj, (int32_t)align, contiguous, &h) != 0) return NULL;
-    return tvmffi_py_object_wrap(st, h);
-  }
   /* A Tensor is already one; only the checks need a round trip. */
   if (Py_TYPE(obj) == st->tensor.type && align == 0 && !contiguous) return Py_NewRef(obj);
-  kind = kind_of_type(st, Py_TYPE(obj));
-  if (kind < 0) return NULL;
-  if (!(kind & KIND_DLPACK)) {
+  found = tvmffi_py_tensor_from_object(st, obj, (int32_t)align, contiguous, &h);
+  if (found < 0) return NULL;
+  if (found == 0) {
     PyErr_Format(PyExc_TypeError,
                  "from_dlpack needs an object with __dlpack__ or a DLPack capsule, got %R", obj);
     return NULL;
   }
-  if (tensor_from_producer(st, obj, kind, (int32_t)align, contiguous, &h) != 0) return NULL;
   return tvmffi_py_object_wrap(st, h);
 }
 
@@ -997,11 +492,11 @@ static PyObject *mod_env_get_current_stream(PyObject *module, PyObject *const *a
 }
 
 static PyMethodDef tensor_functions[] = {
-    {"from_dlpack", TVMFFI_PY_FN(mod_from_dlpack), METH_FASTCALL | METH_KEYWORDS,
+    {"from_dlpack", TVMFFI_PY_METH(mod_from_dlpack), METH_FASTCALL | METH_KEYWORDS,
      "from_dlpack(obj, require_alignment=0, require_contiguous=False): a Tensor sharing the "
      "memory of obj (any object with __dlpack__, or a DLPack capsule)."},
-    {"_env_set_current_stream", TVMFFI_PY_FN(mod_env_set_current_stream), METH_FASTCALL, NULL},
-    {"_env_get_current_stream", TVMFFI_PY_FN(mod_env_get_current_stream), METH_FASTCALL, NULL},
+    {"_env_set_current_stream", TVMFFI_PY_METH(mod_env_set_current_stream), METH_FASTCALL, NULL},
+    {"_env_get_current_stream", TVMFFI_PY_METH(mod_env_get_current_stream), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* ---- state lifecycle ------------------------------------------------------------------- */

@@ -9,7 +9,9 @@
 # 3. Runs bench_calls.py in each venv (each against a CPython builtin of the
 #    same shape in the same process) and prints one table of ratios.
 # Output also goes to build-bench-python/table.md and chart.png.
-# 4. Runs run_tensor.sh (tensor passing) with the same wheel: its own table.
+# 4. Runs bench_containers.py (container reads and calls against list/dict
+#    and builtins) in both venvs: one table, also in containers.md.
+# 5. Runs run_tensor.sh (tensor passing) with the same wheel: its own table.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" # ROOT, HERE, PY, bench_venv, bench_install_wheel
@@ -41,6 +43,16 @@ fi
 echo
 echo "== Python call overhead: ns per call, and the ratio to the CPython builtin of the same shape"
 "$WORK/venv/bin/python" report.py "${files[@]}" --markdown "$WORK/table.md" --png "$WORK/chart.png"
+
+echo
+echo "== Python containers and calls: ns per read, next to list/dict in the same process"
+"$WORK/venv/bin/python" bench_containers.py --label tvm_ffi --json "$WORK/containers-ours.json"
+cfiles=("$WORK/containers-ours.json")
+if [ -x "$WORK/venv-apache/bin/python" ]; then
+  (cd "$WORK" && "$WORK/venv-apache/bin/python" "$HERE/bench_containers.py" --label apache-tvm-ffi \
+    --json "$WORK/containers-apache.json") && cfiles+=("$WORK/containers-apache.json")
+fi
+"$WORK/venv/bin/python" bench_containers.py --report "${cfiles[@]}" --markdown "$WORK/containers.md"
 
 echo
 TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_tensor.sh"

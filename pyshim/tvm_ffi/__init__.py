@@ -16,7 +16,7 @@ import os as _os
 
 from . import core
 from .core import Device, Function, Object
-from ._device import DLDeviceType, device
+from ._device import device
 from ._dtype import dtype
 from ._convert import convert, convert_func
 from .error import register_error
@@ -44,6 +44,17 @@ core._set_release_gil_default(
 # From interpreter exit on, FFI objects released by other threads leak their
 # Python references instead of waiting for a GIL that will never come.
 _atexit.register(core._set_finalizing)
+
+
+
+def __getattr__(name):
+    # DLDeviceType is an IntEnum made on first use (see _device.py).
+    if name == "DLDeviceType":
+        from ._device import DLDeviceType
+
+        return DLDeviceType
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.14"
 __version_tuple__ = (0, 1, 14)

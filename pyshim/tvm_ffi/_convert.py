@@ -1,7 +1,13 @@
 """Explicit conversion of Python values to FFI values."""
-from typing import Any, Callable
+from __future__ import annotations
 
 from . import core
+
+# typing is not imported at run time (it costs as much as the rest of
+# `import tvm_ffi`); type checkers see the names below.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 def convert(value: Any) -> Any:

@@ -1,29 +1,40 @@
 """dtype: a str subclass that also carries the parsed DLPack data type."""
-from enum import IntEnum
-
 from . import core
 
 
-class DataTypeCode(IntEnum):
-    """DLPack data type codes."""
+# (name, DLPack code) of DataTypeCode, an IntEnum made on first use (enum
+# is not imported by `import tvm_ffi`).
+_TYPE_CODES = (
+    ("INT", 0),
+    ("UINT", 1),
+    ("FLOAT", 2),
+    ("HANDLE", 3),
+    ("BFLOAT", 4),
+    ("BOOL", 6),
+    ("Float8E3M4", 7),
+    ("Float8E4M3", 8),
+    ("Float8E4M3B11FNUZ", 9),
+    ("Float8E4M3FN", 10),
+    ("Float8E4M3FNUZ", 11),
+    ("Float8E5M2", 12),
+    ("Float8E5M2FNUZ", 13),
+    ("Float8E8M0FNU", 14),
+    ("Float6E2M3FN", 15),
+    ("Float6E3M2FN", 16),
+    ("Float4E2M1FN", 17),
+)
+_BOOL, _INT, _UINT, _HANDLE = 6, 0, 1, 3
 
-    INT = 0
-    UINT = 1
-    FLOAT = 2
-    HANDLE = 3
-    BFLOAT = 4
-    BOOL = 6
-    Float8E3M4 = 7
-    Float8E4M3 = 8
-    Float8E4M3B11FNUZ = 9
-    Float8E4M3FN = 10
-    Float8E4M3FNUZ = 11
-    Float8E5M2 = 12
-    Float8E5M2FNUZ = 13
-    Float8E8M0FNU = 14
-    Float6E2M3FN = 15
-    Float6E3M2FN = 16
-    Float4E2M1FN = 17
+
+def __getattr__(name):
+    if name == "DataTypeCode":
+        from enum import IntEnum
+
+        cls = IntEnum("DataTypeCode", _TYPE_CODES, module=__name__)
+        cls.__doc__ = "DLPack data type codes."
+        globals()["DataTypeCode"] = cls
+        return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _FLOAT_CODES = frozenset([2, 4] + list(range(7, 18)))
@@ -73,11 +84,11 @@ class dtype(str):
 
     @property
     def is_bool(self) -> bool:
-        return self.type_code == DataTypeCode.BOOL
+        return self.type_code == _BOOL
 
     @property
     def is_integer(self) -> bool:
-        return self.type_code in (DataTypeCode.INT, DataTypeCode.UINT)
+        return self.type_code in (_INT, _UINT)
 
     @property
     def is_float(self) -> bool:
@@ -85,7 +96,7 @@ class dtype(str):
 
     @property
     def is_handle(self) -> bool:
-        return self.type_code == DataTypeCode.HANDLE
+        return self.type_code == _HANDLE
 
     def with_lanes(self, lanes: int) -> "dtype":
         """The same element type with ``lanes`` lanes."""

@@ -4,8 +4,9 @@ The installed wheel layout is ``tvm_ffi/lib`` (libraries, ``cmake/tvm_ffi``,
 ``pkgconfig``) and ``tvm_ffi/include``; a source checkout uses the build
 directory and the repository's ``include/``.
 """
+from __future__ import annotations
+
 import os
-from typing import List
 
 from . import core
 
@@ -31,7 +32,7 @@ def find_libtvm_ffi_testing() -> str:
     return path
 
 
-def _first_existing(candidates: List[str], what: str) -> str:
+def _first_existing(candidates: list[str], what: str) -> str:
     for path in candidates:
         if os.path.isdir(path):
             return path
@@ -63,5 +64,5 @@ def find_pkgconfig_path() -> str:
     )
 
 
-def include_paths() -> List[str]:
+def include_paths() -> list[str]:
     return [find_include_path()]

@@ -1,26 +1,41 @@
 """Global functions and object classes: registration and lookup."""
-import json
+from __future__ import annotations
+
 import sys
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import core
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up cost)
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 # TVMFFIFieldFlagBitMask bits used here.
 _FIELD_WRITABLE = 1
 _METHOD_STATIC = 4
 
 
-class TypeInfo(NamedTuple):
-    """Reflection record of an FFI type, attached as ``cls.__tvm_ffi_type_info__``."""
+class TypeInfo(tuple):
+    """Reflection record of an FFI type, attached as ``cls.__tvm_ffi_type_info__``:
+    the tuple ``(type_index, type_key, ancestors, fields, methods)``, with each
+    part also readable by that name.  ``fields`` holds ``(name, doc, flags,
+    static_type_index)`` and ``methods`` ``(name, doc, flags, Function)``."""
 
-    type_index: int
-    type_key: str
-    ancestors: Tuple[int, ...]
-    fields: Tuple[Tuple[str, str, int, int], ...]
-    methods: Tuple[Tuple[str, str, int, Any], ...]
+    __slots__ = ()
+
+    def __new__(cls, type_index, type_key, ancestors, fields, methods):
+        return tuple.__new__(cls, (type_index, type_key, ancestors, fields, methods))
+
+    type_index = property(lambda self: self[0], doc="The FFI type index.")
+    type_key = property(lambda self: self[1], doc="The type key, e.g. ``ffi.Array``.")
+    ancestors = property(lambda self: self[2], doc="Ancestor type indices, root first.")
+    fields = property(lambda self: self[3], doc="Reflected fields.")
+    methods = property(lambda self: self[4], doc="Reflected methods.")
+
+    def __repr__(self):
+        return f"TypeInfo(type_index={self[0]}, type_key={self[1]!r})"
 
 
-def register_global_func(func_name, f: Optional[Callable] = None, override: bool = False):
+def register_global_func(func_name, f: Callable | None = None, override: bool = False):
     """Register a Python callable as an FFI global function.
 
     Three forms::
@@ -65,7 +80,7 @@ def register_global_func(func_name, f: Optional[Callable] = None, override: bool
     return register
 
 
-def get_global_func(name: str, allow_missing: bool = False) -> Optional[core.Function]:
+def get_global_func(name: str, allow_missing: bool = False) -> core.Function | None:
     """The global function ``name``; a missing one raises ValueError, or gives
     None with ``allow_missing=True``."""
     f = core._get_global_func(name)
@@ -79,19 +94,20 @@ def remove_global_func(name: str) -> bool:
     return bool(get_global_func("ffi.FunctionRemoveGlobal")(name))
 
 
-def list_global_func_names() -> List[str]:
+def list_global_func_names() -> list[str]:
     """Names of every global function, in no particular order."""
     functor = get_global_func("ffi.FunctionListGlobalNamesFunctor")()
     return [functor(i) for i in range(functor(-1))]
 
 
-def get_global_func_metadata(name: str) -> Dict[str, Any]:
+def get_global_func_metadata(name: str) -> dict[str, Any]:
     """The JSON metadata of a global function as a dict ({} when it has none)."""
+    import json  # only here: json is not needed to import tvm_ffi
     text = get_global_func("ffi.GetGlobalFuncMetadata")(name)
     return json.loads(text) if text else {}
 
 
-def init_ffi_api(namespace: str, target_module_name: Optional[str] = None) -> None:
+def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
     """Put every global function named ``<namespace>.<name>`` (with no further
     dot in ``<name>``) on the module ``target_module_name`` (default:
     ``namespace``) as attribute ``<name>``.  Typical use, in a package's
