@@ -23,5 +23,6 @@
 #include "env.h"
 #include "sentinel.h"
 #include "reflection.h"
+#include "big_int.h"
 
 #endif  // TVMFFI_TVMFFI_H_

@@ -43,8 +43,8 @@ core._set_release_gil_default(
 # Python references instead of waiting for a GIL that will never come.
 _atexit.register(core._set_finalizing)
 
-__version__ = "0.1.14"
-__version_tuple__ = (0, 1, 14)
+__version__ = "0.1.16"
+__version_tuple__ = (0, 1, 16)
 
 __all__ = [
     "Array",
