@@ -21,7 +21,7 @@ int64_t LoadWord(const char* p) {
 
 void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out) {
   if (num_bytes % sizeof(int64_t) != 0) {
-    TVMFFI_THROW(ValueError) << "BigInt content must be whole 64-bit words, got " << num_bytes
+    TVMFFI_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got " << num_bytes
                              << " bytes";
   }
   const char* bytes = static_cast<const char*>(data);

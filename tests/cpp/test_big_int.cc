@@ -97,7 +97,7 @@ TEST_CASE("BigInt: bad input is a ValueError and leaves no object", "[big_int]")
   TVMFFIAny out;
   std::memset(&out, 0, sizeof(out));
   CHECK(TVMFFIBigIntFromByteArray(&bytes, &out) == -1);
-  CHECK(TakeRaised() == "ValueError: BigInt content must be whole 64-bit words, got 12 bytes");
+  CHECK(TakeRaised() == "ValueError: BigInt content must contain whole 64-bit words, got 12 bytes");
   CHECK(out.type_index == kTVMFFINone);
   TVMFFIByteArray null_data = {nullptr, 8};
   CHECK(TVMFFIBigIntFromByteArray(&null_data, &out) == -1);
