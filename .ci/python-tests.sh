@@ -49,6 +49,10 @@ case "$(basename "$WHEEL")" in
   *) fail "wheel $(basename "$WHEEL") is not tagged cp312-abi3" ;;
 esac
 step "wheel: $(basename "$WHEEL")"
+# One copy of the library (SONAME libtvm_ffi.so, no versioned symlink chain
+# that a wheel would turn into copies).
+libs="$("$PY312" -c 'import sys, zipfile; print("\n".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if "/libtvm_ffi.so" in n))' "$WHEEL")"
+[ "$libs" = "tvm_ffi/lib/libtvm_ffi.so" ] || fail "the wheel must carry exactly tvm_ffi/lib/libtvm_ffi.so, has: $libs"
 
 # Building for an older Python must stop with a clear message.
 PY311="$(ls -d "$PYENV_ROOT"/versions/3.11.*/bin/python3.11 2>/dev/null | sort -V | tail -n 1)"

@@ -397,8 +397,8 @@ class Registry {
         "None",        "int",           "bool",      "float",
         "void*",       "DataType",      "Device",    "DLTensor*",
         "const char*", "TVMFFIByteArray*", "ObjectRValueRef", "ffi.SmallStr",
-        "ffi.SmallBytes"};
-    for (int32_t i = 0; i <= kTVMFFISmallBytes; ++i) {
+        "ffi.SmallBytes", "ffi.Unchanged"};
+    for (int32_t i = 0; i <= kTVMFFIUnchanged; ++i) {
       GetOrAllocIndex(kPodKeys[i], i, 0, 0, true, -1);
     }
     GetOrAllocIndex("ffi.Object", kTVMFFIObject, 0, 0, true, -1);
@@ -406,8 +406,8 @@ class Registry {
         "ffi.String", "ffi.Bytes",  "ffi.Error",          "ffi.Function",
         "ffi.Shape",  "ffi.Tensor", "ffi.Array",          "ffi.Map",
         "ffi.Module", "ffi.OpaquePyObject", "ffi.List",   "ffi.Dict",
-        "ffi.VisitInterrupt"};
-    for (int32_t i = kTVMFFIStr; i <= kTVMFFIVisitInterrupt; ++i) {
+        "ffi.VisitInterrupt", "ffi.BigInt"};
+    for (int32_t i = kTVMFFIStr; i <= kTVMFFIBigInt; ++i) {
       GetOrAllocIndex(kStaticObjectKeys[i - kTVMFFIStr], i, 1, 0, false, kTVMFFIObject);
     }
     TVMFFITypeMetadata object_meta;

@@ -38,14 +38,102 @@ static void set_object(TVMFFIAny *out, TVMFFIObjectHandle h) {
 
 /* ---- Python -> FFI ----------------------------------------------------------- */
 
-static int int_to_any(PyObject *obj, TVMFFIAny *out) {
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
-  if (overflow != 0) {
-    PyErr_Format(PyExc_OverflowError, "int %R does not fit in the 64-bit signed integer of an FFI value",
-                 obj);
+/* ---- integers of any size --------------------------------------------------
+ *
+ * An int outside the int64 range travels as an ffi.BigInt (78): 64-bit words,
+ * least significant first, native byte order within a word, two's
+ * complement.  The 3.12 limited API has no native-bytes conversion
+ * (PyLong_AsNativeBytes is 3.13), so these slow paths call int.to_bytes and
+ * int.from_bytes with byteorder "little" and swap each word on big-endian
+ * hosts. */
+
+static int host_is_little_endian(void) {
+  const uint16_t probe = 1;
+  return *(const unsigned char *)&probe == 1;
+}
+
+/* Reverses the bytes of each 8-byte word in place (little <-> native on a
+ * big-endian host). */
+static void swap_words(char *data, size_t size) {
+  size_t i, k;
+  for (i = 0; i + 8 <= size; i += 8) {
+    for (k = 0; k < 4; ++k) {
+      char t = data[i + k];
+      data[i + k] = data[i + 7 - k];
+      data[i + 7 - k] = t;
+    }
+  }
+}
+
+/* Calls callable(first, "little", signed=True). */
+static PyObject *call_little_signed(PyObject *callable, PyObject *first) {
+  PyObject *args = Py_BuildValue("(Os)", first, "little");
+  PyObject *kwargs = args == NULL ? NULL : Py_BuildValue("{s:O}", "signed", Py_True);
+  PyObject *res = kwargs == NULL ? NULL : PyObject_Call(callable, args, kwargs);
+  Py_XDECREF(args);
+  Py_XDECREF(kwargs);
+  return res;
+}
+
+static int big_int_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                          tvmffi_py_temps *temps) {
+  PyObject *nbits_obj, *len_obj, *to_bytes, *bytes;
+  size_t nbits, nbytes;
+  char *data;
+  Py_ssize_t size;
+  TVMFFIByteArray content;
+  int rc;
+  nbits_obj = PyObject_CallMethod(obj, "bit_length", NULL);
+  if (nbits_obj == NULL) return -1;
+  nbits = PyLong_AsSize_t(nbits_obj);
+  Py_DECREF(nbits_obj);
+  if (nbits == (size_t)-1 && PyErr_Occurred()) return -1;
+  /* One more bit for the sign, rounded up to whole words. */
+  nbytes = (nbits / 64 + 1) * 8;
+  len_obj = PyLong_FromSize_t(nbytes);
+  to_bytes = len_obj == NULL ? NULL : PyObject_GetAttrString(obj, "to_bytes");
+  bytes = to_bytes == NULL ? NULL : call_little_signed(to_bytes, len_obj);
+  Py_XDECREF(len_obj);
+  Py_XDECREF(to_bytes);
+  if (bytes == NULL) return -1;
+  if (PyBytes_AsStringAndSize(bytes, &data, &size) != 0) {
+    Py_DECREF(bytes);
     return -1;
   }
+  if (!host_is_little_endian()) swap_words(data, (size_t)size); /* our own fresh bytes */
+  content.data = data;
+  content.size = (size_t)size;
+  rc = TVMFFIBigIntFromByteArray(&content, out);
+  Py_DECREF(bytes);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return -1;
+  }
+  if (out->type_index >= kTVMFFIStaticObjectBegin) return tvmffi_py_temps_add(temps, out->v_obj);
+  return 0;
+}
+
+/* Steals *value, a kTVMFFIBigInt. */
+static PyObject *big_int_to_py(TVMFFIAny *value) {
+  TVMFFIByteArray content = TVMFFIBigIntGetContentByteArray(value);
+  PyObject *bytes = PyBytes_FromStringAndSize(content.data, (Py_ssize_t)content.size);
+  PyObject *from_bytes, *res = NULL;
+  TVMFFIObjectDecRef(value->v_obj);
+  if (bytes == NULL) return NULL;
+  if (!host_is_little_endian()) swap_words(PyBytes_AsString(bytes), content.size);
+  from_bytes = PyObject_GetAttrString((PyObject *)&PyLong_Type, "from_bytes");
+  if (from_bytes != NULL) res = call_little_signed(from_bytes, bytes);
+  Py_XDECREF(from_bytes);
+  Py_DECREF(bytes);
+  return res;
+}
+
+/* int64 values inline (the fast path); others as an ffi.BigInt. */
+static int int_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                      tvmffi_py_temps *temps) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (overflow != 0) return big_int_to_any(st, obj, out, temps);
   if (v == -1 && PyErr_Occurred()) return -1;
   out->type_index = kTVMFFIInt;
   out->v_int64 = (int64_t)v;
@@ -254,7 +342,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
 
   /* Exact built-in types first: pointer compares only. */
   if (obj == Py_None) return 0;
-  if (tp == &PyLong_Type) return int_to_any(obj, out);
+  if (tp == &PyLong_Type) return int_to_any(st, obj, out, temps);
   if (tp == &PyFloat_Type) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AsDouble(obj);
@@ -304,7 +392,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     out->v_int64 = obj == Py_True;
     return 0;
   }
-  if (PyLong_Check(obj)) return int_to_any(obj, out);
+  if (PyLong_Check(obj)) return int_to_any(st, obj, out, temps);
   if (PyFloat_Check(obj)) {
     out->type_index = kTVMFFIFloat;
     out->v_float64 = PyFloat_AsDouble(obj);
@@ -350,7 +438,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     PyObject *idx = PyNumber_Index(obj);
     int rc;
     if (idx == NULL) return -1;
-    rc = int_to_any(idx, out);
+    rc = int_to_any(st, idx, out, temps);
     Py_DECREF(idx);
     return rc;
   }
@@ -541,6 +629,7 @@ PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value) {
     PyErr_Format(PyExc_TypeError, "unknown FFI value type index %d", (int)value->type_index);
     return NULL;
   }
+  if (value->type_index == kTVMFFIBigInt) return big_int_to_py(value);
   h = value->v_obj;
   switch (value->type_index) {
     case kTVMFFIStr: {

@@ -37,7 +37,7 @@ class TestObjectDerivedObj : public TestObjectBaseObj {
                               TestObjectBaseObj)
 };
 
-const bool kRegistered = [] {
+const bool kRegistered = RunAtLoad([] {
   ObjectDef<TestObjectBaseObj>("Test object with an int, a float and a string field.")
       .Field("v_i64", &TestObjectBaseObj::v_i64, "int64 field", Any(int64_t(10)))
       .Field("v_f64", &TestObjectBaseObj::v_f64, "float64 field", Any(10.0))
@@ -47,8 +47,7 @@ const bool kRegistered = [] {
   ObjectDef<TestObjectDerivedObj>("TestObjectBase with an extra field of any type.")
       .Field("v_array", &TestObjectDerivedObj::v_array, "any value")
       .AutoInit("Makes a TestObjectDerived(v_i64, v_f64, v_str, v_array).");
-  return true;
-}();
+});
 
 TVMFFI_REGISTER_GLOBAL("testing.make_test_object_base",
                        [](int64_t v_i64, double v_f64, String v_str) {

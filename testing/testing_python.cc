@@ -85,10 +85,9 @@ struct ProbeReporter {
 };
 ProbeReporter g_probe_reporter;
 
-const bool kProbeRegistered = [] {
+const bool kProbeRegistered = RunAtLoad([] {
   ObjectDef<LeakProbeObj>("An object that counts live instances (leak tests).");
-  return true;
-}();
+});
 
 TVMFFI_REGISTER_GLOBAL("testing.py_leak_probe",
                        []() { return ObjectRefOf<LeakProbeObj>(MakeObject<LeakProbeObj>()); });

@@ -5,6 +5,7 @@
 #ifndef TVMFFI_ERROR_H_
 #define TVMFFI_ERROR_H_
 
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -129,6 +130,33 @@ inline int SetRaisedFromCurrentException() noexcept {
     TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception");
   }
   return -1;
+}
+
+// Runs `body`, a registration made while a library loads (a static
+// initialiser), so that no exception escapes: there is no caller to catch it,
+// and an escaping exception would end the process (std::terminate).  A
+// failure -- typically a name or type registered twice because a library was
+// loaded twice -- is left in the loading thread's error slot, where the code
+// that called dlopen() can take it (TVMFFIErrorMoveFromRaised), and logged as
+// one line on stderr, since nothing else may ever look.  Returns whether body
+// succeeded.
+template <typename F>
+bool RunAtLoad(F&& body) noexcept {
+  try {
+    body();
+    return true;
+  } catch (...) {
+    try {
+      throw;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tvm-ffi: a registration made while loading a library failed: %s\n",
+                   e.what());
+    } catch (...) {
+      std::fprintf(stderr, "tvm-ffi: a registration made while loading a library failed\n");
+    }
+    SetRaisedFromCurrentException();
+    return false;
+  }
 }
 
 inline int32_t RegisterDynamicType(const char* key, int32_t parent_index) {

@@ -195,18 +195,20 @@ class Function : public ObjectRef {
 //   TVMFFI_REGISTER_GLOBAL("testing.add", [](int64_t a, int64_t b) { return a + b; });
 #define TVMFFI_STR_CONCAT_(a, b) a##b
 #define TVMFFI_STR_CONCAT(a, b) TVMFFI_STR_CONCAT_(a, b)
-#define TVMFFI_REGISTER_GLOBAL(name, callable)                                           \
-  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) = [] {                    \
-    ::tvmffi::core::Function::SetGlobal(name,                                             \
-                                        ::tvmffi::core::Function::FromTyped(callable, name)); \
-    return true;                                                                          \
-  }()
+// A failure (e.g. the name is taken because the library was loaded twice)
+// never ends the process: see RunAtLoad in error.h.
+#define TVMFFI_REGISTER_GLOBAL(name, callable)                                            \
+  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
+      ::tvmffi::core::RunAtLoad([] {                                                       \
+        ::tvmffi::core::Function::SetGlobal(                                               \
+            name, ::tvmffi::core::Function::FromTyped(callable, name));                    \
+      })
 #define TVMFFI_REGISTER_GLOBAL_PACKED(name, callable)                                     \
-  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) = [] {                    \
-    ::tvmffi::core::Function::SetGlobal(name,                                             \
-                                        ::tvmffi::core::Function::FromPacked(callable));  \
-    return true;                                                                          \
-  }()
+  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
+      ::tvmffi::core::RunAtLoad([] {                                                       \
+        ::tvmffi::core::Function::SetGlobal(name,                                          \
+                                            ::tvmffi::core::Function::FromPacked(callable)); \
+      })
 
 }  // namespace core
 }  // namespace tvmffi

@@ -25,5 +25,6 @@
 #include "reflection.h"
 #include "module.h"
 #include "export.h"
+#include "big_int.h"
 
 #endif  // TVMFFI_TVMFFI_H_

@@ -46,7 +46,6 @@ core._set_release_gil_default(
 _atexit.register(core._set_finalizing)
 
 
-
 def __getattr__(name):
     # DLDeviceType is an IntEnum made on first use (see _device.py).
     if name == "DLDeviceType":
@@ -56,8 +55,8 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__version__ = "0.1.14"
-__version_tuple__ = (0, 1, 14)
+__version__ = "0.1.16"
+__version_tuple__ = (0, 1, 16)
 
 __all__ = [
     "Array",

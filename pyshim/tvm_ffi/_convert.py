@@ -19,10 +19,6 @@ def convert(value: Any) -> Any:
     any other object becomes an ``ffi.OpaquePyObject`` wrapper (see
     :class:`tvm_ffi.container.OpaquePyObject`).
     """
-    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
-        raise OverflowError(
-            f"int {value} does not fit in the 64-bit signed integer of an FFI value"
-        )
     if isinstance(value, (core.Object, core.Device, str, bytes, bool, int, float)) or value is None:
         return value
     return core._convert(value)

@@ -11,6 +11,12 @@
  *                                release (drops an owned value's reference)
  *   text                         bytes_of, byte_array_equals, text_of, text_equals,
  *                                text_is, and call_global (calls a global by name)
+ *   upstream                     on_upstream() is 1 when run_on_upstream.sh runs the
+ *                                program on upstream's libtvm_ffi; skip_on_upstream(what,
+ *                                why) prints "SKIP what: why" (counted in the summary);
+ *                                expect_error_upstream_kind(kind, message) is
+ *                                expect_error, but on upstream only the kind must match
+ *                                (messages are a documented difference, docs/abi.md)
  *
  * C89 and header-only: everything is static, and marked unused so that a file
  * using part of it still builds with -Wall -Werror.  All output goes to stdout
@@ -19,6 +25,7 @@
 #define TVM_FFI_TESTS_C_CHECK_H_
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <tvm/ffi/c_api.h>
@@ -33,6 +40,7 @@
 
 static int check_passed = 0;
 static int check_failed = 0;
+static int check_skipped = 0;
 
 static CHECK_UNUSED void check_record(int ok, const char* file, int line, const char* expr) {
   if (ok) {
@@ -49,7 +57,12 @@ static CHECK_UNUSED void check_record(int ok, const char* file, int line, const 
 /* Prints the closing line; label may be NULL. */
 static CHECK_UNUSED int check_summary(const char* label) {
   if (label != NULL) printf("%s: ", label);
-  printf("%d passed, %d failed\n", check_passed, check_failed);
+  if (check_skipped != 0) {
+    printf("%d passed, %d failed, %d skipped on upstream's library\n", check_passed,
+           check_failed, check_skipped);
+  } else {
+    printf("%d passed, %d failed\n", check_passed, check_failed);
+  }
   return check_failed == 0 ? 0 : 1;
 }
 
@@ -155,6 +168,46 @@ static CHECK_UNUSED int expect_error(const char* kind, const char* message) {
   ok = byte_array_equals(cell->kind, kind) && byte_array_equals(cell->message, message);
   if (!ok) {
     printf("     expected %s: %s\n     got %.*s: %.*s\n", kind, message, (int)cell->kind.size,
+           cell->kind.data, (int)cell->message.size, cell->message.data);
+    fflush(stdout);
+  }
+  TVMFFIObjectDecRef(err);
+  return ok;
+}
+
+/* ---- running on upstream's library ---------------------------------------- */
+
+/* 1 when tests/c/run_on_upstream.sh runs this program with upstream's
+ * libtvm_ffi.so in place of ours (it sets TVM_FFI_TEST_ON_UPSTREAM=1). */
+static CHECK_UNUSED int on_upstream(void) {
+  const char* v = getenv("TVM_FFI_TEST_ON_UPSTREAM");
+  return v != NULL && strcmp(v, "1") == 0;
+}
+
+/* Counts and prints one check skipped on upstream's library, with the reason
+ * (each reason is a difference listed in docs/abi.md). */
+static CHECK_UNUSED void skip_on_upstream(const char* what, const char* why) {
+  ++check_skipped;
+  printf("SKIP %s: %s\n", what, why);
+}
+
+/* expect_error; on upstream's library only the kind is compared, because the
+ * message texts differ (docs/abi.md, "Error messages"). */
+static CHECK_UNUSED int expect_error_upstream_kind(const char* kind, const char* message) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorCell* cell;
+  int ok;
+  if (!on_upstream()) return expect_error(kind, message);
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) {
+    printf("     expected %s, but no error was raised\n", kind);
+    fflush(stdout);
+    return 0;
+  }
+  cell = TVMFFIErrorGetCellPtr(err);
+  ok = byte_array_equals(cell->kind, kind);
+  if (!ok) {
+    printf("     expected kind %s\n     got %.*s: %.*s\n", kind, (int)cell->kind.size,
            cell->kind.data, (int)cell->message.size, cell->message.data);
     fflush(stdout);
   }

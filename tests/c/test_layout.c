@@ -4,8 +4,9 @@
  * _Static_assert per fact under C11) and printed at run time, one line per
  * fact.  The numbers are for LP64 targets (x86-64, aarch64).
  *
- * The same file is built four ways (see tests/CMakeLists.txt): C11 with
- * anonymous unions, C89 and C11 with named unions, and C++ (layout_cxx.cc),
+ * The same file is built five ways (see tests/CMakeLists.txt): C11 and C89
+ * with anonymous unions (C89 through GCC's __extension__), C89 and C11 with
+ * named unions (TVM_FFI_NAMED_UNIONS), and C++ (layout_cxx.cc),
  * so both spellings of TVMFFIAny/TVMFFIObject are held to one layout. */
 #include <stddef.h>
 #include <stdio.h>
@@ -29,6 +30,8 @@
 #define EXPECT_ANONYMOUS 0
 #elif defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
 #define EXPECT_ANONYMOUS 1
+#elif defined(__GNUC__) || defined(__clang__)
+#define EXPECT_ANONYMOUS 1 /* C89/C99 through __extension__ */
 #else
 #define EXPECT_ANONYMOUS 0
 #endif
@@ -233,12 +236,15 @@ ALIGN_HELPER(TVMFFIFieldInfo);
   X(kTVMFFIFieldFlagBitMaskInitOff, 512) X(kTVMFFIFieldFlagBitMaskKwOnly, 1024)      \
   X(kTVMFFIFieldFlagBitSetterIsFunctionObj, 2048)                                    \
   X(kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive, 4096)                             \
+  X(kTVMFFIFieldFlagBitMaskSEqHashDefPattern, 16)                                    \
+  X(kTVMFFIFieldFlagBitMaskSEqHashDefSimple, 4096)                                   \
   /* 2.14 TVMFFISEqHashKind, TVMFFIDefRegionKind */                                  \
   X(kTVMFFISEqHashKindUnsupported, 0) X(kTVMFFISEqHashKindTreeNode, 1)               \
   X(kTVMFFISEqHashKindFreeVar, 2) X(kTVMFFISEqHashKindDAGNode, 3)                    \
   X(kTVMFFISEqHashKindConstTreeNode, 4) X(kTVMFFISEqHashKindUniqueInstance, 5)       \
   X(kTVMFFIDefRegionKindNone, 0) X(kTVMFFIDefRegionKindRecursive, 1)                 \
-  X(kTVMFFIDefRegionKindNonRecursive, 2)
+  X(kTVMFFIDefRegionKindNonRecursive, 2)                                             \
+  X(kTVMFFIDefRegionKindPattern, 1) X(kTVMFFIDefRegionKindSimple, 2)
 
 #define TYPE_INDEX_FACTS(X)                                                          \
   /* 3.1 TVMFFITypeIndex */                                                          \
@@ -247,14 +253,15 @@ ALIGN_HELPER(TVMFFIFieldInfo);
   X(kTVMFFIFloat, 3) X(kTVMFFIOpaquePtr, 4) X(kTVMFFIDataType, 5) X(kTVMFFIDevice, 6) \
   X(kTVMFFIDLTensorPtr, 7) X(kTVMFFIRawStr, 8) X(kTVMFFIByteArrayPtr, 9)             \
   X(kTVMFFIObjectRValueRef, 10) X(kTVMFFISmallStr, 11) X(kTVMFFISmallBytes, 12)      \
+  X(kTVMFFIUnchanged, 13)                                                            \
   X(kTVMFFIStaticObjectBegin, 64) X(kTVMFFIObject, 64) X(kTVMFFIStr, 65)             \
   X(kTVMFFIBytes, 66) X(kTVMFFIError, 67) X(kTVMFFIFunction, 68) X(kTVMFFIShape, 69) \
   X(kTVMFFITensor, 70) X(kTVMFFIArray, 71) X(kTVMFFIMap, 72) X(kTVMFFIModule, 73)    \
   X(kTVMFFIOpaquePyObject, 74) X(kTVMFFIList, 75) X(kTVMFFIDict, 76)                 \
-  X(kTVMFFIVisitInterrupt, 77) X(kTVMFFIStaticObjectEnd, 78)                         \
+  X(kTVMFFIVisitInterrupt, 77) X(kTVMFFIBigInt, 78) X(kTVMFFIStaticObjectEnd, 79)    \
   X(kTVMFFIDynObjectBegin, 128)                                                      \
   /* version macros */                                                               \
-  X(TVM_FFI_VERSION_MAJOR, 0) X(TVM_FFI_VERSION_MINOR, 1)                            \
+  X(TVM_FFI_VERSION_MAJOR, 0) X(TVM_FFI_VERSION_MINOR, 1) X(TVM_FFI_VERSION_PATCH, 16) \
   /* the union form of this build */                                                 \
   X(TVM_FFI_ANONYMOUS_UNIONS, EXPECT_ANONYMOUS)
 

@@ -438,6 +438,105 @@ static void test_refcounts(void) {
   CHECK(opaque_deleted == 1);
 }
 
+/* Integers of any size: kTVMFFIInt when the value fits int64, else an
+ * ffi.BigInt (78) of minimal words at header + 32. */
+static TVMFFIAny big_int_of(const int64_t* words, size_t n, int* rc) {
+  TVMFFIByteArray bytes;
+  TVMFFIAny out;
+  bytes.data = (const char*)words;
+  bytes.size = n * sizeof(int64_t);
+  memset(&out, 0xAB, sizeof(out));
+  *rc = TVMFFIBigIntFromByteArray(&bytes, &out);
+  return out;
+}
+
+static int content_is(const TVMFFIAny* v, const int64_t* words, size_t n) {
+  TVMFFIByteArray c = TVMFFIBigIntGetContentByteArray(v);
+  return c.size == n * sizeof(int64_t) && memcmp(c.data, words, c.size) == 0;
+}
+
+static void test_big_int(void) {
+  const int64_t kMin = (int64_t)((uint64_t)1 << 63);
+  const int64_t kMax = (int64_t)(((uint64_t)1 << 63) - 1);
+  int64_t five_padded[3];
+  int64_t two_pow_63[3];
+  int64_t below_min[3];
+  int64_t two_pow_200[5];
+  int64_t expect[4];
+  int rc = 0;
+  TVMFFIAny v;
+  TVMFFIByteArray c;
+
+  /* Fits int64: an int, whatever the redundant words. */
+  five_padded[0] = 5;
+  five_padded[1] = 0;
+  five_padded[2] = 0;
+  v = big_int_of(five_padded, 3, &rc);
+  CHECK(rc == 0 && v.type_index == kTVMFFIInt && TVM_FFI_ANY_VALUE(v).v_int64 == 5);
+  CHECK(TVM_FFI_ANY_PADDING(v).zero_padding == 0);
+  c = TVMFFIBigIntGetContentByteArray(&v);
+  CHECK(c.data == (const char*)&TVM_FFI_ANY_VALUE(v).v_int64 && c.size == 8);
+  v = big_int_of(NULL, 0, &rc);
+  CHECK(rc == 0 && v.type_index == kTVMFFIInt && TVM_FFI_ANY_VALUE(v).v_int64 == 0);
+
+  /* 2**63: two words, the zero sign word kept, the third dropped. */
+  two_pow_63[0] = kMin;
+  two_pow_63[1] = 0;
+  two_pow_63[2] = 0;
+  v = big_int_of(two_pow_63, 3, &rc);
+  CHECK(rc == 0 && v.type_index == kTVMFFIBigInt);
+  if (rc == 0 && v.type_index == kTVMFFIBigInt) {
+    TVMFFIObject* obj = TVM_FFI_ANY_VALUE(v).v_obj;
+    CHECK(obj->type_index == kTVMFFIBigInt);
+    CHECK(*(const size_t*)((const char*)obj + 24) == 2);
+    CHECK(TVMFFIBigIntGetContentByteArray(&v).data == (const char*)obj + 32);
+    CHECK(content_is(&v, two_pow_63, 2));
+    CHECK(strong_count(obj) == 1);
+    TVMFFIObjectDecRef(obj);
+  }
+
+  /* -2**63 - 1 = {INT64_MAX, -1}. */
+  below_min[0] = kMax;
+  below_min[1] = -1;
+  below_min[2] = -1;
+  v = big_int_of(below_min, 3, &rc);
+  CHECK(rc == 0 && v.type_index == kTVMFFIBigInt && content_is(&v, below_min, 2));
+  if (v.type_index == kTVMFFIBigInt) TVMFFIObjectDecRef(TVM_FFI_ANY_VALUE(v).v_obj);
+
+  /* 2**200 and -2**200 keep four words. */
+  memset(two_pow_200, 0, sizeof(two_pow_200));
+  two_pow_200[3] = 256;
+  v = big_int_of(two_pow_200, 5, &rc);
+  CHECK(rc == 0 && v.type_index == kTVMFFIBigInt && content_is(&v, two_pow_200, 4));
+  if (v.type_index == kTVMFFIBigInt) TVMFFIObjectDecRef(TVM_FFI_ANY_VALUE(v).v_obj);
+  two_pow_200[3] = -256;
+  two_pow_200[4] = -1;
+  v = big_int_of(two_pow_200, 5, &rc);
+  memcpy(expect, two_pow_200, sizeof(expect));
+  CHECK(rc == 0 && v.type_index == kTVMFFIBigInt && content_is(&v, expect, 4));
+  if (v.type_index == kTVMFFIBigInt) TVMFFIObjectDecRef(TVM_FFI_ANY_VALUE(v).v_obj);
+
+  /* Not whole words. */
+  {
+    TVMFFIByteArray bytes;
+    bytes.data = "abc";
+    bytes.size = 3;
+    v = none_value();
+    CHECK(TVMFFIBigIntFromByteArray(&bytes, &v) == -1);
+    CHECK(expect_error_upstream_kind("ValueError",
+                                     "BigInt content must contain whole 64-bit words, got 3 bytes"));
+  }
+  if (on_upstream()) {
+    skip_on_upstream("TVMFFIBigIntGetContentByteArray of a float is empty",
+                     "upstream reads any non-int value as a BigInt object");
+  } else {
+    v = none_value();
+    v.type_index = kTVMFFIFloat;
+    c = TVMFFIBigIntGetContentByteArray(&v);
+    CHECK(c.data == NULL && c.size == 0);
+  }
+}
+
 int main(void) {
   test_version();
   test_function_registry();
@@ -447,5 +546,6 @@ int main(void) {
   test_bytes();
   test_dtypes();
   test_refcounts();
+  test_big_int();
   return check_summary(NULL);
 }

@@ -135,33 +135,38 @@ static void test_refusals(void) {
   producer_init(&p, (void*)0x1000, 2, shape, row_major);
   p.legacy.dl_tensor.byte_offset = 8;
   CHECK(TVMFFITensorFromDLPack(&p.legacy, 32, 0, &t) == -1);
-  CHECK(expect_error("RuntimeError",
-                     "DLPack tensor data is not aligned to 32 bytes: data + byte_offset = 0x1008"));
+  CHECK(expect_error_upstream_kind(
+      "RuntimeError", "DLPack tensor data is not aligned to 32 bytes: data + byte_offset = 0x1008"));
   CHECK(p.deletes == 0);
 
   /* Contiguity. */
   producer_init(&p, buf, 2, shape, col_major);
   CHECK(TVMFFITensorFromDLPack(&p.legacy, 0, 1, &t) == -1);
-  CHECK(expect_error("RuntimeError",
-                     "DLPack tensor is not contiguous: shape [2, 3], strides [1, 2]"));
+  CHECK(expect_error_upstream_kind("RuntimeError",
+                                   "DLPack tensor is not contiguous: shape [2, 3], strides [1, 2]"));
   CHECK(p.deletes == 0);
 
   /* Another major version: refused, and left to its owner. */
-  producer_init(&p, buf, 2, shape, row_major);
-  p.versioned.version.major = 2;
-  p.versioned.version.minor = 1;
-  CHECK(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 0, &t) == -1);
-  CHECK(expect_error("RuntimeError",
-                     "DLPack tensor version 2.1 is not supported: the major version must be 1"));
-  CHECK(p.deletes == 0);
+  if (on_upstream()) {
+    skip_on_upstream("DLPack major version 2 refused",
+                     "upstream imports a tensor of any DLPack major version");
+  } else {
+    producer_init(&p, buf, 2, shape, row_major);
+    p.versioned.version.major = 2;
+    p.versioned.version.minor = 1;
+    CHECK(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 0, &t) == -1);
+    CHECK(expect_error("RuntimeError",
+                       "DLPack tensor version 2.1 is not supported: the major version must be 1"));
+    CHECK(p.deletes == 0);
+  }
 
   /* Padded sub-byte elements. */
   producer_init(&p, buf, 2, shape, row_major);
   p.versioned.flags = DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED;
   CHECK(TVMFFITensorFromDLPackVersioned(&p.versioned, 0, 0, &t) == -1);
-  CHECK(expect_error("RuntimeError",
-                     "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded sub-byte element "
-                     "types are not supported"));
+  CHECK(expect_error_upstream_kind("RuntimeError",
+                                   "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
+                                   "sub-byte element types are not supported"));
   CHECK(p.deletes == 0);
 }
 
@@ -248,10 +253,16 @@ static void test_env(void) {
   CHECK(TVMFFIEnvGetStream(kDLCUDA, 1) == (TVMFFIStreamHandle)0x100);
   CHECK(TVMFFIEnvSetStream(kDLCUDA, 1, NULL, &prev) == 0);
   CHECK(prev == (TVMFFIStreamHandle)0x100);
-  CHECK(TVMFFIEnvSetStream(kDLCUDA, -1, NULL, NULL) == -1);
-  CHECK(expect_error("ValueError",
-                     "TVMFFIEnvSetStream: device_type and device_id must be non-negative, got "
-                     "device_type=2, device_id=-1"));
+  if (on_upstream()) {
+    /* Upstream stores it, out of bounds, and the heap is corrupt at exit. */
+    skip_on_upstream("TVMFFIEnvSetStream with device_id -1 refused",
+                     "upstream accepts a negative device id and writes out of bounds");
+  } else {
+    CHECK(TVMFFIEnvSetStream(kDLCUDA, -1, NULL, NULL) == -1);
+    CHECK(expect_error("ValueError",
+                       "TVMFFIEnvSetStream: device_type and device_id must be non-negative, got "
+                       "device_type=2, device_id=-1"));
+  }
 
   /* Allocation. */
   memset(&proto, 0, sizeof(proto));
@@ -263,9 +274,9 @@ static void test_env(void) {
   proto.shape = shape;
   CHECK(TVMFFIEnvSetDLPackManagedTensorAllocator(NULL, 1, NULL) == 0);
   CHECK(TVMFFIEnvTensorAlloc(&proto, &t) == -1);
-  CHECK(expect_error("RuntimeError",
-                     "TVMFFIEnvTensorAlloc: no DLPack tensor allocator is set (see "
-                     "TVMFFIEnvSetDLPackManagedTensorAllocator)"));
+  CHECK(expect_error_upstream_kind("RuntimeError",
+                                   "TVMFFIEnvTensorAlloc: no DLPack tensor allocator is set (see "
+                                   "TVMFFIEnvSetDLPackManagedTensorAllocator)"));
   CHECK(TVMFFIEnvSetDLPackManagedTensorAllocator(env_allocator, 0, NULL) == 0);
   CHECK(TVMFFIEnvGetDLPackManagedTensorAllocator() == env_allocator);
   CHECK(TVMFFIEnvTensorAlloc(&proto, &t) == 0);
@@ -293,6 +304,10 @@ static void test_dltensor_argument(void) {
   Producer p;
 
   CHECK(TVMFFIFunctionGetGlobal(&name, &f) == 0);
+  if (on_upstream() && f == NULL) {
+    skip_on_upstream("ffi.TensorIsReadOnly", "a global function of this library only");
+    return;
+  }
   CHECK(f != NULL);
   if (f == NULL) return;
 

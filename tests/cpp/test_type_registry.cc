@@ -53,12 +53,12 @@ int32_t Key(const char* key) {
 
 }  // namespace
 
-TEST_CASE("TypeRegistry: value types 0..12 are depth-0 roots with their keys", "[type_registry]") {
+TEST_CASE("TypeRegistry: value types 0..13 are depth-0 roots with their keys", "[type_registry]") {
   const char* keys[] = {"None",        "int",           "bool",      "float",
                         "void*",       "DataType",      "Device",    "DLTensor*",
                         "const char*", "TVMFFIByteArray*", "ObjectRValueRef", "ffi.SmallStr",
-                        "ffi.SmallBytes"};
-  for (int32_t i = 0; i <= 12; ++i) {
+                        "ffi.SmallBytes", "ffi.Unchanged"};
+  for (int32_t i = 0; i <= kTVMFFIUnchanged; ++i) {
     const TVMFFITypeInfo* info = Info(i);
     CHECK(info->type_index == i);
     CHECK(info->type_depth == 0);
@@ -79,8 +79,9 @@ TEST_CASE("TypeRegistry: ffi.Object and the static object types", "[type_registr
 
   const char* keys[] = {"ffi.String", "ffi.Bytes",  "ffi.Error", "ffi.Function", "ffi.Shape",
                         "ffi.Tensor", "ffi.Array",  "ffi.Map",   "ffi.Module",
-                        "ffi.OpaquePyObject", "ffi.List", "ffi.Dict", "ffi.VisitInterrupt"};
-  for (int32_t i = kTVMFFIStr; i <= kTVMFFIVisitInterrupt; ++i) {
+                        "ffi.OpaquePyObject", "ffi.List", "ffi.Dict", "ffi.VisitInterrupt",
+                        "ffi.BigInt"};
+  for (int32_t i = kTVMFFIStr; i <= kTVMFFIBigInt; ++i) {
     const TVMFFITypeInfo* info = Info(i);
     CHECK(TextOf(info->type_key) == keys[i - kTVMFFIStr]);
     CHECK(info->type_depth == 1);

@@ -15,7 +15,9 @@
  * structs that say so, and enum values are never renumbered.
  *
  * The header is C89: it compiles with `-std=c89 -pedantic-errors`, as well as
- * with any later C standard and with C++11 or newer.
+ * with any later C standard and with C++11 or newer.  C code written for
+ * upstream's header (`any.v_int64`) compiles unchanged in every C mode under
+ * GCC and Clang (see the union note below).
  *
  * Ownership vocabulary used in every function comment
  * ----------------------------------------------------
@@ -48,9 +50,9 @@
 #define TVM_FFI_VERSION_MAJOR 0
 /*! \brief Minor version; additions within a major version are backward compatible. */
 #define TVM_FFI_VERSION_MINOR 1
-/*! \brief Patch level: the upstream v0.1 revision whose additions are all present. */
-#define TVM_FFI_VERSION_PATCH 14
-/*! \brief The three numbers as one integer, e.g. 114 for 0.1.14. */
+/*! \brief Patch level: the upstream v0.1 release whose header this one matches (0.1.16). */
+#define TVM_FFI_VERSION_PATCH 16
+/*! \brief The three numbers as one integer, e.g. 116 for 0.1.16. */
 #define TVM_FFI_VERSION_NUMBER \
   (TVM_FFI_VERSION_MAJOR * 10000 + TVM_FFI_VERSION_MINOR * 100 + TVM_FFI_VERSION_PATCH)
 
@@ -101,27 +103,40 @@
 #endif
 
 /*
- * C11 and C++ have anonymous unions; C89 and C99 do not.  The two unions of
- * TVMFFIAny and the one of TVMFFIObject are anonymous where the language
- * allows (so `any.v_int64` works, as upstream code expects) and named `pad`,
- * `v` and `d` otherwise.  The layout is the same either way.  Portable code
- * goes through the accessors below, which work in every mode:
+ * The two unions of TVMFFIAny and the one of TVMFFIObject are anonymous, so
+ * `any.v_int64` and `obj->deleter` work as in upstream's header:
+ * - in C11 and C++, which have anonymous unions;
+ * - in C89 and C99 under GCC and Clang (and compilers claiming __GNUC__),
+ *   whose anonymous-union extension is enabled per member by `__extension__`,
+ *   which also keeps `-pedantic-errors` quiet.
+ * Only a C89/C99 compiler without that extension gets the named form: the
+ * unions are then called `pad`, `v` and `d`.  The layout is the same either
+ * way.  Code that must build with such compilers too goes through the
+ * accessors below, which work in every mode:
  *
  *   TVM_FFI_ANY_VALUE(any).v_int64 = 42;
  *   TVM_FFI_ANY_PADDING(any).small_str_len = 3;
  *   TVM_FFI_OBJECT_DELETER(header)(header, kTVMFFIObjectDeleterFlagBitMaskBoth);
  *
- * Define TVM_FFI_NAMED_UNIONS before the include to get the named form in C11
- * or C++ too.
+ * Define TVM_FFI_NAMED_UNIONS before the include to get the named form in any
+ * mode.
  */
-#if !defined(TVM_FFI_NAMED_UNIONS) && \
-    (defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L))
+#if defined(TVM_FFI_NAMED_UNIONS)
+#define TVM_FFI_ANONYMOUS_UNIONS 0
+#elif defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
 #define TVM_FFI_ANONYMOUS_UNIONS 1
+#define TVM_FFI_UNION_EXTENSION
+#elif defined(__GNUC__) || defined(__clang__)
+#define TVM_FFI_ANONYMOUS_UNIONS 1
+#define TVM_FFI_UNION_EXTENSION __extension__
+#else
+#define TVM_FFI_ANONYMOUS_UNIONS 0
+#endif
+#if TVM_FFI_ANONYMOUS_UNIONS
 #define TVM_FFI_ANY_VALUE(any) (any)
 #define TVM_FFI_ANY_PADDING(any) (any)
 #define TVM_FFI_OBJECT_DELETER(obj) ((obj)->deleter)
 #else
-#define TVM_FFI_ANONYMOUS_UNIONS 0
 #define TVM_FFI_ANY_VALUE(any) ((any).v)
 #define TVM_FFI_ANY_PADDING(any) ((any).pad)
 #define TVM_FFI_OBJECT_DELETER(obj) ((obj)->d.deleter)
@@ -350,6 +365,8 @@ typedef enum {
   kTVMFFISmallStr = 11,
   /*! \brief Bytes of at most 7 bytes stored inline (small_str_len, v_bytes). */
   kTVMFFISmallBytes = 12,
+  /*! \brief Marker result of a structural mutation that produced no new value; no payload. */
+  kTVMFFIUnchanged = 13,
   kTVMFFIStaticObjectBegin = 64,
   /*! \brief The root object type; layout = { TVMFFIObject }. */
   kTVMFFIObject = 64,
@@ -376,8 +393,23 @@ typedef enum {
   kTVMFFIList = 75,
   /*! \brief Opaque layout; use the ffi.Dict* global functions. */
   kTVMFFIDict = 76,
+  /*! \brief Marker object of a structural visit that stopped early. */
   kTVMFFIVisitInterrupt = 77,
-  kTVMFFIStaticObjectEnd = 78,
+  /*!
+   * \brief An integer outside the int64 range (since v0.1.16).
+   *
+   * layout = { TVMFFIObject, size_t num_words, int64_t words[num_words] }
+   *
+   * The words are a two's-complement integer, least significant word first,
+   * each word in native byte order.  They are minimal: no word at the top
+   * merely repeats the sign of the word below it, but a top word of 0 or -1
+   * stays when it is what carries the sign (so num_words >= 2 always).
+   * IMPORTANT: a value that fits in int64_t is always kTVMFFIInt, never a
+   * BigInt; so Int and BigInt never hold the same value.  Build and read
+   * BigInts with TVMFFIBigIntFromByteArray / TVMFFIBigIntGetContentByteArray.
+   */
+  kTVMFFIBigInt = 78,
+  kTVMFFIStaticObjectEnd = 79,
   kTVMFFIDynObjectBegin = 128
 } TVMFFITypeIndex;
 
@@ -412,7 +444,11 @@ typedef enum {
   kTVMFFIFieldFlagBitMaskKwOnly = 1024,
   /*! \brief TVMFFIFieldInfo.setter is a Function handle, not a C function pointer. */
   kTVMFFIFieldFlagBitSetterIsFunctionObj = 2048,
-  kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 4096
+  kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive = 4096,
+  /*! \brief Upstream v0.1.16's name for kTVMFFIFieldFlagBitMaskSEqHashDefRecursive. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefPattern = 16,
+  /*! \brief Upstream v0.1.16's name for kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive. */
+  kTVMFFIFieldFlagBitMaskSEqHashDefSimple = 4096
 } TVMFFIFieldFlagBitMask;
 
 /*! \brief Name used before v0.1.12 for kTVMFFIFieldFlagBitMaskSEqHashDefRecursive. */
@@ -428,11 +464,16 @@ typedef enum {
   kTVMFFISEqHashKindUniqueInstance = 5
 } TVMFFISEqHashKind;
 
-/*! \brief Kind of definition region a field opens (since v0.1.12). */
+/*!
+ * \brief Kind of definition region a field opens (since v0.1.12).  Each kind
+ *        has two names: ours and upstream v0.1.16's (Pattern, Simple).
+ */
 typedef enum {
   kTVMFFIDefRegionKindNone = 0,
   kTVMFFIDefRegionKindRecursive = 1,
-  kTVMFFIDefRegionKindNonRecursive = 2
+  kTVMFFIDefRegionKindNonRecursive = 2,
+  kTVMFFIDefRegionKindPattern = 1,
+  kTVMFFIDefRegionKindSimple = 2
 } TVMFFIDefRegionKind;
 
 /* ------------------------------------------------------------------------- */
@@ -469,7 +510,7 @@ typedef struct TVMFFIObject {
   int32_t type_index;
   uint32_t zero_padding;
 #if TVM_FFI_ANONYMOUS_UNIONS
-  union {
+  TVM_FFI_UNION_EXTENSION union {
     /*! \brief Called with the header address and TVMFFIObjectDeleterFlagBitMask flags; may be NULL. */
     void (*deleter)(void* self, int flags);
     /*! \brief Keeps the union 8 bytes on 32-bit targets. */
@@ -498,12 +539,12 @@ typedef struct TVMFFIObject {
 typedef struct TVMFFIAny {
   int32_t type_index;
 #if TVM_FFI_ANONYMOUS_UNIONS
-  union {
+  TVM_FFI_UNION_EXTENSION union {
     uint32_t zero_padding;
     /*! \brief Byte length for kTVMFFISmallStr and kTVMFFISmallBytes. */
     uint32_t small_str_len;
   };
-  union {
+  TVM_FFI_UNION_EXTENSION union {
     int64_t v_int64;
     double v_float64;
     void* v_ptr;
@@ -922,6 +963,31 @@ TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAn
 
 /*! \brief As TVMFFIStringFromByteArray, for Bytes (kTVMFFISmallBytes / kTVMFFIBytes). */
 TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+
+/*!
+ * \brief Makes an integer of any size from its words (since v0.1.16).
+ *
+ * \param input  Borrowed.  input->size bytes, a multiple of 8: 64-bit words,
+ *               least significant first, native byte order within a word,
+ *               two's complement.  Redundant sign words are allowed (they are
+ *               dropped); size 0 means zero.  data may be unaligned.
+ * \param[out] out  Overwritten (not released first): a kTVMFFIInt when the
+ *               value fits in int64_t, else a new reference to a kTVMFFIBigInt.
+ * \return 0; -1 with "ValueError" when input->size is not a multiple of 8 or
+ *         a pointer is NULL, "MemoryError" when out of memory.
+ */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+
+/*!
+ * \brief The words of a kTVMFFIInt or kTVMFFIBigInt value (since v0.1.16).
+ *
+ * \param value  Borrowed; must hold kTVMFFIInt or kTVMFFIBigInt.
+ * \return a view, in the format TVMFFIBigIntFromByteArray takes, valid while
+ *         value (for kTVMFFIInt: the TVMFFIAny itself, whose v_int64 is the one
+ *         word) and the object it holds are alive.  Never fails; any other
+ *         type index gives {NULL, 0}.
+ */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
 
 /*!
  * \brief Parses a dtype name such as "float32", "int8x4", "bfloat16",

@@ -1,0 +1,41 @@
+// Library-internal: the ffi.BigInt object (78) and the two C entry points' logic.
+#ifndef TVMFFI_CORE_BIG_INT_INTERNAL_H_
+#define TVMFFI_CORE_BIG_INT_INTERNAL_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include <tvmffi/object.h>
+
+namespace tvmffi {
+namespace core {
+
+// layout = { TVMFFIObject, size_t num_words, int64_t words[num_words] }; the
+// words start at header + 32.  Immutable once made.  Always minimal and
+// never a value that fits in int64_t (then it is a kTVMFFIInt instead), so
+// num_words >= 2.
+class BigIntObj : public Object {
+ public:
+  size_t num_words;
+  TVMFFI_DECLARE_STATIC_TYPE(BigIntObj, kTVMFFIBigInt, "ffi.BigInt")
+
+  explicit BigIntObj(size_t n) : num_words(n) {}
+  const int64_t* words() const { return reinterpret_cast<const int64_t*>(this + 1); }
+  int64_t* words() { return reinterpret_cast<int64_t*>(this + 1); }
+};
+
+static_assert(sizeof(BigIntObj) == 32, "BigInt words start at header + 32");
+
+// Writes the integer whose words (8 * k bytes at `data`, least significant
+// first, native order, two's complement; possibly unaligned, possibly with
+// redundant sign words) are given into *out: a kTVMFFIInt when it fits in
+// int64_t, else a new BigInt.  Throws ValueError when num_bytes % 8 != 0.
+void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out);
+
+// The words of a kTVMFFIInt or kTVMFFIBigInt value; {NULL, 0} for anything else.
+TVMFFIByteArray BigIntContent(const TVMFFIAny* value);
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_BIG_INT_INTERNAL_H_
