@@ -178,20 +178,31 @@ class Function : public ObjectRef {
         MakeObject<TypedFunctionObj<std::decay_t<F>>>(std::move(f), std::move(name))));
   }
 
-  // Calls through the C ABI; a failure is rethrown as Error.
+  // Calls the function's safe_call (the C ABI); a failure is rethrown as
+  // Error.  The call goes straight to the cell, as TVMFFIFunctionCall would
+  // make it, without the hop through the library; so a backtrace taken in the
+  // callee goes on into this C++ caller.  A null or non-Function reference
+  // goes through TVMFFIFunctionCall, which reports it.
   Any CallPacked(const AnyView* args, int32_t num_args) const {
     Any rv;
-    int rc = TVMFFIFunctionCall(handle(),
-                                const_cast<TVMFFIAny*>(reinterpret_cast<const TVMFFIAny*>(args)),
-                                num_args, rv.result_slot());
+    TVMFFIAny* argv = const_cast<TVMFFIAny*>(reinterpret_cast<const TVMFFIAny*>(args));
+    const Object* obj = get();
+    int rc;
+    if (obj != nullptr && obj->type_index() == kTVMFFIFunction) {
+      TVMFFIObjectHandle h = obj->handle();
+      rc = TVMFFIFunctionGetCellPtr(h)->safe_call(h, argv, num_args, rv.result_slot());
+    } else {
+      rc = TVMFFIFunctionCall(handle(), argv, num_args, rv.result_slot());
+    }
     if (rc != 0) ThrowRaised(rc);
     return rv;
   }
 
   template <typename... Args>
   Any operator()(Args&&... args) const {
-    AnyView packed[sizeof...(Args) + 1] = {AnyView(std::forward<Args>(args))...};
-    return CallPacked(packed, static_cast<int32_t>(sizeof...(Args)));
+    constexpr size_t kNumArgs = sizeof...(Args);
+    AnyView packed[kNumArgs > 0 ? kNumArgs : 1] = {AnyView(std::forward<Args>(args))...};
+    return CallPacked(packed, static_cast<int32_t>(kNumArgs));
   }
 
   // The global registry (thread-safe), through the C ABI.
