@@ -4,7 +4,8 @@
 #   make          Release build in build/, then run the demo and examples/get_started
 #   make test     build and run every test (ctest, then the Python tests)
 #   make asan     everything (C, C++ and Python suites) under ASan + UBSan, in build-asan/
-#   make bench    Release build, then run the benchmarks
+#   make bench    Release build, then run the benchmarks (bench/cxx_layers.sh:
+#                 our C++ headers against apache-tvm-ffi's, side by side)
 #   make test-lang  the dlopen samples in C, Rust, Go, Node.js and Java (tests/lang/)
 #   make clean    remove the build directories
 
@@ -44,6 +45,7 @@ bench: build
 	  if [ -f "$$b" ] && [ -x "$$b" ]; then echo "== $$b"; "$$b" || exit 1; fi; \
 	done
 	if [ -f bench/python/run.sh ]; then bash bench/python/run.sh; fi
+	bash bench/cxx_layers.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -22,7 +22,7 @@
 #include <tvmffi/function.h>
 #include <tvmffi/object.h>
 #include <tvmffi/string.h>
-#if __has_include("core/array.h")
+#if __has_include(<tvmffi/array.h>)
 #include <tvmffi/array.h>
 #define BENCH_HAVE_CORE_ARRAY 1
 #endif

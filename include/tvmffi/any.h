@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "any_raw.h"
 #include "error.h"
 #include "object.h"
 #include "string.h"
@@ -48,19 +49,19 @@ inline void AnyViewToOwned(const TVMFFIAny* view, TVMFFIAny* out) {
   // references need the library.
   int32_t index = view->type_index;
   if (index >= kTVMFFIStaticObjectBegin) {
-    *out = *view;
+    detail::CopyRaw(out, view);
     Object::IncRef(out->v_obj);
     return;
   }
   if (index != kTVMFFIRawStr && index != kTVMFFIByteArrayPtr && index != kTVMFFIObjectRValueRef) {
-    *out = *view;
+    detail::CopyRaw(out, view);
     return;
   }
   int rc = TVMFFIAnyViewToOwnedAny(view, out);
   if (rc != 0) ThrowRaised(rc);
 }
 
-inline void AnyZero(TVMFFIAny* v) { std::memset(v, 0, sizeof(TVMFFIAny)); }
+inline void AnyZero(TVMFFIAny* v) { detail::SetNone(v); }
 
 // Releases an owning value and resets it to None.
 inline void AnyRelease(TVMFFIAny* v) {
@@ -73,6 +74,9 @@ inline void AnyRelease(TVMFFIAny* v) {
 //   static std::string TypeStr();                        // "int", "str", ...
 //   static void CopyToView(const T&, TVMFFIAny* out);    // may borrow from T
 //   static void MoveToOwned(T, TVMFFIAny* out);          // owning result
+// `out` is None (all zero) on entry; the conversions here write every field
+// anyway (any_raw.h), so that their values are never copied as a block
+// right after being written piecewise.
 //   static std::optional<T> TryCast(const TVMFFIAny*);   // from a view
 template <typename T, typename = void>
 struct TypeTraits {
@@ -126,7 +130,7 @@ class AnyStorage {
 
  protected:
   AnyStorage() { AnyZero(&data_); }
-  explicit AnyStorage(const TVMFFIAny& raw) : data_(raw) {}
+  explicit AnyStorage(const TVMFFIAny& raw) { detail::CopyRaw(&data_, &raw); }
 
   TVMFFIAny data_;
 };
@@ -146,7 +150,7 @@ class AnyView : public detail::AnyStorage {
 
   static AnyView FromRaw(const TVMFFIAny& raw) {
     AnyView v;
-    v.data_ = raw;
+    detail::CopyRaw(&v.data_, &raw);
     return v;
   }
 };
@@ -164,22 +168,31 @@ class Any : public detail::AnyStorage {
     TypeTraitsOf<T>::MoveToOwned(std::move(value), &data_);
   }
   ~Any() { AnyRelease(&data_); }
+  // `other` is a value of its own (a copy, or moved from), so releasing the
+  // old value first cannot touch it.
   Any& operator=(Any other) noexcept {
-    std::swap(data_, other.data_);
+    AnyRelease(&data_);
+    other.MoveTo(&data_);
     return *this;
   }
 
   // Takes over an owning raw value.
   static Any Adopt(const TVMFFIAny& raw) {
     Any a;
-    a.data_ = raw;
+    detail::CopyRaw(&a.data_, &raw);
     return a;
   }
   // Gives up ownership of the raw value; this becomes None.
   TVMFFIAny Release() {
-    TVMFFIAny r = data_;
-    AnyZero(&data_);
+    TVMFFIAny r;
+    MoveTo(&r);
     return r;
+  }
+  // Moves the owning raw value to `out` (overwritten, not released); this
+  // becomes None.
+  void MoveTo(TVMFFIAny* out) {
+    detail::CopyRaw(out, &data_);
+    AnyZero(&data_);
   }
   // The slot to pass as a safe-call result (must be None first).
   TVMFFIAny* result_slot() {
@@ -197,8 +210,8 @@ template <>
 struct TypeTraits<std::nullptr_t> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "None"; }
-  static void CopyToView(std::nullptr_t, TVMFFIAny* out) { out->type_index = kTVMFFINone; }
-  static void MoveToOwned(std::nullptr_t, TVMFFIAny* out) { out->type_index = kTVMFFINone; }
+  static void CopyToView(std::nullptr_t, TVMFFIAny* out) { detail::SetNone(out); }
+  static void MoveToOwned(std::nullptr_t, TVMFFIAny* out) { detail::SetNone(out); }
   static std::optional<std::nullptr_t> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFINone) return nullptr;
     return std::nullopt;
@@ -209,10 +222,7 @@ template <>
 struct TypeTraits<bool> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "bool"; }
-  static void CopyToView(bool b, TVMFFIAny* out) {
-    out->type_index = kTVMFFIBool;
-    out->v_int64 = b ? 1 : 0;
-  }
+  static void CopyToView(bool b, TVMFFIAny* out) { detail::SetRaw(out, kTVMFFIBool, b ? 1 : 0); }
   static void MoveToOwned(bool b, TVMFFIAny* out) { CopyToView(b, out); }
   static std::optional<bool> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFIBool || v->type_index == kTVMFFIInt) return v->v_int64 != 0;
@@ -226,8 +236,7 @@ struct TypeTraits<Int, std::enable_if_t<std::is_integral<Int>::value &&
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "int"; }
   static void CopyToView(Int i, TVMFFIAny* out) {
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = static_cast<int64_t>(i);
+    detail::SetRaw(out, kTVMFFIInt, static_cast<uint64_t>(static_cast<int64_t>(i)));
   }
   static void MoveToOwned(Int i, TVMFFIAny* out) { CopyToView(i, out); }
   static std::optional<Int> TryCast(const TVMFFIAny* v) {
@@ -243,8 +252,7 @@ struct TypeTraits<Float, std::enable_if_t<std::is_floating_point<Float>::value>>
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "float"; }
   static void CopyToView(Float f, TVMFFIAny* out) {
-    out->type_index = kTVMFFIFloat;
-    out->v_float64 = static_cast<double>(f);
+    detail::SetRaw(out, kTVMFFIFloat, detail::PayloadOf(static_cast<double>(f)));
   }
   static void MoveToOwned(Float f, TVMFFIAny* out) { CopyToView(f, out); }
   static std::optional<Float> TryCast(const TVMFFIAny* v) {
@@ -261,12 +269,7 @@ struct TypeTraits<void*> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "void*"; }
   static void CopyToView(void* p, TVMFFIAny* out) {
-    if (p == nullptr) {
-      out->type_index = kTVMFFINone;
-    } else {
-      out->type_index = kTVMFFIOpaquePtr;
-      out->v_ptr = p;
-    }
+    detail::SetRawPtr(out, p == nullptr ? kTVMFFINone : kTVMFFIOpaquePtr, p);
   }
   static void MoveToOwned(void* p, TVMFFIAny* out) { CopyToView(p, out); }
   static std::optional<void*> TryCast(const TVMFFIAny* v) {
@@ -281,8 +284,7 @@ struct TypeTraits<DLDataType> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "DataType"; }
   static void CopyToView(DLDataType t, TVMFFIAny* out) {
-    out->type_index = kTVMFFIDataType;
-    out->v_dtype = t;
+    detail::SetRaw(out, kTVMFFIDataType, detail::PayloadOf(t));
   }
   static void MoveToOwned(DLDataType t, TVMFFIAny* out) { CopyToView(t, out); }
   // Also parses dtype strings ("float32").
@@ -309,8 +311,7 @@ struct TypeTraits<DLDevice> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "Device"; }
   static void CopyToView(DLDevice d, TVMFFIAny* out) {
-    out->type_index = kTVMFFIDevice;
-    out->v_device = d;
+    detail::SetRaw(out, kTVMFFIDevice, detail::PayloadOf(d));
   }
   static void MoveToOwned(DLDevice d, TVMFFIAny* out) { CopyToView(d, out); }
   static std::optional<DLDevice> TryCast(const TVMFFIAny* v) {
@@ -325,8 +326,7 @@ struct TypeTraits<DLTensor*> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "DLTensor*"; }
   static void CopyToView(DLTensor* t, TVMFFIAny* out) {
-    out->type_index = kTVMFFIDLTensorPtr;
-    out->v_ptr = t;
+    detail::SetRawPtr(out, kTVMFFIDLTensorPtr, t);
   }
   static void MoveToOwned(DLTensor* t, TVMFFIAny* out) { CopyToView(t, out); }
   static std::optional<DLTensor*> TryCast(const TVMFFIAny* v) {
@@ -345,8 +345,7 @@ struct TypeTraits<const char*> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "str"; }
   static void CopyToView(const char* s, TVMFFIAny* out) {
-    out->type_index = kTVMFFIRawStr;
-    out->v_c_str = s;
+    detail::SetRawPtr(out, kTVMFFIRawStr, s);
   }
   static void MoveToOwned(const char* s, TVMFFIAny* out) {
     MakeStringAny(s, std::strlen(s), false, out);
@@ -369,8 +368,7 @@ struct TypeTraits<std::string> {
   static std::string TypeStr() { return "str"; }
   // A view borrows the std::string's NUL-terminated buffer.
   static void CopyToView(const std::string& s, TVMFFIAny* out) {
-    out->type_index = kTVMFFIRawStr;
-    out->v_c_str = s.c_str();
+    detail::SetRawPtr(out, kTVMFFIRawStr, s.c_str());
   }
   static void MoveToOwned(const std::string& s, TVMFFIAny* out) {
     MakeStringAny(s.data(), s.size(), false, out);
@@ -388,8 +386,8 @@ template <>
 struct TypeTraits<Any> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "Any"; }
-  static void CopyToView(const Any& a, TVMFFIAny* out) { *out = *a.raw(); }
-  static void MoveToOwned(Any a, TVMFFIAny* out) { *out = a.Release(); }
+  static void CopyToView(const Any& a, TVMFFIAny* out) { detail::CopyRaw(out, a.raw()); }
+  static void MoveToOwned(Any a, TVMFFIAny* out) { a.MoveTo(out); }
   static std::optional<Any> TryCast(const TVMFFIAny* v) { return Any(AnyView::FromRaw(*v)); }
 };
 
@@ -397,7 +395,7 @@ template <>
 struct TypeTraits<AnyView> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return "Any"; }
-  static void CopyToView(const AnyView& a, TVMFFIAny* out) { *out = *a.raw(); }
+  static void CopyToView(const AnyView& a, TVMFFIAny* out) { detail::CopyRaw(out, a.raw()); }
   static void MoveToOwned(const AnyView& a, TVMFFIAny* out) { AnyViewToOwned(a.raw(), out); }
   static std::optional<AnyView> TryCast(const TVMFFIAny* v) { return AnyView::FromRaw(*v); }
 };
@@ -407,10 +405,18 @@ struct TypeTraits<std::optional<T>> {
   static constexpr bool kEnabled = TypeTraits<T>::kEnabled;
   static std::string TypeStr() { return "Optional[" + TypeTraits<T>::TypeStr() + "]"; }
   static void CopyToView(const std::optional<T>& v, TVMFFIAny* out) {
-    if (v.has_value()) TypeTraits<T>::CopyToView(*v, out);
+    if (v.has_value()) {
+      TypeTraits<T>::CopyToView(*v, out);
+    } else {
+      detail::SetNone(out);
+    }
   }
   static void MoveToOwned(std::optional<T> v, TVMFFIAny* out) {
-    if (v.has_value()) TypeTraits<T>::MoveToOwned(std::move(*v), out);
+    if (v.has_value()) {
+      TypeTraits<T>::MoveToOwned(std::move(*v), out);
+    } else {
+      detail::SetNone(out);
+    }
   }
   static std::optional<std::optional<T>> TryCast(const TVMFFIAny* v) {
     if (v->type_index == kTVMFFINone) return std::optional<T>();
@@ -429,20 +435,20 @@ struct ObjectRefTraitsBase {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return Ref::ContainerType::kTypeKey; }
   static void CopyToView(const Ref& r, TVMFFIAny* out) {
-    if (!r.defined()) {
-      out->type_index = kTVMFFINone;
+    const Object* obj = r.get();
+    if (obj == nullptr) {
+      detail::SetNone(out);
       return;
     }
-    out->type_index = r.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(r.handle());
+    detail::SetRawPtr(out, obj->type_index(), obj->handle());
   }
   static void MoveToOwned(Ref r, TVMFFIAny* out) {
-    if (!r.defined()) {
-      out->type_index = kTVMFFINone;
+    Object* obj = std::move(r).MoveData().release();
+    if (obj == nullptr) {
+      detail::SetNone(out);
       return;
     }
-    out->type_index = r.type_index();
-    out->v_obj = static_cast<TVMFFIObject*>(std::move(r).MoveData().release_handle());
+    detail::SetRawPtr(out, obj->type_index(), obj->handle());
   }
 };
 

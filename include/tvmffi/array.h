@@ -27,7 +27,9 @@ namespace detail {
 // A copy of an owning value with its own reference.
 inline TVMFFIAny CopyOwned(const TVMFFIAny& v) {
   if (v.type_index >= kTVMFFIStaticObjectBegin) Object::IncRef(v.v_obj);
-  return v;
+  TVMFFIAny out;
+  CopyRaw(&out, &v);
+  return out;
 }
 
 // Throws IndexError "index <i> out of range for <what> of size <n>".
@@ -60,10 +62,24 @@ inline int64_t GrownCapacity(int64_t capacity, int64_t needed) {
   return cap;
 }
 
+// Writes the owning raw form of a C++ value to `out` (overwritten, not
+// released).
+template <typename T, typename V>
+void WriteOwnedRaw(V&& value, TVMFFIAny* out) {
+  if constexpr (std::is_same<T, Any>::value || std::is_same<T, AnyView>::value) {
+    Any(std::forward<V>(value)).MoveTo(out);
+  } else {
+    SetNone(out);
+    TypeTraits<T>::MoveToOwned(std::forward<V>(value), out);
+  }
+}
+
 // The owning raw form of a C++ value.
 template <typename T>
 TVMFFIAny ToOwnedRaw(T value) {
-  return Any(std::move(value)).Release();
+  TVMFFIAny out;
+  WriteOwnedRaw<T>(std::move(value), &out);
+  return out;
 }
 
 }  // namespace detail
@@ -90,9 +106,10 @@ class SeqObj : public Object {
     return false;
   }
   // Replaces element i with an owning value, taking it over.
-  void SetOwned(int64_t i, TVMFFIAny value) {
-    TVMFFIAny old = data()[i];
-    data()[i] = value;
+  void SetOwned(int64_t i, const TVMFFIAny& value) {
+    TVMFFIAny old;
+    detail::CopyRaw(&old, data() + i);
+    detail::CopyRaw(data() + i, &value);
     if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
   }
 
@@ -159,7 +176,13 @@ class ArrayObj : public SeqObj {
   }
 
   // Appends an owning value, taking it over.  Requires size < capacity.
-  void PushOwned(TVMFFIAny value) { data()[cell.size++] = value; }
+  void PushOwned(const TVMFFIAny& value) { detail::CopyRaw(data() + cell.size++, &value); }
+  // Appends a C++ value converted in place.  Requires size < capacity.
+  template <typename T, typename V>
+  void PushConverted(V&& value) {
+    detail::WriteOwnedRaw<T>(std::forward<V>(value), data() + cell.size);
+    ++cell.size;
+  }
 };
 
 static_assert(sizeof(ArrayObj) == 56, "Array elements start at header + 56");
@@ -231,7 +254,7 @@ class Array : public SeqRefBase<ArrayObj> {
   Array(It first, It last) {
     int64_t n = static_cast<int64_t>(std::distance(first, last));
     ObjectPtr<ArrayObj> obj = ArrayObj::Make(n);
-    for (; first != last; ++first) obj->PushOwned(detail::ToOwnedRaw<T>(*first));
+    for (; first != last; ++first) obj->template PushConverted<T>(*first);
     data_ = std::move(obj);
   }
   explicit Array(ObjectPtr<Object> p) : SeqRefBase(std::move(p)) {}

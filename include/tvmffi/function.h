@@ -42,15 +42,16 @@ class PackedFunctionObj : public FunctionObj {
   }
 
  private:
+  // `result` is None on entry (the safe-call contract), so it serves as the
+  // callable's Any directly; on failure whatever was stored is released.
   static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
                       TVMFFIAny* result) {
     try {
       auto* self = static_cast<PackedFunctionObj*>(Object::FromHandle(handle));
-      Any rv;
-      self->f_(reinterpret_cast<const AnyView*>(args), num_args, &rv);
-      *result = rv.Release();
+      self->f_(reinterpret_cast<const AnyView*>(args), num_args, reinterpret_cast<Any*>(result));
       return 0;
     } catch (...) {
+      AnyRelease(result);
       return SetRaisedFromCurrentException();
     }
   }
@@ -100,20 +101,61 @@ T CastArgument(const AnyView* args, int index, const std::string& func_name) {
   return std::move(*v);
 }
 
+// Calls `f` with the converted arguments and converts its return value into
+// `result`, which is None on entry.
 template <typename F, typename Sig, size_t... I>
-void CallTyped(const F& f, const std::string& name, const AnyView* args, Any* rv,
+void CallTyped(const F& f, const std::string& name, const AnyView* args, TVMFFIAny* result,
                std::index_sequence<I...>) {
   using ArgsTuple = typename Sig::ArgsTuple;
-  if constexpr (std::is_void<typename Sig::Return>::value) {
+  using Return = typename Sig::Return;
+  if constexpr (std::is_void<Return>::value) {
     f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...);
-    (void)rv;
-  } else {
-    *rv = Any(
+    (void)result;
+  } else if constexpr (std::is_same<std::decay_t<Return>, Any>::value ||
+                       std::is_same<std::decay_t<Return>, AnyView>::value) {
+    // Any and AnyView are not converted but taken over or copied as owned.
+    Any rv(
         f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...));
+    rv.MoveTo(result);
+  } else {
+    TypeTraitsOf<Return>::MoveToOwned(
+        f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...),
+        result);
   }
 }
 
 }  // namespace detail
+
+// A function around an ordinary C++ callable: arguments are converted with
+// TypeTraits, the return value is written straight into the result slot.
+template <typename F>
+class TypedFunctionObj : public FunctionObj {
+ public:
+  using Sig = detail::FunctionSignature<F>;
+
+  TypedFunctionObj(F f, std::string name) : f_(std::move(f)), name_(std::move(name)) {
+    cell.safe_call = &TypedFunctionObj::SafeCall;
+    cell.cpp_call = nullptr;
+  }
+
+ private:
+  static int SafeCall(void* handle, const TVMFFIAny* args, int32_t num_args,
+                      TVMFFIAny* result) {
+    try {
+      auto* self = static_cast<TypedFunctionObj*>(Object::FromHandle(handle));
+      if (num_args != static_cast<int32_t>(Sig::kArity)) {
+        detail::ThrowArityMismatch(self->name_, Sig::kArity, num_args);
+      }
+      detail::CallTyped<F, Sig>(self->f_, self->name_, reinterpret_cast<const AnyView*>(args),
+                                result, std::make_index_sequence<Sig::kArity>());
+      return 0;
+    } catch (...) {
+      return SetRaisedFromCurrentException();
+    }
+  }
+  F f_;
+  std::string name_;
+};
 
 // A reference to a function object (ours or another library's).
 class Function : public ObjectRef {
@@ -132,30 +174,35 @@ class Function : public ObjectRef {
   // mismatch raises TypeError naming the argument.  `name` prefixes errors.
   template <typename F>
   static Function FromTyped(F f, std::string name = "") {
-    using Sig = detail::FunctionSignature<std::decay_t<F>>;
-    return FromPacked([f = std::move(f), name = std::move(name)](
-                          const AnyView* args, int32_t num_args, Any* rv) {
-      if (num_args != static_cast<int32_t>(Sig::kArity)) {
-        detail::ThrowArityMismatch(name, Sig::kArity, num_args);
-      }
-      detail::CallTyped<F, Sig>(f, name, args, rv, std::make_index_sequence<Sig::kArity>());
-    });
+    return Function(ObjectPtr<Object>(
+        MakeObject<TypedFunctionObj<std::decay_t<F>>>(std::move(f), std::move(name))));
   }
 
-  // Calls through the C ABI; a failure is rethrown as Error.
+  // Calls the function's safe_call (the C ABI); a failure is rethrown as
+  // Error.  The call goes straight to the cell, as TVMFFIFunctionCall would
+  // make it, without the hop through the library; so a backtrace taken in the
+  // callee goes on into this C++ caller.  A null or non-Function reference
+  // goes through TVMFFIFunctionCall, which reports it.
   Any CallPacked(const AnyView* args, int32_t num_args) const {
     Any rv;
-    int rc = TVMFFIFunctionCall(handle(),
-                                const_cast<TVMFFIAny*>(reinterpret_cast<const TVMFFIAny*>(args)),
-                                num_args, rv.result_slot());
+    TVMFFIAny* argv = const_cast<TVMFFIAny*>(reinterpret_cast<const TVMFFIAny*>(args));
+    const Object* obj = get();
+    int rc;
+    if (obj != nullptr && obj->type_index() == kTVMFFIFunction) {
+      TVMFFIObjectHandle h = obj->handle();
+      rc = TVMFFIFunctionGetCellPtr(h)->safe_call(h, argv, num_args, rv.result_slot());
+    } else {
+      rc = TVMFFIFunctionCall(handle(), argv, num_args, rv.result_slot());
+    }
     if (rc != 0) ThrowRaised(rc);
     return rv;
   }
 
   template <typename... Args>
   Any operator()(Args&&... args) const {
-    AnyView packed[sizeof...(Args) + 1] = {AnyView(std::forward<Args>(args))...};
-    return CallPacked(packed, static_cast<int32_t>(sizeof...(Args)));
+    constexpr size_t kNumArgs = sizeof...(Args);
+    AnyView packed[kNumArgs > 0 ? kNumArgs : 1] = {AnyView(std::forward<Args>(args))...};
+    return CallPacked(packed, static_cast<int32_t>(kNumArgs));
   }
 
   // The global registry (thread-safe), through the C ABI.

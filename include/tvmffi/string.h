@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "any_raw.h"
 #include "error.h"
 #include "object.h"
 
@@ -79,17 +80,16 @@ inline std::string ByteArrayToString(const TVMFFIByteArray& b, const char* what)
 // Writes an owning value for the bytes: the small form up to 7 bytes, else a
 // new heap object.  `out` is overwritten without being released.
 inline void MakeStringAny(const char* data, size_t size, bool is_bytes, TVMFFIAny* out) {
-  std::memset(out, 0, sizeof(TVMFFIAny));
   if (size <= kSmallStrMaxLen) {
-    out->type_index = is_bytes ? kTVMFFISmallBytes : kTVMFFISmallStr;
-    out->small_str_len = static_cast<uint32_t>(size);
-    if (size != 0) std::memcpy(out->v_bytes, data, size);
+    uint64_t payload = 0;  // the bytes after the string stay zero
+    if (size != 0) std::memcpy(&payload, data, size);
+    detail::SetRaw(out, is_bytes ? kTVMFFISmallBytes : kTVMFFISmallStr, payload,
+                   static_cast<uint32_t>(size));
     return;
   }
   Object* obj = is_bytes ? static_cast<Object*>(BytesObj::Make(data, size).release())
                          : static_cast<Object*>(StringObj::Make(data, size).release());
-  out->type_index = is_bytes ? kTVMFFIBytes : kTVMFFIStr;
-  out->v_obj = &obj->header_;
+  detail::SetRawPtr(out, is_bytes ? kTVMFFIBytes : kTVMFFIStr, &obj->header_);
 }
 
 // Reads the bytes of any string-like value (RawStr, ByteArrayPtr, SmallStr,

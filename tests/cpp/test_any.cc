@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "test_util.h"
 #include <tvmffi/function.h>
@@ -162,4 +164,133 @@ TEST_CASE("Any: copies share objects and count references", "[any]") {
   CHECK(s.use_count() == 2);
   a = Any();
   CHECK(s.use_count() == 1);
+}
+
+namespace {
+
+// A raw value full of garbage, as a slot that was never initialised.
+TVMFFIAny Garbage() {
+  TVMFFIAny v;
+  std::memset(&v, 0xAB, sizeof(v));
+  return v;
+}
+
+// The 16 bytes of a value.
+std::vector<unsigned char> BytesOf(const TVMFFIAny& v) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(&v);
+  return std::vector<unsigned char>(p, p + sizeof(v));
+}
+
+}  // namespace
+
+TEST_CASE("Any: conversions overwrite every byte of the slot", "[any]") {
+  // Each conversion writes the whole value (type, padding word, payload),
+  // so even a slot full of garbage ends up obeying the zero invariant.
+  TVMFFIAny v = Garbage();
+  TypeTraits<int64_t>::MoveToOwned(-2, &v);
+  CHECK(v.type_index == kTVMFFIInt);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_int64 == -2);
+
+  v = Garbage();
+  TypeTraits<bool>::CopyToView(true, &v);
+  CHECK(v.type_index == kTVMFFIBool);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_int64 == 1);
+
+  v = Garbage();
+  TypeTraits<float>::MoveToOwned(0.5f, &v);
+  CHECK(v.type_index == kTVMFFIFloat);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_float64 == 0.5);
+
+  v = Garbage();
+  TypeTraits<void*>::CopyToView(nullptr, &v);
+  CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
+
+  v = Garbage();
+  TypeTraits<std::nullptr_t>::MoveToOwned(nullptr, &v);
+  CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
+
+  v = Garbage();
+  TypeTraits<std::optional<int64_t>>::MoveToOwned(std::nullopt, &v);
+  CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
+
+  v = Garbage();
+  TypeTraits<DLDataType>::CopyToView(DType(kDLFloat, 32, 4), &v);
+  CHECK(v.type_index == kTVMFFIDataType);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_dtype.bits == 32);
+  CHECK(v.v_dtype.lanes == 4);
+  CHECK(AllZero(reinterpret_cast<const char*>(&v) + 12, 4));  // bytes 12-15
+
+  v = Garbage();
+  TypeTraits<DLDevice>::CopyToView(DLDevice{kDLCUDA, 3}, &v);
+  CHECK(v.type_index == kTVMFFIDevice);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_device.device_type == kDLCUDA);
+  CHECK(v.v_device.device_id == 3);
+
+  v = Garbage();
+  TypeTraits<const char*>::CopyToView("borrowed", &v);
+  CHECK(v.type_index == kTVMFFIRawStr);
+  CHECK(v.zero_padding == 0);
+  CHECK(std::string(v.v_c_str) == "borrowed");
+
+  v = Garbage();
+  MakeStringAny("abc", 3, false, &v);
+  CHECK(v.type_index == kTVMFFISmallStr);
+  CHECK(v.small_str_len == 3);
+  CHECK(std::memcmp(v.v_bytes, "abc\0\0\0\0\0", 8) == 0);
+
+  v = Garbage();
+  MakeStringAny("", 0, true, &v);
+  CHECK(v.type_index == kTVMFFISmallBytes);
+  CHECK(v.small_str_len == 0);
+  CHECK(AllZero(v.v_bytes, 8));
+
+  String heap("long enough for the heap");
+  v = Garbage();
+  TypeTraits<String>::CopyToView(heap, &v);
+  CHECK(v.type_index == kTVMFFIStr);
+  CHECK(v.zero_padding == 0);
+  CHECK(v.v_obj == heap.handle());
+  CHECK(heap.use_count() == 1);  // a view adds no reference
+  v = Garbage();
+  TypeTraits<String>::MoveToOwned(heap, &v);  // from a copy of `heap`
+  CHECK(v.type_index == kTVMFFIStr);
+  CHECK(v.zero_padding == 0);
+  CHECK(heap.use_count() == 2);
+  Any owned = Any::Adopt(v);
+  CHECK(owned.raw()->v_obj == heap.handle());
+  owned = Any();
+  CHECK(heap.use_count() == 1);
+
+  v = Garbage();
+  TypeTraits<ObjectRef>::CopyToView(ObjectRef(), &v);
+  CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
+}
+
+TEST_CASE("Any: assignment releases the old value and takes the new one", "[any]") {
+  int first_deleted = 0, second_deleted = 0;
+  ObjectRef first = MakeCounted(&first_deleted);
+  ObjectRef second = MakeCounted(&second_deleted);
+  Any a = first;
+  CHECK(first.use_count() == 2);
+  a = Any(second);
+  CHECK(first.use_count() == 1);
+  CHECK(second.use_count() == 2);
+  CHECK(a.raw()->v_obj == second.handle());
+  CHECK(a.raw()->zero_padding == 0);
+  Any b = int64_t(5);
+  b = a;  // copy: both hold `second`
+  CHECK(second.use_count() == 3);
+  a = std::move(b);
+  CHECK(second.use_count() == 2);
+  CHECK(b.is_none());
+  first = ObjectRef();
+  CHECK(first_deleted == 1);
+  a = Any();
+  second = ObjectRef();
+  CHECK(second_deleted == 1);
 }

@@ -249,3 +249,34 @@ TEST_CASE("Array: testing globals convert typed arguments", "[array]") {
   Any same = CallTesting("testing.as_array", arr);
   CHECK(HandleOf(same) == HandleOf(arr));
 }
+
+TEST_CASE("Array: brace-initialised elements are complete owned values", "[array]") {
+  int deleted = 0;
+  {
+    ObjectRef obj = MakeCounted(&deleted);
+    Array<Any> mixed{Any(int64_t(3)), Any(obj), Any(2.5), Any("tiny"),
+                     Any("a string longer than seven")};
+    CHECK(obj.use_count() == 2);
+    const TVMFFIAny* e = mixed.GetArrayObj()->data();
+    for (int i = 0; i < 5; ++i) {
+      if (e[i].type_index != kTVMFFISmallStr) CHECK(e[i].zero_padding == 0);
+    }
+    CHECK(e[0].v_int64 == 3);
+    CHECK(e[1].v_obj == obj.handle());
+    CHECK(e[2].v_float64 == 2.5);
+    CHECK(e[3].type_index == kTVMFFISmallStr);
+    CHECK(e[3].small_str_len == 4);
+    CHECK(std::memcmp(e[3].v_bytes, "tiny\0\0\0\0", 8) == 0);
+    CHECK(e[4].type_index == kTVMFFIStr);
+    Array<int64_t> ints{1, 2, 3};
+    CHECK(ints.size() == 3);
+    CHECK(ints.capacity() == 3);
+    CHECK(ints[2] == 3);
+    CHECK(ints.GetArrayObj()->at(1).zero_padding == 0);
+    Array<String> strings{String("short"), String("a longer string value")};
+    CHECK(strings.GetArrayObj()->at(0).type_index == kTVMFFISmallStr);
+    CHECK(strings.GetArrayObj()->at(1).type_index == kTVMFFIStr);
+    CHECK(strings[1].str() == "a longer string value");
+  }
+  CHECK(deleted == 1);
+}

@@ -226,3 +226,74 @@ TEST_CASE("Function: a C++ function calls a C function through the ABI", "[funct
   CHECK(c_add(20, 22).As<int64_t>() == 42);
   CHECK(ThrownBy([&] { c_add(1); }) == "TypeError: add takes 2 arguments");
 }
+
+TEST_CASE("Function: C++ calls check the callee as TVMFFIFunctionCall does", "[function]") {
+  Function none;
+  CHECK(ThrownBy([&] { none(1); }) == "ValueError: TVMFFIFunctionCall: func must not be NULL");
+  String text("a string long enough");
+  Function not_a_function(static_cast<const ObjectRef&>(text).data());
+  CHECK(ThrownBy([&] { not_a_function(); }) ==
+        "TypeError: TVMFFIFunctionCall: the callee is str, not ffi.Function");
+}
+
+TEST_CASE("Function: a typed function writes its result into the caller's slot", "[function]") {
+  // Results are complete values (padding word zero) and owned by the caller.
+  String text("a result long enough for the heap");
+  Function get_int = Function::FromTyped([]() { return int64_t(-7); });
+  Function get_str = Function::FromTyped([text]() { return text; });
+  Function get_any = Function::FromTyped([text]() { return Any(text); });
+  Function get_view = Function::FromTyped([]() { return AnyView("borrowed chars"); });
+  Function get_none = Function::FromTyped([]() {});
+  TVMFFIAny result;
+  std::memset(&result, 0, sizeof(result));
+  REQUIRE(TVMFFIFunctionCall(get_int.handle(), nullptr, 0, &result) == 0);
+  CHECK(result.type_index == kTVMFFIInt);
+  CHECK(result.zero_padding == 0);
+  CHECK(result.v_int64 == -7);
+
+  std::memset(&result, 0, sizeof(result));
+  CHECK(text.use_count() == 3);  // `text` and the two closures
+  REQUIRE(TVMFFIFunctionCall(get_str.handle(), nullptr, 0, &result) == 0);
+  CHECK(result.type_index == kTVMFFIStr);
+  CHECK(result.zero_padding == 0);
+  CHECK(result.v_obj == text.handle());
+  CHECK(text.use_count() == 4);
+  TVMFFIObjectDecRef(result.v_obj);
+
+  std::memset(&result, 0, sizeof(result));
+  REQUIRE(TVMFFIFunctionCall(get_any.handle(), nullptr, 0, &result) == 0);
+  CHECK(result.v_obj == text.handle());
+  CHECK(text.use_count() == 4);
+  TVMFFIObjectDecRef(result.v_obj);
+  CHECK(text.use_count() == 3);
+
+  // A returned view of borrowed chars becomes an owned string.
+  Any viewed = get_view();
+  CHECK(viewed.type_index() == kTVMFFIStr);
+  CHECK(viewed.As<std::string>() == "borrowed chars");
+
+  std::memset(&result, 0, sizeof(result));
+  REQUIRE(TVMFFIFunctionCall(get_none.handle(), nullptr, 0, &result) == 0);
+  CHECK(result.type_index == kTVMFFINone);
+}
+
+TEST_CASE("Function: a packed function that fails after setting its result releases it",
+          "[function]") {
+  int deleted = 0;
+  ObjectRef obj = MakeCounted(&deleted);
+  Function f = Function::FromPacked([obj](const AnyView*, int32_t, Any* rv) {
+    *rv = Any(obj);
+    TVMFFI_THROW(RuntimeError) << "failed after setting the result";
+  });
+  CHECK(obj.use_count() == 2);
+  TVMFFIAny result;
+  std::memset(&result, 0, sizeof(result));
+  CHECK(Raised(TVMFFIFunctionCall(f.handle(), nullptr, 0, &result)) ==
+        "RuntimeError: failed after setting the result");
+  CHECK(result.type_index == kTVMFFINone);
+  CHECK(obj.use_count() == 2);  // the result's reference was dropped
+  f = Function();
+  CHECK(obj.use_count() == 1);
+  obj = ObjectRef();
+  CHECK(deleted == 1);
+}
