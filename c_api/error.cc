@@ -30,21 +30,30 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
   }
 }
 
+}  // namespace
+
+namespace tvmffi {
+namespace core {
+
 // Builds an error with a backtrace of the caller and stores it in the slot.
-// If even that allocation fails the slot is left as it was.
-void SetRaisedWithBacktrace(const char* kind, std::string message) noexcept {
-  std::string bt = tvmffi::core::CaptureBacktrace(nullptr, 0, nullptr, false, 2);
+// If even that allocation fails the slot is left as it was.  Named in
+// tvmffi::core so that the backtrace leaves it out with the other machinery.
+static void SetRaisedWithBacktrace(const char* kind, std::string message) noexcept {
+  std::string bt = CaptureBacktrace(nullptr, 0, nullptr, false);
   TVMFFIByteArray k = {kind == nullptr ? "RuntimeError" : kind,
                        kind == nullptr ? 12 : std::strlen(kind)};
   TVMFFIByteArray m = {message.data(), message.size()};
   TVMFFIByteArray b = {bt.data(), bt.size()};
   TVMFFIObjectHandle err = nullptr;
   if (CreateError(&k, &m, &b, nullptr, nullptr, &err) != 0) return;
-  tvmffi::core::ErrorSlotSet(err);
+  ErrorSlotSet(err);
   TVMFFIObjectDecRef(err);
 }
 
-}  // namespace
+}  // namespace core
+}  // namespace tvmffi
+
+using tvmffi::core::SetRaisedWithBacktrace;
 
 extern "C" {
 
@@ -94,7 +103,7 @@ TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lin
   static thread_local std::string buffer;
   static thread_local TVMFFIByteArray view;
   try {
-    buffer = tvmffi::core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0, 1);
+    buffer = tvmffi::core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0);
   } catch (...) {
     buffer.clear();
   }

@@ -2,18 +2,33 @@
 #ifndef TVMFFI_CORE_BACKTRACE_H_
 #define TVMFFI_CORE_BACKTRACE_H_
 
+#include <cstdint>
 #include <string>
 
 namespace tvmffi {
 namespace core {
 
 // Returns lines `  File "<file>", line <n>, in <function>\n`, most recent call
-// first.  When file and func are non-null their line comes first.  Unless
-// cross_ffi_boundary is set, the walk stops at the first TVMFFIFunctionCall
-// frame (the boundary to the caller's language).  `skip` drops that many
-// innermost frames (the capture machinery itself).  Never throws.
+// first (abi-v0.1.md §6.6).  When file and func are non-null their line comes
+// first.  Unless cross_ffi_boundary is set, the walk stops at the first
+// TVMFFIFunctionCall frame (the boundary to the caller's language).  The
+// capture's own frames and the library's brackets are left out.  Never throws.
 std::string CaptureBacktrace(const char* file, int line, const char* func,
-                             bool cross_ffi_boundary, int skip) noexcept;
+                             bool cross_ffi_boundary) noexcept;
+
+// The per-address frame cache: lookups that found a frame, lookups that had
+// to symbolize, frames held.
+struct BacktraceCacheStats {
+  uint64_t hits;
+  uint64_t misses;
+  uint64_t size;
+};
+BacktraceCacheStats GetBacktraceCacheStats() noexcept;
+void ClearBacktraceCache() noexcept;  // also zeroes the counters
+
+// Prints the native stack on SIGSEGV, SIGBUS and SIGFPE (then dies of the
+// signal).  Done at load time when TVM_FFI_CRASH_BACKTRACE is set and not 0.
+void InstallCrashHandler() noexcept;
 
 }  // namespace core
 }  // namespace tvmffi

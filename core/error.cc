@@ -77,3 +77,31 @@ TVMFFIObjectHandle ErrorSlotTake() noexcept {
 
 }  // namespace core
 }  // namespace tvmffi
+
+// ---------------------------------------------------------------------------
+// The frame cache, for tests and benchmarks (not a stable API).
+
+#include "array.h"
+#include "backtrace.h"
+#include "function.h"
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// [hits, misses, size] of the per-address frame cache.
+TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
+  BacktraceCacheStats s = GetBacktraceCacheStats();
+  Array<int64_t> out;
+  out.push_back(static_cast<int64_t>(s.hits));
+  out.push_back(static_cast<int64_t>(s.misses));
+  out.push_back(static_cast<int64_t>(s.size));
+  return out;
+});
+
+// Empties the cache and zeroes its counters.
+TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() { ClearBacktraceCache(); });
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi

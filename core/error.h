@@ -102,13 +102,24 @@ class ErrorBuilder {
 
 #define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
 
-// Takes the error a failed ABI call left in the slot and throws it.
+// Takes the error a failed ABI call left in the slot and throws it, with the
+// frames of this caller (up to its own FFI boundary) appended to its
+// backtrace unless they are already there: an error that crosses several
+// C++ layers gains the frames of each.
 [[noreturn]] inline void ThrowRaised(int rc) {
   TVMFFIObjectHandle h = nullptr;
   TVMFFIErrorMoveFromRaised(&h);
   if (h == nullptr) {
     throw Error("RuntimeError",
                 "a call failed with code " + std::to_string(rc) + " but left no error");
+  }
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
+  const TVMFFIByteArray* here = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
+  if (here != nullptr && here->size != 0 && cell->update_backtrace != nullptr &&
+      (cell->backtrace.size < here->size ||
+       std::memcmp(cell->backtrace.data + cell->backtrace.size - here->size, here->data,
+                   here->size) != 0)) {
+    cell->update_backtrace(h, here, kTVMFFIBacktraceUpdateModeAppend);
   }
   throw Error(ObjectPtr<Object>::AdoptHandle(h));
 }
