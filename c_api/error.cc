@@ -39,7 +39,7 @@ namespace core {
 // If even that allocation fails the slot is left as it was.  Named in
 // tvmffi::core so that the backtrace leaves it out with the other machinery.
 static void SetRaisedWithBacktrace(const char* kind, std::string message) noexcept {
-  std::string bt = CaptureBacktrace(nullptr, 0, nullptr, false);
+  std::string bt = CaptureBacktrace(nullptr, 0, nullptr, kBacktraceStopAtBoundary);
   TVMFFIByteArray k = {kind == nullptr ? "RuntimeError" : kind,
                        kind == nullptr ? 12 : std::strlen(kind)};
   TVMFFIByteArray m = {message.data(), message.size()};
@@ -103,7 +103,12 @@ TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lin
   static thread_local std::string buffer;
   static thread_local TVMFFIByteArray view;
   try {
-    buffer = tvmffi::core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0);
+    // 0 and 1 as upstream; 2 (ours) is kBacktraceCallerSegment.
+    int mode = cross_ffi_boundary == tvmffi::core::kBacktraceCallerSegment
+                   ? tvmffi::core::kBacktraceCallerSegment
+                   : (cross_ffi_boundary != 0 ? tvmffi::core::kBacktraceCrossBoundary
+                                              : tvmffi::core::kBacktraceStopAtBoundary);
+    buffer = tvmffi::core::CaptureBacktrace(filename, lineno, func, mode);
   } catch (...) {
     buffer.clear();
   }

@@ -40,10 +40,16 @@ bool StartsWith(const char* s, const char* prefix) {
   return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
 }
 
-// Frames that belong to the caller's language runtime: the walk stops there.
-bool IsBoundary(const char* symbol) {
-  return StartsWith(symbol, "TVMFFIFunctionCall") || StartsWith(symbol, "_Py") ||
-         StartsWith(symbol, "PyObject_") || StartsWith(symbol, "slot_tp_call");
+// Where the walk may stop: the FFI call (the caller may be another
+// language) and the Python interpreter's own frames.
+enum Boundary : uint8_t { kNotBoundary = 0, kFFICall = 1, kInterpreter = 2 };
+Boundary BoundaryOf(const char* symbol) {
+  if (StartsWith(symbol, "TVMFFIFunctionCall")) return kFFICall;
+  if (StartsWith(symbol, "_Py") || StartsWith(symbol, "PyObject_") ||
+      StartsWith(symbol, "slot_tp_call")) {
+    return kInterpreter;
+  }
+  return kNotBoundary;
 }
 
 // The library's own machinery between the user's code and the capture: the
@@ -173,7 +179,7 @@ class DwarfReader {
 struct Frame {
   std::string text;  // `  File "<file>", line <n>, in <function>\n`
   std::string function;
-  bool boundary;   // the caller's runtime starts here
+  Boundary boundary;
   bool machinery;  // the library's own capture or bracket; left out
 };
 
@@ -202,7 +208,7 @@ std::shared_ptr<const Frame> Symbolize(uintptr_t addr, unw_cursor_t* cursor) {
                : "<unknown>";
   }
   auto frame = std::make_shared<Frame>();
-  frame->boundary = IsBoundary(symbol.c_str());
+  frame->boundary = BoundaryOf(symbol.c_str());
   frame->function = Demangle(symbol.c_str());
   frame->machinery = IsMachinery(frame->function);
   AppendLine(&frame->text, file.c_str(), line, frame->function);
@@ -262,7 +268,7 @@ class FrameCache {
 }  // namespace
 
 std::string CaptureBacktrace(const char* file, int line, const char* func,
-                             bool cross_ffi_boundary) noexcept {
+                             int boundary_mode) noexcept {
   std::string out;
   try {
     if (file != nullptr && func != nullptr) AppendLine(&out, file, line, func);
@@ -277,6 +283,8 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
     unw_cursor_t cursor;
     if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return out;
     int frames = 0;
+    // kBacktraceCallerSegment: nothing is kept until the first FFI call is passed.
+    bool keeping = boundary_mode != kBacktraceCallerSegment;
     while (unw_step(&cursor) > 0 && frames < limit) {
       unw_word_t pc = 0;
       unw_get_reg(&cursor, UNW_REG_IP, &pc);
@@ -285,8 +293,13 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
       // address, and the call is the instruction before it.
       std::shared_ptr<const Frame> frame =
           FrameCache::Get().Lookup(static_cast<uintptr_t>(pc) - 1, &cursor);
-      if (!cross_ffi_boundary && frame->boundary) break;
-      if (frame->machinery) continue;
+      if (!keeping) {
+        if (frame->boundary == kInterpreter) break;
+        if (frame->boundary == kFFICall) keeping = true;
+        continue;
+      }
+      if (boundary_mode != kBacktraceCrossBoundary && frame->boundary != kNotBoundary) break;
+      if (frame->machinery || frame->boundary == kFFICall) continue;
       out += frame->text;
       ++frames;
     }
@@ -347,8 +360,9 @@ void PrintCrashBacktrace(int sig) {
     unw_word_t pc = 0;
     unw_get_reg(&cursor, UNW_REG_IP, &pc);
     if (in_handler) {
-      if (unw_is_signal_frame(&cursor) > 0) in_handler = false;
-      continue;
+      // libunwind flags the interrupted frame itself as the signal frame.
+      if (unw_is_signal_frame(&cursor) <= 0) continue;
+      in_handler = false;
     }
     char name[512];
     unw_word_t offset = 0;

@@ -8,13 +8,22 @@
 namespace tvmffi {
 namespace core {
 
+// How far a capture walks.
+enum BacktraceBoundaryMode : int {
+  kBacktraceStopAtBoundary = 0,  // stop at the first TVMFFIFunctionCall or interpreter frame
+  kBacktraceCrossBoundary = 1,   // walk the whole stack
+  // Skip to just past the first TVMFFIFunctionCall, then keep frames until
+  // the next boundary: the native caller of a callback (e.g. a Python
+  // function called from C), taken inside the callback.
+  kBacktraceCallerSegment = 2,
+};
+
 // Returns lines `  File "<file>", line <n>, in <function>\n`, most recent call
 // first (abi-v0.1.md §6.6).  When file and func are non-null their line comes
-// first.  Unless cross_ffi_boundary is set, the walk stops at the first
-// TVMFFIFunctionCall frame (the boundary to the caller's language).  The
-// capture's own frames and the library's brackets are left out.  Never throws.
+// first.  The capture's own frames and the library's brackets are left out.
+// Never throws.
 std::string CaptureBacktrace(const char* file, int line, const char* func,
-                             bool cross_ffi_boundary) noexcept;
+                             int boundary_mode) noexcept;
 
 // The per-address frame cache: lookups that found a frame, lookups that had
 // to symbolize, frames held.

@@ -5,6 +5,7 @@
 #ifndef TVMFFI_CORE_ERROR_H_
 #define TVMFFI_CORE_ERROR_H_
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "object.h"
 
@@ -102,6 +104,27 @@ class ErrorBuilder {
 
 #define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
 
+namespace detail {
+// Whether the last lines of `text` name the same functions, in order, as the
+// lines of `tail` (backtrace lines, abi-v0.1.md §6.6; lines may differ).
+inline bool EndsWithSameFunctions(const TVMFFIByteArray& text, const TVMFFIByteArray& tail) {
+  auto funcs = [](const TVMFFIByteArray& b) {
+    std::vector<std::string> out;
+    std::string s(b.data == nullptr ? "" : b.data, b.size);
+    for (size_t pos = 0; pos < s.size();) {
+      size_t nl = s.find('\n', pos), end = nl == std::string::npos ? s.size() : nl;
+      size_t in = s.rfind(", in ", end);
+      out.push_back(in == std::string::npos || in < pos ? s.substr(pos, end - pos)
+                                                        : s.substr(in, end - in));
+      pos = end + 1;
+    }
+    return out;
+  };
+  std::vector<std::string> a = funcs(text), b = funcs(tail);
+  return a.size() >= b.size() && std::equal(b.begin(), b.end(), a.end() - b.size());
+}
+}  // namespace detail
+
 // Takes the error a failed ABI call left in the slot and throws it, with the
 // frames of this caller (up to its own FFI boundary) appended to its
 // backtrace unless they are already there: an error that crosses several
@@ -116,9 +139,7 @@ class ErrorBuilder {
   TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
   const TVMFFIByteArray* here = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
   if (here != nullptr && here->size != 0 && cell->update_backtrace != nullptr &&
-      (cell->backtrace.size < here->size ||
-       std::memcmp(cell->backtrace.data + cell->backtrace.size - here->size, here->data,
-                   here->size) != 0)) {
+      !detail::EndsWithSameFunctions(cell->backtrace, *here)) {
     cell->update_backtrace(h, here, kTVMFFIBacktraceUpdateModeAppend);
   }
   throw Error(ObjectPtr<Object>::AdoptHandle(h));

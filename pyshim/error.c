@@ -404,6 +404,14 @@ void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st) {
     Py_DECREF(exc);
     return;
   }
+  {
+    /* The native frames that called this callback, up to their own caller. */
+    const TVMFFIByteArray *callers = TVMFFIBacktrace(NULL, 0, NULL, 2);
+    TVMFFIErrorCell *cell = TVMFFIErrorGetCellPtr(err);
+    if (callers != NULL && callers->size != 0) {
+      cell->update_backtrace(err, callers, kTVMFFIBacktraceUpdateModeAppend);
+    }
+  }
   TVMFFIErrorSetRaised(err);
   TVMFFIObjectDecRef(err);
   Py_DECREF(exc);
