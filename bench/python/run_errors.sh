@@ -24,6 +24,7 @@ cc -O2 -I "$ROOT/include" "$HERE/raise_driver.c" -o "$WORK/raise_driver" -ldl
 
 ours_py="$("$WORK/venv/bin/python" "$HERE/bench_errors.py" --label tvm_ffi)"
 ours_lib="$(libdir "$WORK/venv")"
+ours_nobt="$(TVM_TRACEBACK_LIMIT=0 "$WORK/venv/bin/python" "$HERE/bench_errors.py" --label tvm_ffi)"
 ours_c="$("$WORK/raise_driver" "$ours_lib/libtvm_ffi.so" "$ours_lib/libtvm_ffi_testing.so" testing.raise_error 20000)"
 apache_py="{}"
 apache_c="n/a"
@@ -35,9 +36,9 @@ if [ "$have_apache" = 1 ]; then
   apache_c="$("$WORK/raise_driver" "$alib/libtvm_ffi.so" "$atest" testing.test_raise_error 20000)"
 fi
 
-"$WORK/venv/bin/python" - "$ours_py" "$apache_py" "$ours_c" "$apache_c" <<'PY'
+"$WORK/venv/bin/python" - "$ours_py" "$apache_py" "$ours_c" "$apache_c" "$ours_nobt" <<'PY'
 import json, sys
-ours, apache = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+ours, apache, nobt = json.loads(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[5])
 rows = [("C raises, C catches (C ABI, raise_driver)", float(sys.argv[3]),
          None if sys.argv[4] == "n/a" else float(sys.argv[4]))]
 for k in ours:
@@ -48,4 +49,10 @@ print("|---|---:|---:|---:|")
 for name, a, b in rows:
     ratio = f"{a / b:.2f}" if b else "n/a"
     print(f"| {name} | {a:,.0f} | {'n/a' if b is None else f'{b:,.0f}'} | {ratio} |")
+k = "C++ raises, Python catches"
+cold = ours.get(k + ", frame cache emptied first")
+print()
+print(f"tvm_ffi, {k}: without backtraces (TVM_TRACEBACK_LIMIT=0) {nobt[k]:,.0f} ns; "
+      f"capture with a warm cache adds {ours[k] - nobt[k]:,.0f} ns; "
+      f"naming every frame again adds {cold - ours[k]:,.0f} ns")
 PY

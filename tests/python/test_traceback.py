@@ -162,6 +162,9 @@ def test_ffi_error_through_a_python_callback_keeps_kind_and_gains_python_frames(
 
 def _run(code, **env):
     full_env = dict(os.environ, **env)
+    # Under the sanitizer build, leave SIGSEGV to the process (ASan would
+    # report it and abort instead).
+    full_env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0").lstrip(":")
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full_env,
                           capture_output=True, text=True, timeout=120)
 
