@@ -5,6 +5,7 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <libunwind.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace tvmffi {
 namespace core {
@@ -64,8 +66,28 @@ bool IsMachinery(const std::string& name) {
       "tvmffi::core::CaptureBacktrace",
       "tvmffi::core::SetRaisedWithBacktrace",
       "tvmffi::core::(anonymous namespace)::CFunctionObj::",
+      "tvmffi::core::Function::CallPacked",
+      "tvmffi::core::Function::operator()",
       "TVMFFIBacktrace",
       "TVMFFIErrorSetRaised",
+  };
+  for (const char* p : kPrefixes) {
+    if (name.compare(0, std::strlen(p), p) == 0) return true;
+  }
+  return false;
+}
+
+// The C++ layer's wrappers around a user's callable.  With optimisation the
+// callable is inlined into them, so they are left out only where debug
+// information shows the inlined frames separately.
+bool IsBracket(const std::string& name) {
+  static const char* const kPrefixes[] = {
+      "tvmffi::core::PackedFunctionObj<",
+      "tvmffi::core::Function::FromTyped<",
+      "tvmffi::core::detail::",
+      "std::_Function_handler<",
+      "std::__invoke",
+      "std::function<",
   };
   for (const char* p : kPrefixes) {
     if (name.compare(0, std::strlen(p), p) == 0) return true;
@@ -91,9 +113,18 @@ class DwarfReader {
     return *reader;
   }
 
-  // Fills function (mangled), file and line for addr; false if libdw is
-  // missing or addr is in no module it can read.
-  bool Lookup(uintptr_t addr, std::string* symbol, std::string* file, int* line) {
+  // One source-level frame: a function (mangled name, or plain for C) and
+  // the file and line executing in it (empty and 0 when unknown).
+  struct SourceFrame {
+    std::string name;
+    std::string file;
+    int line = 0;
+  };
+
+  // The frames at addr, innermost first: the functions inlined there (from
+  // DWARF), then the function of the symbol table that holds addr.  False if
+  // libdw is missing or no module it can read holds addr.
+  bool Lookup(uintptr_t addr, std::vector<SourceFrame>* out) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!Load()) return false;
     Dwfl_Module* mod = addrmodule_(dwfl_, addr);
@@ -107,18 +138,36 @@ class DwarfReader {
       mod = addrmodule_(dwfl_, addr);
       if (mod == nullptr) return false;
     }
-    const char* name = module_addrname_(mod, addr);
-    if (name != nullptr) *symbol = name;
-    Dwfl_Line* src = module_getsrc_(mod, addr);
-    if (src != nullptr) {
+    const char* symbol = module_addrname_(mod, addr);
+    std::string file;
+    int line = 0;
+    if (Dwfl_Line* src = module_getsrc_(mod, addr)) {
       int lineno = 0;
       const char* path = lineinfo_(src, nullptr, &lineno, nullptr, nullptr, nullptr);
       if (path != nullptr && lineno > 0) {
-        *file = path;
-        *line = lineno;
+        file = path;
+        line = lineno;
       }
     }
-    return name != nullptr;
+    // Each inlined call around addr is a frame of its own; its caller runs
+    // at the call's position (DW_AT_call_file, DW_AT_call_line).
+    Dwarf_Addr bias = 0;
+    if (Dwarf_Die* cu = module_addrdie_(mod, addr, &bias)) {
+      Dwarf_Die* scopes = nullptr;
+      int n = getscopes_(cu, addr - bias, &scopes);
+      for (int i = 0; i < n; ++i) {
+        int tag = tag_(&scopes[i]);
+        if (tag == DW_TAG_subprogram) break;
+        if (tag != DW_TAG_inlined_subroutine) continue;
+        out->push_back({DieName(&scopes[i]), file, line});
+        file = CallFile(cu, &scopes[i]);
+        line = static_cast<int>(UData(&scopes[i], DW_AT_call_line));
+        if (file.empty()) line = 0;
+      }
+      std::free(scopes);
+    }
+    out->push_back({symbol != nullptr ? symbol : "", file, line});
+    return symbol != nullptr;
   }
 
  private:
@@ -141,6 +190,13 @@ class DwarfReader {
         !Sym(lib, "dwfl_module_addrname", &module_addrname_) ||
         !Sym(lib, "dwfl_module_getsrc", &module_getsrc_) ||
         !Sym(lib, "dwfl_lineinfo", &lineinfo_) ||
+        !Sym(lib, "dwfl_module_addrdie", &module_addrdie_) ||
+        !Sym(lib, "dwarf_getscopes", &getscopes_) || !Sym(lib, "dwarf_tag", &tag_) ||
+        !Sym(lib, "dwarf_attr", &attr_) || !Sym(lib, "dwarf_attr_integrate", &attr_integrate_) ||
+        !Sym(lib, "dwarf_formstring", &formstring_) ||
+        !Sym(lib, "dwarf_formudata", &formudata_) ||
+        !Sym(lib, "dwarf_getsrcfiles", &getsrcfiles_) ||
+        !Sym(lib, "dwarf_filesrc", &filesrc_) ||
         !Sym(lib, "dwfl_linux_proc_find_elf", &callbacks_.find_elf) ||
         !Sym(lib, "dwfl_standard_find_debuginfo", &callbacks_.find_debuginfo)) {
       return false;
@@ -151,6 +207,34 @@ class DwarfReader {
     if (dwfl_ == nullptr) return false;
     Report();
     return true;
+  }
+
+  std::string DieName(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    for (unsigned int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name}) {
+      if (attr_integrate_(die, at, &attr) != nullptr) {
+        if (const char* name = formstring_(&attr)) return name;
+      }
+    }
+    return "<inlined>";
+  }
+
+  uint64_t UData(Dwarf_Die* die, unsigned int at) {
+    Dwarf_Attribute attr;
+    Dwarf_Word v = 0;
+    if (attr_(die, at, &attr) == nullptr || formudata_(&attr, &v) != 0) return 0;
+    return v;
+  }
+
+  std::string CallFile(Dwarf_Die* cu, Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    Dwarf_Word index = 0;
+    if (attr_(die, DW_AT_call_file, &attr) == nullptr || formudata_(&attr, &index) != 0) return "";
+    Dwarf_Files* files = nullptr;
+    size_t count = 0;
+    if (getsrcfiles_(cu, &files, &count) != 0 || index >= count) return "";
+    const char* name = filesrc_(files, index, nullptr, nullptr);
+    return name != nullptr ? name : "";
   }
 
   void Report() {
@@ -173,14 +257,23 @@ class DwarfReader {
   Dwfl_Line* (*module_getsrc_)(Dwfl_Module*, Dwarf_Addr) = nullptr;
   const char* (*lineinfo_)(Dwfl_Line*, Dwarf_Addr*, int*, int*, Dwarf_Word*,
                            Dwarf_Word*) = nullptr;
+  decltype(&dwfl_module_addrdie) module_addrdie_ = nullptr;
+  decltype(&dwarf_getscopes) getscopes_ = nullptr;
+  decltype(&dwarf_tag) tag_ = nullptr;
+  decltype(&dwarf_attr) attr_ = nullptr;
+  decltype(&dwarf_attr_integrate) attr_integrate_ = nullptr;
+  decltype(&dwarf_formstring) formstring_ = nullptr;
+  decltype(&dwarf_formudata) formudata_ = nullptr;
+  decltype(&dwarf_getsrcfiles) getsrcfiles_ = nullptr;
+  decltype(&dwarf_filesrc) filesrc_ = nullptr;
 };
 
-// What a program counter resolves to, formatted once.
+// What a program counter resolves to, formatted once: one line per
+// source-level frame (several when calls were inlined there).
 struct Frame {
-  std::string text;  // `  File "<file>", line <n>, in <function>\n`
-  std::string function;
-  Boundary boundary;
-  bool machinery;  // the library's own capture or bracket; left out
+  std::string text;  // `  File "<file>", line <n>, in <function>\n` lines
+  Boundary boundary;  // of the function holding the pc
+  bool machinery;     // nothing but the library's own capture or bracket
 };
 
 void AppendLine(std::string* out, const char* file, int line, const std::string& func) {
@@ -191,27 +284,32 @@ void AppendLine(std::string* out, const char* file, int line, const std::string&
 // Names the code at addr (a return address minus one, so that it lies in the
 // call instruction).  Tens of microseconds: the reason for the cache.
 std::shared_ptr<const Frame> Symbolize(uintptr_t addr, unw_cursor_t* cursor) {
-  std::string symbol, file;
-  int line = 0;
-  bool named = DwarfReader::Get().Lookup(addr, &symbol, &file, &line);
+  std::vector<DwarfReader::SourceFrame> frames;
+  bool named = DwarfReader::Get().Lookup(addr, &frames);
+  if (frames.empty()) frames.emplace_back();
+  DwarfReader::SourceFrame& outer = frames.back();
   if (!named && cursor != nullptr) {
     char raw[512];
     unw_word_t offset = 0;
-    if (unw_get_proc_name(cursor, raw, sizeof(raw), &offset) == 0) symbol = raw;
+    if (unw_get_proc_name(cursor, raw, sizeof(raw), &offset) == 0) outer.name = raw;
   }
-  if (symbol.empty()) symbol = "<unknown>";
-  if (file.empty()) {
-    Dl_info info;
-    file = dladdr(reinterpret_cast<void*>(addr), &info) != 0 && info.dli_fname != nullptr &&
+  if (outer.name.empty()) outer.name = "<unknown>";
+  std::string module;
+  Dl_info info;
+  module = dladdr(reinterpret_cast<void*>(addr), &info) != 0 && info.dli_fname != nullptr &&
                    info.dli_fname[0] != '\0'
                ? info.dli_fname
                : "<unknown>";
-  }
   auto frame = std::make_shared<Frame>();
-  frame->boundary = BoundaryOf(symbol.c_str());
-  frame->function = Demangle(symbol.c_str());
-  frame->machinery = IsMachinery(frame->function);
-  AppendLine(&frame->text, file.c_str(), line, frame->function);
+  frame->boundary = BoundaryOf(outer.name.c_str());
+  frame->machinery = true;
+  bool has_debug_info = !outer.file.empty();
+  for (const DwarfReader::SourceFrame& f : frames) {
+    std::string function = Demangle(f.name.c_str());
+    if (IsMachinery(function) || (has_debug_info && IsBracket(function))) continue;
+    frame->machinery = false;
+    AppendLine(&frame->text, f.file.empty() ? module.c_str() : f.file.c_str(), f.line, function);
+  }
   return frame;
 }
 

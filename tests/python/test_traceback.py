@@ -87,6 +87,16 @@ def test_c_kernel_error_shows_its_three_levels_after_the_python_caller(kernel):
     ]
 
 
+def test_inlined_function_is_a_frame_of_its_own(kernel):
+    with pytest.raises(IndexError, match="^raised in an inlined function$") as info:
+        kernel(22)
+    src = str(KERNEL_SRC.resolve())
+    assert _frames(info.value)[-2:] == [
+        ("kernel_level_three", src, _line_of("return kernel_inlined_raise();")),
+        ("kernel_inlined_raise", src, _line_of('TVMFFIErrorSetRaisedFromCStr("IndexError"')),
+    ]
+
+
 def test_printed_traceback_shows_kernel_source_lines(kernel):
     try:
         kernel()

@@ -1,11 +1,18 @@
 /* deep_kernel.c: a C kernel for the traceback tests, built with -g at test
  * time.  kernel_entry -> kernel_level_one -> kernel_level_two ->
  * kernel_level_three, which raises (or calls back into the caller's function
- * argument, or crashes). */
+ * argument, crashes, or raises from an inlined function). */
 #include <stddef.h>
 #include <tvm/ffi/c_api.h>
 
 #define NOINLINE __attribute__((noinline))
+
+/* Always inlined into kernel_level_three: still a frame of its own in the
+ * backtrace, from the DWARF inline records. */
+static inline __attribute__((always_inline)) int kernel_inlined_raise(void) {
+  TVMFFIErrorSetRaisedFromCStr("IndexError", "raised in an inlined function");
+  return -1;
+}
 
 NOINLINE static int kernel_level_three(const TVMFFIAny *args, int32_t n, TVMFFIAny *result) {
   if (n >= 1 && args[0].type_index == kTVMFFIFunction) {
@@ -15,6 +22,9 @@ NOINLINE static int kernel_level_three(const TVMFFIAny *args, int32_t n, TVMFFIA
   if (n >= 1 && args[0].type_index == kTVMFFIInt && args[0].v_int64 == 11) {
     volatile int *p = NULL;
     return *p; /* SIGSEGV, for the crash handler test */
+  }
+  if (n >= 1 && args[0].type_index == kTVMFFIInt && args[0].v_int64 == 22) {
+    return kernel_inlined_raise();
   }
   TVMFFIErrorSetRaisedFromCStr("ValueError", "raised three calls deep in C");
   return -1;
