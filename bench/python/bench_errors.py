@@ -2,11 +2,14 @@
 
 Run in a venv holding either this project's wheel or apache-tvm-ffi (both
 import as tvm_ffi); prints one JSON object: case -> ns per raise (best of 7).
+Times are CPU time of this process (time.process_time), so that other load
+on a shared machine does not count.
 
     python bench_errors.py --label tvm_ffi
 """
 import argparse
 import json
+import time
 import timeit
 
 
@@ -62,7 +65,7 @@ def main():
     for name, (stmt, env) in cases().items():
         exec(stmt, dict(env))  # warm up: the first raise names the frames
         number = args.cold_number if "emptied" in name else args.number
-        t = min(timeit.repeat(stmt, globals=env, number=number, repeat=7))
+        t = min(timeit.repeat(stmt, globals=env, number=number, repeat=7, timer=time.process_time))
         out[name] = t / number * 1e9
     print(json.dumps(out))
 

@@ -29,7 +29,7 @@ static void *sym(void *lib, const char *name) {
 
 static double now_ns(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); /* CPU time: other load does not count */
   return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 

@@ -20,7 +20,10 @@ bench_venv "$WORK/venv-apache" apache-tvm-ffi || have_apache=0
 
 libdir() { "$1/bin/python" -c 'import os, tvm_ffi; print(os.path.join(os.path.dirname(tvm_ffi.__file__), "lib"))'; }
 
-cc -O2 -I "$ROOT/include" "$HERE/raise_driver.c" -o "$WORK/raise_driver" -ldl
+# libgcc_s linked in: C++ throws then use its unwinder, not libunwind's
+# (which libtvm_ffi also loads), as in a C++ program.
+cc -O2 -I "$ROOT/include" "$HERE/raise_driver.c" -o "$WORK/raise_driver" -ldl \
+  -Wl,--no-as-needed -lgcc_s
 
 ours_py="$("$WORK/venv/bin/python" "$HERE/bench_errors.py" --label tvm_ffi)"
 ours_lib="$(libdir "$WORK/venv")"
