@@ -133,7 +133,9 @@ class DwarfReader {
       // once per library.
       Dl_info info;
       if (dladdr(reinterpret_cast<void*>(addr), &info) == 0) return false;
-      if (!rereported_.insert(reinterpret_cast<uintptr_t>(info.dli_fbase)).second) return false;
+      std::string key = std::to_string(reinterpret_cast<uintptr_t>(info.dli_fbase)) + ":" +
+                        (info.dli_fname != nullptr ? info.dli_fname : "");
+      if (!rereported_.insert(std::move(key)).second) return false;
       Report();
       mod = addrmodule_(dwfl_, addr);
       if (mod == nullptr) return false;
@@ -247,7 +249,9 @@ class DwarfReader {
   bool tried_ = false;
   Dwfl* dwfl_ = nullptr;
   Dwfl_Callbacks callbacks_ = {};
-  std::unordered_set<uintptr_t> rereported_;  // library bases reported again
+  // "<base>:<path>" of libraries reported again (a base alone may be reused
+  // by another library after dlclose).
+  std::unordered_set<std::string> rereported_;
   void (*report_begin_)(Dwfl*) = nullptr;
   int (*proc_report_)(Dwfl*, pid_t) = nullptr;
   int (*report_end_)(Dwfl*, int (*)(Dwfl_Module*, void*, const char*, Dwarf_Addr, void*),

@@ -33,6 +33,8 @@ static PyObject *original_exception(TVMFFIObjectHandle err) {
  * code of a generator that never runs, so it refers to no caller) and kept
  * in st->tb_frames. */
 
+enum { kMaxCachedFrames = 4096 };
+
 /* (frame, lineno) for one backtrace line, or Py_None if the line is not in
  * the §6.6 form (borrowed; NULL with an exception set on failure). */
 static PyObject *frame_for_line(tvmffi_py_state *st, const char *line, size_t n) {
@@ -40,6 +42,7 @@ static PyObject *frame_for_line(tvmffi_py_state *st, const char *line, size_t n)
   PyObject *key, *entry, *file = NULL, *func = NULL, *frame = NULL;
   const char *p, *end = line + n, *file_end = NULL, *num, *func_begin = NULL;
   long lineno = 0;
+  int rc;
 
   key = PyUnicode_DecodeUTF8(line, (Py_ssize_t)n, "replace");
   if (key == NULL) return NULL;
@@ -83,10 +86,13 @@ static PyObject *frame_for_line(tvmffi_py_state *st, const char *line, size_t n)
       return NULL;
     }
   }
-  if (PyDict_SetItem(st->tb_frames, key, entry) != 0) entry = NULL;
-  else if (entry != Py_None) Py_DECREF(entry); /* the dict keeps it */
+  /* Distinct lines are few (frames of code that raises); a program that
+   * makes many (generated code) only refills the cache. */
+  if (PyDict_Size(st->tb_frames) >= kMaxCachedFrames) PyDict_Clear(st->tb_frames);
+  rc = PyDict_SetItem(st->tb_frames, key, entry);
+  if (entry != Py_None) Py_DECREF(entry); /* the dict keeps it (or it failed) */
   Py_DECREF(key);
-  return entry;
+  return rc == 0 ? entry : NULL;
 }
 
 /* A new traceback: one entry per line of text[0:size] (outermost first),

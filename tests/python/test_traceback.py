@@ -150,8 +150,9 @@ def test_error_crossing_python_and_cpp_layers_keeps_every_frame_in_order(kernel)
     here = sys._getframe().f_code.co_name
     assert names[0] == here
     assert names[-6:] == ["outer"] + LEVELS + ["inner"]
-    # Between the test and `outer`: the frames of testing.apply.
-    assert len(names) > 8
+    # Between the test and `outer`: the frames of testing.apply (its lambda;
+    # and the wrappers around it in a build without debug information).
+    assert len(names) >= 8
     for name in names[1:-6]:
         assert "tvmffi_reg" in name, names
     # The ffi.Error keeps the cause from the first crossing.
