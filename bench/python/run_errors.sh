@@ -42,7 +42,7 @@ fi
 "$WORK/venv/bin/python" - "$ours_py" "$apache_py" "$ours_c" "$apache_c" "$ours_nobt" <<'PY'
 import json, sys
 ours, apache, nobt = json.loads(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[5])
-rows = [("C raises, C catches (C ABI, raise_driver)", float(sys.argv[3]),
+rows = [("C++ raises in a Function, C caller takes the error (C ABI, raise_driver)", float(sys.argv[3]),
          None if sys.argv[4] == "n/a" else float(sys.argv[4]))]
 for k in ours:
     if k != "label":
