@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build make gcc g++ clang   # the build (clang for the header tests)
   pkg-config libunwind-dev               # backtraces
+  libdw-dev                              # file:line in backtraces (libdw, loaded at run time)
   catch2                                 # the C++ tests (Catch2 v2)
   binutils                               # nm, for the export-list test
   python3 python3-dev python3-pip python3-venv   # pyshim, pip download of upstream

@@ -56,7 +56,12 @@ TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lin
   static thread_local std::string buffer;
   static thread_local TVMFFIByteArray view;
   try {
-    buffer = core::CaptureBacktrace(filename, lineno, func, cross_ffi_boundary != 0, 1);
+    // 0 and 1 as upstream; 2 (ours) is kBacktraceCallerSegment.
+    int mode = cross_ffi_boundary == core::kBacktraceCallerSegment
+                   ? core::kBacktraceCallerSegment
+                   : (cross_ffi_boundary != 0 ? core::kBacktraceCrossBoundary
+                                              : core::kBacktraceStopAtBoundary);
+    buffer = core::CaptureBacktrace(filename, lineno, func, mode);
   } catch (...) {
     buffer.clear();
   }

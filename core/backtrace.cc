@@ -1,17 +1,27 @@
-// Backtraces with libunwind: walk the stack, name each frame.
+// Backtraces: walk the stack with libunwind, name each frame with elfutils'
+// libdw (function, file, line), cache the names per program counter.
 #define UNW_LOCAL_ONLY
 #include "backtrace.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
 #include <libunwind.h>
+#include <signal.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace tvmffi {
 namespace core {
@@ -32,15 +42,57 @@ bool StartsWith(const char* s, const char* prefix) {
   return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
 }
 
-// Frames that belong to the caller's language runtime: the walk stops there.
-bool IsBoundary(const char* symbol) {
-  return StartsWith(symbol, "TVMFFIFunctionCall") || StartsWith(symbol, "_Py") ||
-         StartsWith(symbol, "PyObject_") || StartsWith(symbol, "slot_tp_call");
+// Where the walk may stop: the FFI call (the caller may be another
+// language) and the Python interpreter's own frames.
+enum Boundary : uint8_t { kNotBoundary = 0, kFFICall = 1, kInterpreter = 2 };
+Boundary BoundaryOf(const char* symbol) {
+  if (StartsWith(symbol, "TVMFFIFunctionCall")) return kFFICall;
+  if (StartsWith(symbol, "_Py") || StartsWith(symbol, "PyObject_") ||
+      StartsWith(symbol, "slot_tp_call")) {
+    return kInterpreter;
+  }
+  return kNotBoundary;
 }
 
-// The constructors that capture the trace are not part of it.
-bool IsErrorMachinery(const std::string& name) {
-  return name.rfind("tvmffi::core::Error", 0) == 0;
+// The library's own machinery between the user's code and the capture: the
+// error constructors, the slot setters and the safe-call brackets around a
+// C++ callable.  Matched on demangled names; none of these is user code.
+bool IsMachinery(const std::string& name) {
+  static const char* const kPrefixes[] = {
+      "tvmffi::core::Error::",
+      "tvmffi::core::ErrorBuilder::",
+      "tvmffi::core::ThrowRaised",
+      "tvmffi::core::SetRaisedFromCurrentException",
+      "tvmffi::core::CaptureBacktrace",
+      "tvmffi::core::SetRaisedWithBacktrace",
+      "tvmffi::core::(anonymous namespace)::CFunctionObj::",
+      "tvmffi::core::Function::CallPacked",
+      "tvmffi::core::Function::operator()",
+      "TVMFFIBacktrace",
+      "TVMFFIErrorSetRaised",
+  };
+  for (const char* p : kPrefixes) {
+    if (name.compare(0, std::strlen(p), p) == 0) return true;
+  }
+  return false;
+}
+
+// The C++ layer's wrappers around a user's callable.  With optimisation the
+// callable is inlined into them, so they are left out only where debug
+// information shows the inlined frames separately.
+bool IsBracket(const std::string& name) {
+  static const char* const kPrefixes[] = {
+      "tvmffi::core::PackedFunctionObj<",
+      "tvmffi::core::Function::FromTyped<",
+      "tvmffi::core::detail::",
+      "std::_Function_handler<",
+      "std::__invoke",
+      "std::function<",
+  };
+  for (const char* p : kPrefixes) {
+    if (name.compare(0, std::strlen(p), p) == 0) return true;
+  }
+  return false;
 }
 
 std::string Demangle(const char* symbol) {
@@ -50,58 +102,191 @@ std::string Demangle(const char* symbol) {
   return status == 0 && out != nullptr ? std::string(out.get()) : std::string(symbol);
 }
 
-// What a program counter resolves to.  Naming a frame (unw_get_proc_name
-// searches the symbol tables) costs tens of microseconds, while errors are
-// raised again and again from the same few places, so names are cached per
-// program counter.
-struct FrameName {
-  std::string function;  // demangled
-  std::string module;
-  bool boundary;         // the caller's runtime starts here
-  bool machinery;        // the capture itself; left out
-};
-
-class FrameNameCache {
+// elfutils' libdw, loaded with dlopen the first time a frame is named: the
+// library works without it (frames then have names but no file and line).
+// One Dwfl session describes the whole process; libdw is not thread-safe, so
+// every use holds mutex_.
+class DwarfReader {
  public:
-  static FrameNameCache& Get() {
-    static FrameNameCache* cache = new FrameNameCache();  // used until exit
-    return *cache;
+  static DwarfReader& Get() {
+    static DwarfReader* reader = new DwarfReader();  // used until exit
+    return *reader;
   }
 
-  FrameName Lookup(uintptr_t pc, unw_cursor_t* cursor) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = names_.find(pc);
-      if (it != names_.end()) return it->second;
-    }
-    FrameName name = Resolve(pc, cursor);
+  // One source-level frame: a function (mangled name, or plain for C) and
+  // the file and line executing in it (empty and 0 when unknown).
+  struct SourceFrame {
+    std::string name;
+    std::string file;
+    int line = 0;
+  };
+
+  // The frames at addr, innermost first: the functions inlined there (from
+  // DWARF), then the function of the symbol table that holds addr.  False if
+  // libdw is missing or no module it can read holds addr.
+  // After a dlclose: report the process again, which drops (and unmaps) the
+  // modules of libraries that are gone.  Nothing to do before the first use.
+  void Refresh() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (names_.size() >= kMaxEntries) names_.clear();
-    names_.emplace(pc, name);
-    return name;
+    if (dwfl_ == nullptr) return;
+    rereported_.clear();
+    Report();
+  }
+
+  bool Lookup(uintptr_t addr, std::vector<SourceFrame>* out) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!Load()) return false;
+    Dwfl_Module* mod = addrmodule_(dwfl_, addr);
+    if (mod == nullptr) {
+      // A library loaded after the last report: report the process again,
+      // once per library.
+      Dl_info info;
+      if (dladdr(reinterpret_cast<void*>(addr), &info) == 0) return false;
+      std::string key = std::to_string(reinterpret_cast<uintptr_t>(info.dli_fbase)) + ":" +
+                        (info.dli_fname != nullptr ? info.dli_fname : "");
+      if (!rereported_.insert(std::move(key)).second) return false;
+      Report();
+      mod = addrmodule_(dwfl_, addr);
+      if (mod == nullptr) return false;
+    }
+    const char* symbol = module_addrname_(mod, addr);
+    std::string file;
+    int line = 0;
+    if (Dwfl_Line* src = module_getsrc_(mod, addr)) {
+      int lineno = 0;
+      const char* path = lineinfo_(src, nullptr, &lineno, nullptr, nullptr, nullptr);
+      if (path != nullptr && lineno > 0) {
+        file = path;
+        line = lineno;
+      }
+    }
+    // Each inlined call around addr is a frame of its own; its caller runs
+    // at the call's position (DW_AT_call_file, DW_AT_call_line).
+    Dwarf_Addr bias = 0;
+    if (Dwarf_Die* cu = module_addrdie_(mod, addr, &bias)) {
+      Dwarf_Die* scopes = nullptr;
+      int n = getscopes_(cu, addr - bias, &scopes);
+      for (int i = 0; i < n; ++i) {
+        int tag = tag_(&scopes[i]);
+        if (tag == DW_TAG_subprogram) break;
+        if (tag != DW_TAG_inlined_subroutine) continue;
+        out->push_back({DieName(&scopes[i]), file, line});
+        file = CallFile(cu, &scopes[i]);
+        line = static_cast<int>(UData(&scopes[i], DW_AT_call_line));
+        if (file.empty()) line = 0;
+      }
+      std::free(scopes);
+    }
+    out->push_back({symbol != nullptr ? symbol : "", file, line});
+    return symbol != nullptr;
   }
 
  private:
-  static constexpr size_t kMaxEntries = 1 << 16;
+  template <typename T>
+  bool Sym(void* lib, const char* name, T* out) {
+    *out = reinterpret_cast<T>(dlsym(lib, name));
+    return *out != nullptr;
+  }
 
-  static FrameName Resolve(uintptr_t pc, unw_cursor_t* cursor) {
-    char raw[512];
-    unw_word_t offset = 0;
-    const char* symbol =
-        unw_get_proc_name(cursor, raw, sizeof(raw), &offset) == 0 ? raw : "<unknown>";
-    FrameName name;
-    name.boundary = IsBoundary(symbol);
-    name.function = Demangle(symbol);
-    name.machinery = IsErrorMachinery(name.function);
-    Dl_info info;
-    name.module = dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname != nullptr
-                      ? info.dli_fname
-                      : "<unknown>";
-    return name;
+  bool Load() {
+    if (tried_) return dwfl_ != nullptr;
+    tried_ = true;
+    void* lib = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) return false;
+    Dwfl* (*begin)(const Dwfl_Callbacks*) = nullptr;
+    if (!Sym(lib, "dwfl_begin", &begin) || !Sym(lib, "dwfl_report_begin", &report_begin_) ||
+        !Sym(lib, "dwfl_linux_proc_report", &proc_report_) ||
+        !Sym(lib, "dwfl_report_end", &report_end_) ||
+        !Sym(lib, "dwfl_addrmodule", &addrmodule_) ||
+        !Sym(lib, "dwfl_module_addrname", &module_addrname_) ||
+        !Sym(lib, "dwfl_module_getsrc", &module_getsrc_) ||
+        !Sym(lib, "dwfl_lineinfo", &lineinfo_) ||
+        !Sym(lib, "dwfl_module_addrdie", &module_addrdie_) ||
+        !Sym(lib, "dwarf_getscopes", &getscopes_) || !Sym(lib, "dwarf_tag", &tag_) ||
+        !Sym(lib, "dwarf_attr", &attr_) || !Sym(lib, "dwarf_attr_integrate", &attr_integrate_) ||
+        !Sym(lib, "dwarf_formstring", &formstring_) ||
+        !Sym(lib, "dwarf_formudata", &formudata_) ||
+        !Sym(lib, "dwarf_getsrcfiles", &getsrcfiles_) ||
+        !Sym(lib, "dwarf_filesrc", &filesrc_) ||
+        !Sym(lib, "dwfl_linux_proc_find_elf", &callbacks_.find_elf) ||
+        !Sym(lib, "dwfl_standard_find_debuginfo", &callbacks_.find_debuginfo)) {
+      return false;
+    }
+    callbacks_.section_address = nullptr;
+    callbacks_.debuginfo_path = nullptr;
+    dwfl_ = begin(&callbacks_);
+    if (dwfl_ == nullptr) return false;
+    Report();
+    return true;
+  }
+
+  std::string DieName(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    for (unsigned int at : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name}) {
+      if (attr_integrate_(die, at, &attr) != nullptr) {
+        if (const char* name = formstring_(&attr)) return name;
+      }
+    }
+    return "<inlined>";
+  }
+
+  uint64_t UData(Dwarf_Die* die, unsigned int at) {
+    Dwarf_Attribute attr;
+    Dwarf_Word v = 0;
+    if (attr_(die, at, &attr) == nullptr || formudata_(&attr, &v) != 0) return 0;
+    return v;
+  }
+
+  std::string CallFile(Dwarf_Die* cu, Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    Dwarf_Word index = 0;
+    if (attr_(die, DW_AT_call_file, &attr) == nullptr || formudata_(&attr, &index) != 0) return "";
+    Dwarf_Files* files = nullptr;
+    size_t count = 0;
+    if (getsrcfiles_(cu, &files, &count) != 0 || index >= count) return "";
+    const char* name = filesrc_(files, index, nullptr, nullptr);
+    return name != nullptr ? name : "";
+  }
+
+  void Report() {
+    report_begin_(dwfl_);
+    proc_report_(dwfl_, getpid());
+    report_end_(dwfl_, nullptr, nullptr);
   }
 
   std::mutex mutex_;
-  std::unordered_map<uintptr_t, FrameName> names_;
+  bool tried_ = false;
+  Dwfl* dwfl_ = nullptr;
+  Dwfl_Callbacks callbacks_ = {};
+  // "<base>:<path>" of libraries reported again (a base alone may be reused
+  // by another library after dlclose).
+  std::unordered_set<std::string> rereported_;
+  void (*report_begin_)(Dwfl*) = nullptr;
+  int (*proc_report_)(Dwfl*, pid_t) = nullptr;
+  int (*report_end_)(Dwfl*, int (*)(Dwfl_Module*, void*, const char*, Dwarf_Addr, void*),
+                     void*) = nullptr;
+  Dwfl_Module* (*addrmodule_)(Dwfl*, Dwarf_Addr) = nullptr;
+  const char* (*module_addrname_)(Dwfl_Module*, GElf_Addr) = nullptr;
+  Dwfl_Line* (*module_getsrc_)(Dwfl_Module*, Dwarf_Addr) = nullptr;
+  const char* (*lineinfo_)(Dwfl_Line*, Dwarf_Addr*, int*, int*, Dwarf_Word*,
+                           Dwarf_Word*) = nullptr;
+  decltype(&dwfl_module_addrdie) module_addrdie_ = nullptr;
+  decltype(&dwarf_getscopes) getscopes_ = nullptr;
+  decltype(&dwarf_tag) tag_ = nullptr;
+  decltype(&dwarf_attr) attr_ = nullptr;
+  decltype(&dwarf_attr_integrate) attr_integrate_ = nullptr;
+  decltype(&dwarf_formstring) formstring_ = nullptr;
+  decltype(&dwarf_formudata) formudata_ = nullptr;
+  decltype(&dwarf_getsrcfiles) getsrcfiles_ = nullptr;
+  decltype(&dwarf_filesrc) filesrc_ = nullptr;
+};
+
+// What a program counter resolves to, formatted once: one line per
+// source-level frame (several when calls were inlined there).
+struct Frame {
+  std::string text;  // `  File "<file>", line <n>, in <function>\n` lines
+  Boundary boundary;  // of the function holding the pc
+  bool machinery;     // nothing but the library's own capture or bracket
 };
 
 void AppendLine(std::string* out, const char* file, int line, const std::string& func) {
@@ -109,10 +294,92 @@ void AppendLine(std::string* out, const char* file, int line, const std::string&
   out->append(", in ").append(func).append("\n");
 }
 
+// Names the code at addr (a return address minus one, so that it lies in the
+// call instruction).  Tens of microseconds: the reason for the cache.
+std::shared_ptr<const Frame> Symbolize(uintptr_t addr, unw_cursor_t* cursor) {
+  std::vector<DwarfReader::SourceFrame> frames;
+  bool named = DwarfReader::Get().Lookup(addr, &frames);
+  if (frames.empty()) frames.emplace_back();
+  DwarfReader::SourceFrame& outer = frames.back();
+  if (!named && cursor != nullptr) {
+    char raw[512];
+    unw_word_t offset = 0;
+    if (unw_get_proc_name(cursor, raw, sizeof(raw), &offset) == 0) outer.name = raw;
+  }
+  if (outer.name.empty()) outer.name = "<unknown>";
+  std::string module;
+  Dl_info info;
+  module = dladdr(reinterpret_cast<void*>(addr), &info) != 0 && info.dli_fname != nullptr &&
+                   info.dli_fname[0] != '\0'
+               ? info.dli_fname
+               : "<unknown>";
+  auto frame = std::make_shared<Frame>();
+  frame->boundary = BoundaryOf(outer.name.c_str());
+  frame->machinery = true;
+  bool has_debug_info = !outer.file.empty();
+  for (const DwarfReader::SourceFrame& f : frames) {
+    std::string function = Demangle(f.name.c_str());
+    if (IsMachinery(function) || (has_debug_info && IsBracket(function))) continue;
+    frame->machinery = false;
+    AppendLine(&frame->text, f.file.empty() ? module.c_str() : f.file.c_str(), f.line, function);
+  }
+  return frame;
+}
+
+// Frames by address.  Errors are raised again and again from the same few
+// places, so a second raise from a place costs the unwind and one lookup per
+// frame.
+class FrameCache {
+ public:
+  static FrameCache& Get() {
+    static FrameCache* cache = new FrameCache();  // used until exit
+    return *cache;
+  }
+
+  std::shared_ptr<const Frame> Lookup(uintptr_t addr, unw_cursor_t* cursor) {
+    {
+      std::shared_lock<std::shared_mutex> lock(mutex_);
+      auto it = frames_.find(addr);
+      if (it != frames_.end()) {
+        hits_.fetch_add(1, std::memory_order_relaxed);
+        return it->second;
+      }
+    }
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    std::shared_ptr<const Frame> frame = Symbolize(addr, cursor);
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (frames_.size() >= kMaxEntries) frames_.clear();
+    frames_.emplace(addr, frame);
+    return frame;
+  }
+
+  BacktraceCacheStats Stats() {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    return {hits_.load(), misses_.load(), static_cast<uint64_t>(frames_.size())};
+  }
+
+  void Clear() {
+    std::unordered_map<uintptr_t, std::shared_ptr<const Frame>> old;
+    {
+      std::unique_lock<std::shared_mutex> lock(mutex_);
+      old.swap(frames_);
+      hits_ = 0;
+      misses_ = 0;
+    }
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 1 << 16;
+  std::shared_mutex mutex_;  // guards frames_
+  std::unordered_map<uintptr_t, std::shared_ptr<const Frame>> frames_;
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+};
+
 }  // namespace
 
 std::string CaptureBacktrace(const char* file, int line, const char* func,
-                             bool cross_ffi_boundary, int skip) noexcept {
+                             int boundary_mode) noexcept {
   std::string out;
   try {
     if (file != nullptr && func != nullptr) AppendLine(&out, file, line, func);
@@ -127,24 +394,149 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
     unw_cursor_t cursor;
     if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return out;
     int frames = 0;
-    int to_skip = skip + 1;  // this function
+    // kBacktraceCallerSegment: nothing is kept until the first FFI call is passed.
+    bool keeping = boundary_mode != kBacktraceCallerSegment;
+    bool crossing = false;  // just passed the boundary frames of one call
     while (unw_step(&cursor) > 0 && frames < limit) {
-      if (to_skip > 0) {
-        --to_skip;
-        continue;
-      }
       unw_word_t pc = 0;
       unw_get_reg(&cursor, UNW_REG_IP, &pc);
       if (pc == 0) break;
-      FrameName name = FrameNameCache::Get().Lookup(static_cast<uintptr_t>(pc), &cursor);
-      if (!cross_ffi_boundary && name.boundary) break;
-      if (name.machinery) continue;
-      AppendLine(&out, name.module.c_str(), 0, name.function);
+      // Every frame above this one was left by a call: its pc is a return
+      // address, and the call is the instruction before it.
+      std::shared_ptr<const Frame> frame =
+          FrameCache::Get().Lookup(static_cast<uintptr_t>(pc) - 1, &cursor);
+      if (!keeping) {
+        if (frame->boundary == kInterpreter) break;
+        if (frame->boundary == kFFICall) keeping = crossing = true;
+        continue;
+      }
+      // A call from C enters a C++ callee through TVMFFIFunctionCall and
+      // then the callee's safe-call entry: one crossing, two boundary frames.
+      if (crossing && frame->boundary == kFFICall) continue;
+      crossing = false;
+      if (boundary_mode != kBacktraceCrossBoundary && frame->boundary != kNotBoundary) break;
+      if (frame->machinery || frame->boundary == kFFICall) continue;
+      out += frame->text;
       ++frames;
     }
   } catch (...) {
   }
   return out;
+}
+
+BacktraceCacheStats GetBacktraceCacheStats() noexcept { return FrameCache::Get().Stats(); }
+
+void ForgetUnloadedLibraries() noexcept {
+  try {
+    FrameCache::Get().Clear();
+    DwarfReader::Get().Refresh();
+  } catch (...) {
+  }
+}
+
+void ClearBacktraceCache() noexcept {
+  try {
+    FrameCache::Get().Clear();
+  } catch (...) {
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The crash handler: on SIGSEGV, SIGBUS or SIGFPE print the native stack to
+// stderr, then die of the same signal.  Off unless TVM_FFI_CRASH_BACKTRACE is
+// set to a value other than 0 when the library loads.
+
+namespace {
+
+void WriteAll(const char* s, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(STDERR_FILENO, s, n);
+    if (w <= 0) return;
+    s += w;
+    n -= static_cast<size_t>(w);
+  }
+}
+void WriteStr(const char* s) { WriteAll(s, std::strlen(s)); }
+
+const char* SignalName(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    default: return "signal";
+  }
+}
+
+// Names come from the symbol tables only (libunwind and dladdr): no cache,
+// no libdw, no lock that the crashed thread may hold.
+void PrintCrashBacktrace(int sig) {
+  char buf[1024];
+  std::snprintf(buf, sizeof(buf),
+                "tvm_ffi: fatal signal %d (%s); native backtrace, most recent call first:\n", sig,
+                SignalName(sig));
+  WriteStr(buf);
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return;
+  bool in_handler = true;  // frames of this handler and the kernel's trampoline
+  int frames = 0;
+  while (unw_step(&cursor) > 0 && frames < 128) {
+    unw_word_t pc = 0;
+    unw_get_reg(&cursor, UNW_REG_IP, &pc);
+    if (in_handler) {
+      // libunwind flags the interrupted frame itself as the signal frame.
+      if (unw_is_signal_frame(&cursor) <= 0) continue;
+      in_handler = false;
+    }
+    char name[512];
+    unw_word_t offset = 0;
+    if (unw_get_proc_name(&cursor, name, sizeof(name), &offset) != 0) {
+      std::snprintf(name, sizeof(name), "<unknown>");
+    }
+    Dl_info info;
+    const char* module =
+        dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname != nullptr
+            ? info.dli_fname
+            : "<unknown>";
+    std::snprintf(buf, sizeof(buf), "  #%d 0x%lx in %s+0x%lx (%s)\n", frames,
+                  static_cast<unsigned long>(pc), name, static_cast<unsigned long>(offset), module);
+    WriteStr(buf);
+    ++frames;
+  }
+}
+
+void CrashHandler(int sig, siginfo_t*, void*) {
+  static std::atomic<bool> entered{false};
+  if (!entered.exchange(true)) PrintCrashBacktrace(sig);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+bool InstallCrashHandlerFromEnv() {
+  const char* env = std::getenv("TVM_FFI_CRASH_BACKTRACE");
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "0") == 0) return false;
+  InstallCrashHandler();
+  return true;
+}
+
+[[maybe_unused]] const bool crash_handler_installed = InstallCrashHandlerFromEnv();
+
+}  // namespace
+
+void InstallCrashHandler() noexcept {
+  // An alternate stack for this thread, so that a stack overflow is reported too.
+  static char* alt_stack = static_cast<char*>(std::malloc(1 << 16));
+  if (alt_stack != nullptr) {
+    stack_t ss = {};
+    ss.ss_sp = alt_stack;
+    ss.ss_size = 1 << 16;
+    sigaltstack(&ss, nullptr);
+  }
+  struct sigaction sa = {};
+  sa.sa_sigaction = &CrashHandler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) sigaction(sig, &sa, nullptr);
 }
 
 }  // namespace core

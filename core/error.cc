@@ -3,6 +3,9 @@
 
 #include <cstring>
 
+#include <tvmffi/array.h>
+#include <tvmffi/function.h>
+
 #include "backtrace.h"
 
 namespace tvmffi {
@@ -104,7 +107,7 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
 void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexcept {
   try {
     // Skips this frame and the exported function that called it.
-    std::string bt = CaptureBacktrace(nullptr, 0, nullptr, false, 2);
+    std::string bt = CaptureBacktrace(nullptr, 0, nullptr, kBacktraceStopAtBoundary);
     TVMFFIByteArray k = {kind == nullptr ? "RuntimeError" : kind,
                          kind == nullptr ? 12 : std::strlen(kind)};
     TVMFFIByteArray m = {message.data(), message.size()};
@@ -117,5 +120,30 @@ void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexce
   }
 }
 
+}  // namespace core
+}  // namespace tvmffi
+
+// ---------------------------------------------------------------------------
+// The frame cache, for tests and benchmarks (not a stable API).
+
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// [hits, misses, size] of the per-address frame cache.
+TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
+  BacktraceCacheStats s = GetBacktraceCacheStats();
+  Array<int64_t> out;
+  out.push_back(static_cast<int64_t>(s.hits));
+  out.push_back(static_cast<int64_t>(s.misses));
+  out.push_back(static_cast<int64_t>(s.size));
+  return out;
+});
+
+// Empties the cache and zeroes its counters.
+TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() { ClearBacktraceCache(); });
+
+}  // namespace
 }  // namespace core
 }  // namespace tvmffi

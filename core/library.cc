@@ -4,6 +4,8 @@
 #include <dlfcn.h>
 
 #include <tvmffi/error.h>
+
+#include "backtrace.h"
 #include "env_internal.h"
 
 namespace tvmffi {
@@ -16,7 +18,10 @@ constexpr const char* kSymbolPrefix = "__tvm_ffi_";
 class SharedLibrary final : public Library {
  public:
   SharedLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
-  ~SharedLibrary() override { dlclose(handle_); }
+  ~SharedLibrary() override {
+    dlclose(handle_);
+    ForgetUnloadedLibraries();
+  }
   SharedLibrary(const SharedLibrary&) = delete;
   SharedLibrary& operator=(const SharedLibrary&) = delete;
 

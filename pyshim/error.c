@@ -18,6 +18,166 @@ static PyObject *original_exception(TVMFFIObjectHandle err) {
   return PyExceptionInstance_Check(exc) ? exc : NULL;
 }
 
+/* ---- Native frames in Python tracebacks ------------------------------------
+ *
+ * An FFI error's backtrace is text, most recent call first (abi-v0.1.md
+ * §6.6).  Each of its lines becomes a traceback entry whose frame's code
+ * carries the line's file and function name, so traceback.print_exc() and
+ * pytest show the native frames between the Python frames, in call order.
+ * A frame per line is made once (by tvm_ffi.error._native_frame, from the
+ * code of a generator that never runs, so it refers to no caller) and kept
+ * in st->tb_frames. */
+
+enum { kMaxCachedFrames = 4096 };
+
+/* (frame, lineno) for one backtrace line, or Py_None if the line is not in
+ * the §6.6 form (borrowed; NULL with an exception set on failure). */
+static PyObject *frame_for_line(tvmffi_py_state *st, const char *line, size_t n) {
+  static const char kFile[] = "  File \"", kLine[] = "\", line ", kIn[] = ", in ";
+  PyObject *key, *entry, *file = NULL, *func = NULL, *frame = NULL;
+  const char *p, *end = line + n, *file_end = NULL, *num, *func_begin = NULL;
+  long lineno = 0;
+  int rc;
+
+  key = PyUnicode_DecodeUTF8(line, (Py_ssize_t)n, "replace");
+  if (key == NULL) return NULL;
+  entry = PyDict_GetItemWithError(st->tb_frames, key);
+  if (entry != NULL || PyErr_Occurred()) {
+    Py_DECREF(key);
+    return entry;
+  }
+  /* Parse `  File "<file>", line <n>, in <func>`. */
+  if (n > sizeof(kFile) - 1 && memcmp(line, kFile, sizeof(kFile) - 1) == 0) {
+    for (p = line + sizeof(kFile) - 1; p + sizeof(kLine) - 1 <= end; ++p) {
+      if (memcmp(p, kLine, sizeof(kLine) - 1) == 0) {
+        file_end = p;
+        break;
+      }
+    }
+  }
+  if (file_end != NULL) {
+    num = file_end + sizeof(kLine) - 1;
+    for (p = num; p < end && *p >= '0' && *p <= '9'; ++p) {
+      if (lineno < 100000000) lineno = lineno * 10 + (*p - '0');
+    }
+    if (p > num && (size_t)(end - p) >= sizeof(kIn) - 1 &&
+        memcmp(p, kIn, sizeof(kIn) - 1) == 0) {
+      func_begin = p + sizeof(kIn) - 1;
+    }
+  }
+  if (func_begin == NULL) {
+    entry = Py_None;
+  } else {
+    const char *file_begin = line + sizeof(kFile) - 1;
+    file = PyUnicode_DecodeUTF8(file_begin, file_end - file_begin, "replace");
+    func = file ? PyUnicode_DecodeUTF8(func_begin, end - func_begin, "replace") : NULL;
+    frame = func ? PyObject_CallFunctionObjArgs(st->tb_frame_factory, file, func, NULL) : NULL;
+    entry = frame ? Py_BuildValue("(Ol)", frame, lineno) : NULL;
+    Py_XDECREF(file);
+    Py_XDECREF(func);
+    Py_XDECREF(frame);
+    if (entry == NULL) {
+      Py_DECREF(key);
+      return NULL;
+    }
+  }
+  /* Distinct lines are few (frames of code that raises); a program that
+   * makes many (generated code) only refills the cache. */
+  if (PyDict_Size(st->tb_frames) >= kMaxCachedFrames) PyDict_Clear(st->tb_frames);
+  rc = PyDict_SetItem(st->tb_frames, key, entry);
+  if (entry != Py_None) Py_DECREF(entry); /* the dict keeps it (or it failed) */
+  Py_DECREF(key);
+  return rc == 0 ? entry : NULL;
+}
+
+/* A new traceback: one entry per line of text[0:size] (outermost first),
+ * followed by `tail` (the deeper entries, or None).  Returns a new reference;
+ * `tail` itself when tracebacks are not set up or the text has no line. */
+static PyObject *native_traceback(tvmffi_py_state *st, const char *text, size_t size,
+                                  PyObject *tail) {
+  PyObject *tb = Py_NewRef(tail);
+  const char *p = text, *end = text + size;
+  if (st->tb_type == NULL || st->tb_frame_factory == NULL || st->tb_frames == NULL) return tb;
+  /* Lines are most recent call first: wrap from the innermost outwards. */
+  while (p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *line_end = nl ? nl : end;
+    PyObject *entry = frame_for_line(st, p, (size_t)(line_end - p));
+    p = nl ? nl + 1 : end;
+    if (entry == NULL) {
+      Py_DECREF(tb);
+      return NULL;
+    }
+    if (entry != Py_None) {
+      PyObject *args[4], *lasti = PyLong_FromLong(-1), *next;
+      if (lasti == NULL) {
+        Py_DECREF(tb);
+        return NULL;
+      }
+      args[0] = tb;
+      args[1] = PyTuple_GetItem(entry, 0);
+      args[2] = lasti;
+      args[3] = PyTuple_GetItem(entry, 1);
+      next = PyObject_Vectorcall(st->tb_type, args, 4, NULL);
+      Py_DECREF(lasti);
+      Py_DECREF(tb);
+      if (next == NULL) return NULL;
+      tb = next;
+    }
+  }
+  return tb;
+}
+
+/* Puts the frames of text in front of exc's traceback.  Failures are
+ * swallowed: a traceback without native frames beats losing the error. */
+static void splice_native_frames(tvmffi_py_state *st, PyObject *exc, const char *text,
+                                 size_t size) {
+  PyObject *old, *tb;
+  if (size == 0 || st->tb_type == NULL) return;
+  old = PyException_GetTraceback(exc);
+  tb = native_traceback(st, text, size, old ? old : Py_None);
+  Py_XDECREF(old);
+  if (tb == NULL) {
+    PyErr_Clear();
+    return;
+  }
+  if (PyException_SetTraceback(exc, tb) != 0) PyErr_Clear();
+  Py_DECREF(tb);
+}
+
+static PyObject *format_backtrace(PyObject *exc);
+
+/* A Python exception coming back from C++ through `err` (whose extra_context
+ * holds it): put the native frames it crossed in front of its traceback, and
+ * attach a copy of err without the context (err -> exc -> err would be a
+ * cycle the garbage collector cannot see through). */
+static void annotate_returning_exception(tvmffi_py_state *st, PyObject *exc,
+                                         TVMFFIObjectHandle err) {
+  TVMFFIErrorCell *cell = TVMFFIErrorGetCellPtr(err);
+  TVMFFIObjectHandle copy = NULL;
+  PyObject *py_part, *wrapper;
+  Py_ssize_t n = 0;
+  const char *py_text;
+
+  /* The backtrace starts with the Python frames the exception had when it
+   * entered C++; what follows was added by the C++ layers it crossed. */
+  py_part = format_backtrace(exc);
+  py_text = py_part ? PyUnicode_AsUTF8AndSize(py_part, &n) : NULL;
+  if (py_text != NULL && (size_t)n <= cell->backtrace.size &&
+      memcmp(cell->backtrace.data, py_text, (size_t)n) == 0) {
+    splice_native_frames(st, exc, cell->backtrace.data + n, cell->backtrace.size - (size_t)n);
+  }
+  Py_XDECREF(py_part);
+  PyErr_Clear();
+  if (TVMFFIErrorCreateWithCauseAndExtraContext(&cell->kind, &cell->message, &cell->backtrace,
+                                                cell->cause_chain, NULL, &copy) != 0) {
+    return;
+  }
+  wrapper = tvmffi_py_object_wrap(st, copy); /* steals copy */
+  if (wrapper == NULL || PyObject_SetAttr(exc, st->str_ffi_error, wrapper) != 0) PyErr_Clear();
+  Py_XDECREF(wrapper);
+}
+
 void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc) {
   TVMFFIObjectHandle err = NULL;
   TVMFFIErrorCell *cell;
@@ -45,7 +205,9 @@ void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc) {
   /* A Python exception that crossed C or C++ comes back as the same object. */
   orig = original_exception(err);
   if (orig != NULL) {
-    PyErr_SetRaisedException(Py_NewRef(orig));
+    Py_INCREF(orig);
+    annotate_returning_exception(st, orig, err);
+    PyErr_SetRaisedException(orig);
     TVMFFIObjectDecRef(err);
     return;
   }
@@ -75,6 +237,7 @@ void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc) {
     PyErr_SetString(PyExc_TypeError, "a registered error class did not make an exception");
     return;
   }
+  splice_native_frames(st, exc, cell->backtrace.data, cell->backtrace.size);
   wrapper = tvmffi_py_object_wrap(st, err); /* steals err */
   if (wrapper == NULL) {
     Py_DECREF(exc);
@@ -242,6 +405,14 @@ void tvmffi_py_set_ffi_error_from_python(tvmffi_py_state *st) {
     Py_DECREF(exc);
     return;
   }
+  {
+    /* The native frames that called this callback, up to their own caller. */
+    const TVMFFIByteArray *callers = TVMFFIBacktrace(NULL, 0, NULL, 2);
+    TVMFFIErrorCell *cell = TVMFFIErrorGetCellPtr(err);
+    if (callers != NULL && callers->size != 0) {
+      cell->update_backtrace(err, callers, kTVMFFIBacktraceUpdateModeAppend);
+    }
+  }
   TVMFFIErrorSetRaised(err);
   TVMFFIObjectDecRef(err);
   Py_DECREF(exc);
@@ -283,12 +454,41 @@ static PyObject *mod_register_error(PyObject *module, PyObject *const *args, Py_
   Py_RETURN_NONE;
 }
 
+/* _set_traceback_factory(TracebackType, factory): factory(file, func) makes
+ * the frame object for a native frame. */
+static PyObject *mod_set_traceback_factory(PyObject *module, PyObject *const *args,
+                                           Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  PyObject *frames;
+  if (nargs != 2) {
+    PyErr_Format(PyExc_TypeError, "_set_traceback_factory expects 2 arguments, got %zd", nargs);
+    return NULL;
+  }
+  if (!PyType_Check(args[0]) || !PyCallable_Check(args[1])) {
+    PyErr_Format(PyExc_TypeError, "_set_traceback_factory expects a type and a callable, got "
+                 "%R and %R", args[0], args[1]);
+    return NULL;
+  }
+  frames = PyDict_New();
+  if (frames == NULL) return NULL;
+  Py_CLEAR(st->tb_frames);
+  Py_CLEAR(st->tb_type);
+  Py_CLEAR(st->tb_frame_factory);
+  st->tb_frames = frames;
+  st->tb_type = Py_NewRef(args[0]);
+  st->tb_frame_factory = Py_NewRef(args[1]);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef error_functions[] = {
     {"_error_info", mod_error_info, METH_O, NULL},
     {"_register_error", TVMFFI_PY_METH(mod_register_error), METH_FASTCALL, NULL},
+    {"_set_traceback_factory", TVMFFI_PY_METH(mod_set_traceback_factory), METH_FASTCALL,
+     "Installs the maker of native frames for tracebacks."},
     {NULL, NULL, 0, NULL}};
 
 int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st) {
+  if (PyModule_AddFunctions(module, error_functions) != 0) return -1;
   static const char *names[] = {"RuntimeError", "ValueError",     "TypeError",
                                 "AttributeError", "KeyError",     "IndexError",
                                 "AssertionError", "MemoryError",  "OverflowError",

@@ -129,6 +129,9 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   for (i = 0; i < st->num_classes; ++i) Py_VISIT(st->classes[i]);
   Py_VISIT(st->error_name_to_type);
   Py_VISIT(st->error_type_to_name);
+  Py_VISIT(st->tb_type);
+  Py_VISIT(st->tb_frame_factory);
+  Py_VISIT(st->tb_frames);
   Py_VISIT(st->dtype_cls);
   Py_VISIT(st->shape_cls);
   Py_VISIT(st->c_void_p);
@@ -165,6 +168,9 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->abc_mapping);
   Py_CLEAR(st->error_name_to_type);
   Py_CLEAR(st->error_type_to_name);
+  Py_CLEAR(st->tb_type);
+  Py_CLEAR(st->tb_frame_factory);
+  Py_CLEAR(st->tb_frames);
   Py_CLEAR(st->dtype_cls);
   Py_CLEAR(st->shape_cls);
   Py_CLEAR(st->c_void_p);

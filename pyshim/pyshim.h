@@ -124,6 +124,11 @@ typedef struct {
   PyObject *error_name_to_type;
   PyObject *error_type_to_name;
 
+  /* Native frames in Python tracebacks (error.c); set by tvm_ffi.error. */
+  PyObject *tb_type;          /* types.TracebackType, or NULL until set          */
+  PyObject *tb_frame_factory; /* (file, func) -> a frame object with that code  */
+  PyObject *tb_frames;        /* dict: backtrace line -> (frame, lineno)        */
+
   /* Classes supplied by the pure-Python layer (may be NULL until then). */
   PyObject *dtype_cls;  /* tvm_ffi.dtype (a str subclass)           */
   PyObject *shape_cls;  /* tvm_ffi.Shape (a tuple subclass)         */

@@ -36,7 +36,7 @@ inline std::string TypeIndexToDisplayName(int32_t type_index) {
     TVMFFIObjectHandle ignored = nullptr;  // GetTypeInfo raised; drop it
     TVMFFIErrorMoveFromRaised(&ignored);
     TVMFFIObjectDecRef(ignored);
-    return "<unknown type " + std::to_string(type_index) + ">";
+    return "<unknown type " + DecimalString(type_index) + ">";
   }
   return std::string(info->type_key.data, info->type_key.size);
 }

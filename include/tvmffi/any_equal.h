@@ -120,7 +120,7 @@ inline std::string RenderKey(const TVMFFIAny& v) {
     case kTVMFFIBool:
       return v.v_int64 != 0 ? "True" : "False";
     case kTVMFFIInt:
-      return std::to_string(v.v_int64);
+      return DecimalString(v.v_int64);
     case kTVMFFIFloat:
       return detail::RenderFloat(v.v_float64);
     default:

@@ -48,7 +48,7 @@ T ElementAs(const TVMFFIAny& v, int64_t index) {
   } else {
     std::optional<T> out = TypeTraits<T>::TryCast(&v);
     if (!out.has_value()) {
-      ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &v, "element " + std::to_string(index));
+      ThrowTypeMismatch(TypeTraits<T>::TypeStr(), &v, "element " + DecimalString(index));
     }
     return std::move(*out);
   }

@@ -71,7 +71,7 @@ class BigInt {
 
   // Decimal text, e.g. "-9223372036854775809".
   std::string ToString() const {
-    if (IsInt64()) return std::to_string(value_.raw()->v_int64);
+    if (IsInt64()) return DecimalString(value_.raw()->v_int64);
     // Magnitude in 32-bit limbs, least significant first.
     bool negative = IsNegative();
     std::vector<uint32_t> limbs;

@@ -5,6 +5,7 @@
 #ifndef TVMFFI_ERROR_H_
 #define TVMFFI_ERROR_H_
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "object.h"
 
@@ -103,13 +105,53 @@ class ErrorBuilder {
 
 #define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
 
-// Takes the error a failed ABI call left in the slot and throws it.
+// Decimal text of an integer.  The header-only layer uses this instead of
+// std::to_string: libstdc++'s version instantiates a function-local static
+// table that g++ emits as an STB_GNU_UNIQUE symbol, and glibc never unloads
+// a library holding one, so a kernel module could not be closed.
+inline std::string DecimalString(long long value) {
+  char buf[24];
+  int n = std::snprintf(buf, sizeof(buf), "%lld", value);
+  return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
+}
+
+namespace detail {
+// Whether the last lines of `text` name the same functions, in order, as the
+// lines of `tail` (backtrace lines, abi-v0.1.md §6.6; lines may differ).
+inline bool EndsWithSameFunctions(const TVMFFIByteArray& text, const TVMFFIByteArray& tail) {
+  auto funcs = [](const TVMFFIByteArray& b) {
+    std::vector<std::string> out;
+    std::string s(b.data == nullptr ? "" : b.data, b.size);
+    for (size_t pos = 0; pos < s.size();) {
+      size_t nl = s.find('\n', pos), end = nl == std::string::npos ? s.size() : nl;
+      size_t in = s.rfind(", in ", end);
+      out.push_back(in == std::string::npos || in < pos ? s.substr(pos, end - pos)
+                                                        : s.substr(in, end - in));
+      pos = end + 1;
+    }
+    return out;
+  };
+  std::vector<std::string> a = funcs(text), b = funcs(tail);
+  return a.size() >= b.size() && std::equal(b.begin(), b.end(), a.end() - b.size());
+}
+}  // namespace detail
+
+// Takes the error a failed ABI call left in the slot and throws it, with the
+// frames of this caller (up to its own FFI boundary) appended to its
+// backtrace unless they are already there: an error that crosses several
+// C++ layers gains the frames of each.
 [[noreturn]] inline void ThrowRaised(int rc) {
   TVMFFIObjectHandle h = nullptr;
   TVMFFIErrorMoveFromRaised(&h);
   if (h == nullptr) {
     throw Error("RuntimeError",
-                "a call failed with code " + std::to_string(rc) + " but left no error");
+                "a call failed with code " + DecimalString(rc) + " but left no error");
+  }
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(h);
+  const TVMFFIByteArray* here = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
+  if (here != nullptr && here->size != 0 && cell->update_backtrace != nullptr &&
+      !detail::EndsWithSameFunctions(cell->backtrace, *here)) {
+    cell->update_backtrace(h, here, kTVMFFIBacktraceUpdateModeAppend);
   }
   throw Error(ObjectPtr<Object>::AdoptHandle(h));
 }

@@ -133,10 +133,9 @@ int CallExported(const F& f, const std::string& name, const TVMFFIAny* args, int
     if (num_args != static_cast<int32_t>(Sig::kArity)) {
       detail::ThrowArityMismatch(name, Sig::kArity, num_args);
     }
-    Any rv;
-    detail::CallTyped<F, Sig>(f, name, reinterpret_cast<const AnyView*>(args), &rv,
+    // The caller's result slot holds None on entry (the safe-call convention).
+    detail::CallTyped<F, Sig>(f, name, reinterpret_cast<const AnyView*>(args), result,
                               std::make_index_sequence<Sig::kArity>());
-    *result = rv.Release();
     return 0;
   } catch (...) {
     return SetRaisedFromCurrentException();

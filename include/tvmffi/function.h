@@ -83,7 +83,7 @@ inline std::string FunctionContext(const std::string& func_name) {
                                                const std::string& expected,
                                                const TVMFFIAny* actual) {
   ThrowTypeMismatch(expected, actual,
-                    FunctionContext(func_name) + "argument " + std::to_string(index + 1));
+                    FunctionContext(func_name) + "argument " + DecimalString(index + 1));
 }
 // Throws TypeError "[In function <name>: ]expected <n> arguments, got <m>".
 [[noreturn]] inline void ThrowArityMismatch(const std::string& func_name, size_t expected,

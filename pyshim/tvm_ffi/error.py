@@ -1,4 +1,6 @@
 """FFI error kinds and the Python exception classes they map to."""
+import types
+
 from . import core
 
 ERROR_NAME_TO_TYPE = core.ERROR_NAME_TO_TYPE
@@ -33,3 +35,30 @@ def register_error(name_or_cls=None, cls=None):
     if cls is not None:
         return register(cls)
     return register
+
+
+# Native frames in Python tracebacks ------------------------------------------
+#
+# An FFI error raised into Python carries its native frames (file, line and
+# function of each) as traceback entries after the Python frame that made the
+# call.  A traceback entry needs a frame object; this makes one whose code
+# has the native frame's file and function name.  It is the frame of a
+# generator that is never started, so it holds no reference to any caller.
+# The extension calls this once per distinct backtrace line and keeps the
+# result.
+
+
+def _native_frame_template():
+    yield  # pragma: no cover - never runs
+
+
+_FRAME_CODE = _native_frame_template.__code__
+_FRAME_GLOBALS = {"__name__": "tvm_ffi.native", "__builtins__": {}}
+
+
+def _native_frame(filename, funcname):
+    code = _FRAME_CODE.replace(co_filename=filename, co_name=funcname, co_qualname=funcname)
+    return types.FunctionType(code, _FRAME_GLOBALS)().gi_frame
+
+
+core._set_traceback_factory(types.TracebackType, _native_frame)

@@ -1,12 +1,16 @@
 // Errors: creation, the thread-local slot, backtraces, causes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test_util.h"
+#include <tvmffi/array.h>
 #include <tvmffi/function.h>
+#include <tvmffi/string.h>
 
 using namespace tvmffi::core;
 using namespace test_util;
@@ -152,4 +156,142 @@ TEST_CASE("Error: a C++ error raised from another keeps it as its cause", "[erro
     // The outer error and the local `cause` hold the inner one.
     CHECK(cause->object().use_count() == 2);
   }
+}
+
+// ---------------------------------------------------------------------------
+// Backtraces: format, machinery left out, the frame cache, layers.
+
+namespace {
+
+// Every line is `  File "<file>", line <n>, in <function>`.
+bool AllLinesWellFormed(const std::string& text) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) return false;  // every line ends with \n
+    std::string line = text.substr(pos, nl - pos);
+    size_t q = line.find("\", line ");
+    if (line.rfind("  File \"", 0) != 0 || q == std::string::npos) return false;
+    size_t num = q + 8, in = line.find(", in ", num);
+    if (in == std::string::npos || in == num) return false;
+    for (size_t i = num; i < in; ++i) {
+      if (line[i] < '0' || line[i] > '9') return false;
+    }
+    pos = nl + 1;
+  }
+  return true;
+}
+
+std::vector<int64_t> CacheStats() {
+  Any s = Function::GetGlobalRequired("ffi.BacktraceCacheStats")();
+  Array<int64_t> a = s.As<Array<int64_t>>();
+  return {a[0], a[1], a[2]};
+}
+
+__attribute__((noinline)) void RaiseFromOnePlace() {
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "same place");
+}
+
+__attribute__((noinline)) std::string CallerSegmentOfCallee() {
+  Function f = Function::FromPacked([](const AnyView*, int32_t, Any* rv) {
+    const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 2);
+    *rv = Any(String(std::string(bt->data, bt->size)));
+  });
+  // Through TVMFFIFunctionCall, as a C caller would (Function::operator()
+  // enters the callee directly, with no boundary frame in between).
+  TVMFFIAny out;
+  out.type_index = kTVMFFINone;
+  out.zero_padding = 0;
+  out.v_int64 = 0;
+  REQUIRE(TVMFFIFunctionCall(f.handle(), nullptr, 0, &out) == 0);
+  Any rv = Any::Adopt(out);
+  return rv.As<String>().operator std::string();
+}
+
+}  // namespace
+
+TEST_CASE("Backtrace: lines follow the text format and leave out the raise machinery",
+          "[error]") {
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "x");
+  TVMFFIObjectHandle h = TakeRaisedHandle();
+  REQUIRE(h != nullptr);
+  std::string bt = TextOf(TVMFFIErrorGetCellPtr(h)->backtrace);
+  CHECK(AllLinesWellFormed(bt));
+  // The innermost frame is this test, not the slot setter or the capture.
+  CHECK(bt.find("TVMFFIErrorSetRaised") == std::string::npos);
+  CHECK(bt.find("CaptureBacktrace") == std::string::npos);
+  CHECK(bt.find("SetRaisedWithBacktrace") == std::string::npos);
+  CHECK(bt.rfind("  File \"", 0) == 0);
+  CHECK(bt.substr(0, bt.find('\n')).find("C_A_T_C_H") != std::string::npos);
+  TVMFFIObjectDecRef(h);
+}
+
+TEST_CASE("Backtrace: a second raise from the same place is served by the cache", "[error]") {
+  Function::GetGlobalRequired("ffi.BacktraceCacheClear")();
+  CHECK(CacheStats() == std::vector<int64_t>{0, 0, 0});
+  std::vector<int64_t> after[2];
+  for (int i = 0; i < 2; ++i) {  // one call site: the same frames twice
+    RaiseFromOnePlace();
+    TVMFFIObjectDecRef(TakeRaisedHandle());
+    after[i] = CacheStats();
+  }
+  CHECK(after[0][0] == 0);
+  CHECK(after[0][1] > 2);  // every frame of the walk named once
+  CHECK(after[0][2] == after[0][1]);
+  // The second walk: all hits, nothing new named.
+  CHECK(after[1] == std::vector<int64_t>{after[0][1], after[0][1], after[0][2]});
+}
+
+TEST_CASE("Backtrace: mode 2 gives the native caller of a callee, from inside it", "[error]") {
+  std::string bt = CallerSegmentOfCallee();
+  CHECK(AllLinesWellFormed(bt));
+  // The frames that called TVMFFIFunctionCall (this file's helper), none of
+  // the callee's (a lambda inside the helper).
+  INFO(bt);
+  CHECK(bt.find("CallerSegmentOfCallee") != std::string::npos);
+  CHECK(bt.find("{lambda") == std::string::npos);
+}
+
+TEST_CASE("Backtrace: an error crossing a C++ layer gains that layer's frames once", "[error]") {
+  Function inner = Function::FromTyped([]() -> int { TVMFFI_THROW(IndexError) << "deep"; });
+  // outer calls inner through the C ABI, as a layer built by another
+  // library would: TVMFFIFunctionCall is the boundary inner's capture stops at.
+  Function outer = Function::FromTyped([inner]() -> int {
+    TVMFFIAny out;
+    out.type_index = kTVMFFINone;
+    out.zero_padding = 0;
+    out.v_int64 = 0;
+    int rc = TVMFFIFunctionCall(inner.handle(), nullptr, 0, &out);
+    if (rc != 0) ThrowRaised(rc);
+    return 0;
+  });
+  std::string inner_bt, outer_bt;
+  {
+    TVMFFIAny out;
+    out.type_index = kTVMFFINone;
+    out.zero_padding = 0;
+    out.v_int64 = 0;
+    REQUIRE(TVMFFIFunctionCall(inner.handle(), nullptr, 0, &out) != 0);
+    TVMFFIObjectHandle h = TakeRaisedHandle();
+    inner_bt = TextOf(TVMFFIErrorGetCellPtr(h)->backtrace);
+    TVMFFIObjectDecRef(h);
+  }
+  try {
+    outer();
+  } catch (const Error& e) {
+    CHECK(e.kind() == "IndexError");
+    outer_bt = e.backtrace();
+  }
+  CHECK(AllLinesWellFormed(outer_bt));
+  // inner's capture stops at its FFI call; outer adds the frames above it.
+  size_t inner_lines = std::count(inner_bt.begin(), inner_bt.end(), '\n');
+  size_t outer_lines = std::count(outer_bt.begin(), outer_bt.end(), '\n');
+  CHECK(outer_lines > inner_lines);
+  // Appending again (as a second ThrowRaised would) is recognised and skipped.
+  TVMFFIByteArray whole = {outer_bt.data(), outer_bt.size()};
+  TVMFFIByteArray tail = {outer_bt.data() + outer_bt.find('\n') + 1,
+                          outer_bt.size() - outer_bt.find('\n') - 1};
+  CHECK(detail::EndsWithSameFunctions(whole, tail));
+  TVMFFIByteArray other = ByteArrayOf("  File \"x\", line 3, in nowhere\n");
+  CHECK_FALSE(detail::EndsWithSameFunctions(whole, other));
 }
