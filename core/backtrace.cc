@@ -46,7 +46,13 @@ bool StartsWith(const char* s, const char* prefix) {
 // language) and the Python interpreter's own frames.
 enum Boundary : uint8_t { kNotBoundary = 0, kFFICall = 1, kInterpreter = 2 };
 Boundary BoundaryOf(const char* symbol) {
-  if (StartsWith(symbol, "TVMFFIFunctionCall")) return kFFICall;
+  // TVMFFIFunctionCall, and the Python extension's two crossings
+  // (pyshim/): its call into a function's safe_call, which skips
+  // TVMFFIFunctionCall, and the safe_call entry of a Python callback.
+  if (StartsWith(symbol, "TVMFFIFunctionCall") || StartsWith(symbol, "tvmffi_py_function_call") ||
+      StartsWith(symbol, "tvmffi_py_callback_safe_call")) {
+    return kFFICall;
+  }
   if (StartsWith(symbol, "_Py") || StartsWith(symbol, "PyObject_") ||
       StartsWith(symbol, "slot_tp_call")) {
     return kInterpreter;

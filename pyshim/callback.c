@@ -66,7 +66,7 @@ static void release_pyobject(PyObject *obj) {
   PyGILState_Release(g);
 }
 
-static int Callback_safe_call(void *self, const TVMFFIAny *args, int32_t num_args,
+static int tvmffi_py_callback_safe_call(void *self, const TVMFFIAny *args, int32_t num_args,
                               TVMFFIAny *result) {
   tvmffi_py_closure *c = (tvmffi_py_closure *)self;
   PyObject *inline_stack[TVMFFI_PY_INLINE_ARGS], **stack = inline_stack, *ret = NULL;
@@ -146,7 +146,7 @@ int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
   if (closures_head != NULL) closures_head->prev = c;
   closures_head = c;
   pthread_mutex_unlock(&closures_lock);
-  rc = TVMFFIFunctionCreate(c, Callback_safe_call, Callback_deleter, out);
+  rc = TVMFFIFunctionCreate(c, tvmffi_py_callback_safe_call, Callback_deleter, out);
   if (rc != 0) {
     /* The deleter is not called on failure: unlink and free here. */
     pthread_mutex_lock(&closures_lock);

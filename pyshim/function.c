@@ -4,6 +4,19 @@
 #include <stddef.h>
 #include <string.h>
 
+__attribute__((noinline)) int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args,
+                                                        int32_t n, TVMFFIAny *result) {
+  int rc;
+  if (f != NULL && ((const TVMFFIObject *)f)->type_index == kTVMFFIFunction) {
+    rc = TVMFFIFunctionGetCellPtr(f)->safe_call(f, args, n, result);
+  } else {
+    rc = TVMFFIFunctionCall(f, args, n, result);
+  }
+  /* Not a tail call: this frame must stay on the stack during the call. */
+  __asm__ volatile("" ::: "memory");
+  return rc;
+}
+
 static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
                                      PyObject *kwnames) {
   tvmffi_py_function *fn = (tvmffi_py_function *)self;

@@ -179,14 +179,10 @@ typedef struct {
  * the safe_call entry of its cell directly (TVMFFIFunctionCell is ABI
  * layout), which is what TVMFFIFunctionCall does after its checks; anything
  * else goes through TVMFFIFunctionCall, which raises the right error.
+ * Never inlined: its frame is the boundary where a native backtrace taken
+ * under a Python call stops (core/backtrace.cc matches its name).
  */
-static inline int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n,
-                                          TVMFFIAny *result) {
-  if (f != NULL && ((const TVMFFIObject *)f)->type_index == kTVMFFIFunction) {
-    return TVMFFIFunctionGetCellPtr(f)->safe_call(f, args, n, result);
-  }
-  return TVMFFIFunctionCall(f, args, n, result);
-}
+int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args, int32_t n, TVMFFIAny *result);
 
 /* PyObject_CallOneArg is not in the limited API. */
 static inline PyObject *tvmffi_py_call1(PyObject *f, PyObject *arg) {

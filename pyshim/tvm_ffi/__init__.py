@@ -32,8 +32,7 @@ from .registry import (
 from .container import Array, Dict, List, Map, Shape
 from ._tensor import Tensor, from_dlpack
 from . import libinfo
-from .module import Module, ModulePropertyMask, load_module, system_lib
-from . import cpp
+from .module import Module, load_module, system_lib
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
@@ -52,6 +51,14 @@ def __getattr__(name):
         from ._device import DLDeviceType
 
         return DLDeviceType
+    if name == "cpp":  # the compiler driver, imported when first used
+        import importlib
+
+        return importlib.import_module(".cpp", __name__)
+    if name == "ModulePropertyMask":  # likewise (see module.py)
+        from .module import ModulePropertyMask
+
+        return ModulePropertyMask
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

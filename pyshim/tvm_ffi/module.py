@@ -11,10 +11,9 @@ A function taken from a module keeps the library loaded; the library is
 closed when nothing uses it any more (unless ``keep_module_alive``, the
 default, pins it for the life of the process).
 """
-import json
-from enum import IntEnum
-from os import PathLike, fspath
-from typing import Any, ClassVar, Dict, List, Optional, Sequence, Union
+from __future__ import annotations
+
+from os import fspath
 
 from . import core
 from .registry import register_object
@@ -47,12 +46,32 @@ _clear_imports = _global("ffi.ModuleClearImports")
 _globals_add = _global("ffi.ModuleGlobalsAdd")
 
 
-class ModulePropertyMask(IntEnum):
-    """Bits of :meth:`Module.get_property_mask`."""
+# Bits of Module.get_property_mask(); ModulePropertyMask names them (an
+# IntEnum made on first use, so that importing tvm_ffi does not import enum).
+_BINARY_SERIALIZABLE = 0b001
+_RUNNABLE = 0b010
+_COMPILATION_EXPORTABLE = 0b100
 
-    BINARY_SERIALIZABLE = 0b001
-    RUNNABLE = 0b010
-    COMPILATION_EXPORTABLE = 0b100
+
+def _make_property_mask():
+    from enum import IntEnum
+
+    class ModulePropertyMask(IntEnum):
+        """Bits of :meth:`Module.get_property_mask`."""
+
+        BINARY_SERIALIZABLE = _BINARY_SERIALIZABLE
+        RUNNABLE = _RUNNABLE
+        COMPILATION_EXPORTABLE = _COMPILATION_EXPORTABLE
+
+    ModulePropertyMask.__module__ = __name__
+    globals()["ModulePropertyMask"] = ModulePropertyMask
+    return ModulePropertyMask
+
+
+def __getattr__(name):
+    if name == "ModulePropertyMask":
+        return _make_property_mask()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @register_object("ffi.Module")
@@ -104,7 +123,11 @@ class Module(core.Object):
         """The parsed JSON of ``__tvm_ffi__metadata_<name>`` (its ``type_schema``
         key describes the signature), or None when the library has none."""
         text = _get_metadata(self, name, query_imports)
-        return None if text is None else json.loads(text)
+        if text is None:
+            return None
+        import json
+
+        return json.loads(text)
 
     def get_function_doc(self, name: str, query_imports: bool = False) -> Optional[str]:
         """The docstring of ``__tvm_ffi__doc_<name>``, or None."""
@@ -131,13 +154,13 @@ class Module(core.Object):
         return int(_get_property_mask(self))
 
     def is_binary_serializable(self) -> bool:
-        return bool(self.get_property_mask() & ModulePropertyMask.BINARY_SERIALIZABLE)
+        return bool(self.get_property_mask() & _BINARY_SERIALIZABLE)
 
     def is_runnable(self) -> bool:
-        return bool(self.get_property_mask() & ModulePropertyMask.RUNNABLE)
+        return bool(self.get_property_mask() & _RUNNABLE)
 
     def is_compilation_exportable(self) -> bool:
-        return bool(self.get_property_mask() & ModulePropertyMask.COMPILATION_EXPORTABLE)
+        return bool(self.get_property_mask() & _COMPILATION_EXPORTABLE)
 
     def __getattr__(self, name: str) -> core.Function:
         # Only reached when normal lookup fails; dunder names are never functions.
