@@ -270,8 +270,8 @@ class List(core.Object, collections.abc.MutableSequence):
 class Dict(_MapBase, collections.abc.MutableMapping):
     """A mutable, shared FFI dict: ``Dict({"a": 1})``, in insertion order,
     except that once it has switched to its hashed form (when it grows past
-    4 pairs), setting a present key
-    moves it to the end (apache-tvm-ffi's order; docs/abi.md section 11)."""
+    4 pairs), setting a present key moves it to the end (apache-tvm-ffi's
+    order; docs/abi.md section 11)."""
 
     __slots__ = ()
     _kind = "Dict"
