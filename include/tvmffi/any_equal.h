@@ -67,7 +67,12 @@ inline TVMFFIAny CallKeyHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32
 // attribute compare by it; anything else is unequal (objects by pointer, an
 // int never equals a float or a bool).
 inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
-  if (std::memcmp(&a, &b, sizeof(TVMFFIAny)) == 0) return true;
+  uint64_t wa[2], wb[2];
+  std::memcpy(wa, &a, sizeof(wa));
+  std::memcpy(wb, &b, sizeof(wb));
+  if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
+  // Values that are neither text nor objects are equal only when identical.
+  if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
   const char* da;
   const char* db;
   size_t na, nb;
@@ -96,18 +101,19 @@ namespace detail {
 inline uint64_t HashBytes(const char* data, size_t size) {
   constexpr uint64_t kModulus = 2147483647ULL;
   constexpr uint64_t kMultiplier = 1099511628211ULL;
+  auto load = [](const char* p, size_t n) {
+    uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(&word, p, n);
+#else
+    for (size_t k = n; k > 0; --k) word = (word << 8) | static_cast<unsigned char>(p[k - 1]);
+#endif
+    return word;
+  };
   uint64_t h = 0;
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word = 0;
-    for (int k = 7; k >= 0; --k) word = (word << 8) | static_cast<unsigned char>(data[i + k]);
-    h = (h * kMultiplier + word) % kModulus;
-  }
-  if (i < size) {
-    uint64_t word = 0;
-    for (size_t k = size; k > i; --k) word = (word << 8) | static_cast<unsigned char>(data[k - 1]);
-    h = (h * kMultiplier + word) % kModulus;
-  }
+  for (; i + 8 <= size; i += 8) h = (h * kMultiplier + load(data + i, 8)) % kModulus;
+  if (i < size) h = (h * kMultiplier + load(data + i, size - i)) % kModulus;
   return h;
 }
 
