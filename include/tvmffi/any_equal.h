@@ -94,12 +94,20 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
 
 namespace detail {
 
+// x mod (2^31 - 1) by folding (2^31 = 1 modulo it): the same value as the %
+// operator, without a multiplication.
+inline uint64_t ModMersenne31(uint64_t x) {
+  constexpr uint64_t kModulus = 2147483647ULL;
+  x = (x & kModulus) + (x >> 31);  // < 2^34
+  x = (x & kModulus) + (x >> 31);  // < 2^31 + 8
+  return x >= kModulus ? x - kModulus : x;
+}
+
 // The byte hash of apache-tvm-ffi (StableHashBytes): the bytes read as
 // little-endian 8-byte words (the last one zero-padded), folded as
 // h = (h * 1099511628211 + word) mod (2^31 - 1) in wrapping 64-bit
 // arithmetic.  Stable across runs and platforms.
 inline uint64_t HashBytes(const char* data, size_t size) {
-  constexpr uint64_t kModulus = 2147483647ULL;
   constexpr uint64_t kMultiplier = 1099511628211ULL;
   auto load = [](const char* p, size_t n) {
     uint64_t word = 0;
@@ -112,8 +120,8 @@ inline uint64_t HashBytes(const char* data, size_t size) {
   };
   uint64_t h = 0;
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) h = (h * kMultiplier + load(data + i, 8)) % kModulus;
-  if (i < size) h = (h * kMultiplier + load(data + i, size - i)) % kModulus;
+  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load(data + i, 8));
+  if (i < size) h = ModMersenne31(h * kMultiplier + load(data + i, size - i));
   return h;
 }
 
@@ -144,12 +152,11 @@ inline std::string RenderFloat(double x) {
 // "__any_hash__" attribute by that hook; anything else by type index and its
 // 8 value bytes.  Consistent with AnyKeyEqual.
 inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
-  constexpr uint64_t kModulus = 2147483647ULL;
   switch (v.type_index) {
     case kTVMFFISmallStr:
-      return detail::HashCombine(kTVMFFIStr, v.v_uint64 % kModulus);
+      return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
     case kTVMFFISmallBytes:
-      return detail::HashCombine(kTVMFFIBytes, v.v_uint64 % kModulus);
+      return detail::HashCombine(kTVMFFIBytes, detail::ModMersenne31(v.v_uint64));
     case kTVMFFIStr:
     case kTVMFFIBytes:
     case kTVMFFIRawStr:

@@ -151,6 +151,10 @@ class DenseMap {
 
   explicit DenseMap(MapCell* cell) : c_(cell) {}
 
+  // Optional: `hashes[i]` holds the hash of entry i's key, kept up to date
+  // by the methods below, so that moving a chain does not hash again.
+  void UseHashCache(uint64_t* hashes) { hashes_ = hashes; }
+
   // The distance selected by a jump code (kMapJumps).
   static uint64_t Jump(uint8_t code) { return kMapJumps.value[code]; }
 
@@ -217,13 +221,15 @@ class DenseMap {
   // entry is then unlinked from the iteration list; the caller sets the
   // value and links it at the back).  A new entry holds the raw bits of
   // `key`: the caller's reference moves into the table.  False when the
-  // table must grow first; nothing changed then.
-  bool TryInsert(const TVMFFIAny& key, uint64_t hash, uint64_t* out, bool* existed) {
+  // table must grow first; nothing changed then.  `known_absent` skips the
+  // key comparisons (the table is the same either way).
+  bool TryInsert(const TVMFFIAny& key, uint64_t hash, uint64_t* out, bool* existed,
+                 bool known_absent = false) {
     if (c_->slots == 0) return false;
     uint64_t i = FibHash(hash, c_->fib_shift);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
-      PlaceNew(i, 0, key);
+      PlaceNew(i, 0, key, hash);
       *out = i;
       *existed = false;
       return true;
@@ -232,14 +238,14 @@ class DenseMap {
       // The entry belongs to another chain: move that chain's rest away.
       if (IsFull()) return false;
       if (!TrySpareHead(i)) return false;
-      PlaceNew(i, 0, key);
+      PlaceNew(i, 0, key, hash);
       *out = i;
       *existed = false;
       return true;
     }
     uint64_t tail = i;
     for (uint64_t j = i; j != kMapNoIndex; j = ChainNext(j, Meta(j))) {
-      if (AnyKeyEqual(key, At(j).kv.key)) {
+      if (!known_absent && AnyKeyEqual(key, At(j).kv.key)) {
         ListUnlink(j);
         *out = j;
         *existed = true;
@@ -251,7 +257,7 @@ class DenseMap {
     uint8_t jump;
     uint64_t empty;
     if (!NextEmpty(tail, &jump, &empty)) return false;
-    PlaceNew(empty, kTailBit, key);
+    PlaceNew(empty, kTailBit, key, hash);
     SetJump(tail, jump);
     *out = empty;
     *existed = false;
@@ -279,6 +285,7 @@ class DenseMap {
     }
     ListUnlink(i);
     At(i).kv = At(last).kv;
+    if (hashes_ != nullptr) hashes_[i] = hashes_[last];
     ListReplace(last, i);
     Meta(last) = kEmpty;
     SetJump(prev, 0);
@@ -303,8 +310,9 @@ class DenseMap {
     uint8_t& m = Meta(i);
     m = static_cast<uint8_t>((m & kTailBit) | jump);
   }
-  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key) {
+  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key, uint64_t hash) {
     Meta(i) = meta;
+    if (hashes_ != nullptr) hashes_[i] = hash;
     Item& item = At(i);
     item.kv.key = key;
     AnyZero(&item.kv.value);
@@ -326,7 +334,8 @@ class DenseMap {
   }
   // The member before i in its chain (i is not a head).
   uint64_t FindPrev(uint64_t i) const {
-    uint64_t prev = FibHash(AnyKeyHash(At(i).kv.key), c_->fib_shift);
+    uint64_t hash = hashes_ != nullptr ? hashes_[i] : AnyKeyHash(At(i).kv.key);
+    uint64_t prev = FibHash(hash, c_->fib_shift);
     for (uint64_t next = ChainNext(prev, Meta(prev)); next != i;
          prev = next, next = ChainNext(next, Meta(next))) {
     }
@@ -345,6 +354,7 @@ class DenseMap {
       if (!NextEmpty(w, &jump, &empty)) return false;
       Meta(empty) = kTailBit;
       At(empty).kv = At(r).kv;
+      if (hashes_ != nullptr) hashes_[empty] = hashes_[r];
       ListReplace(r, empty);
       uint8_t r_meta = Meta(r);
       Meta(r) = first ? kProtected : kEmpty;
@@ -388,6 +398,7 @@ class DenseMap {
   }
 
   MapCell* c_;
+  uint64_t* hashes_ = nullptr;
 };
 
 }  // namespace detail
@@ -660,7 +671,15 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
+    // Each key is hashed once, however many tables are tried.
+    std::vector<uint64_t> hashes;
+    hashes.reserve(static_cast<size_t>(cell_.size));
+    for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
+      hashes.push_back(AnyKeyHash(KVAt(pos).key));
+    }
+    std::vector<uint64_t> fresh_hashes;
     for (;;) {
+      fresh_hashes.assign(static_cast<size_t>(slots), 0);
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
       fresh.size = 0;
@@ -672,11 +691,13 @@ class MapBaseObj : public Object {
       bool fits = true;
       try {
         detail::DenseMap to(&fresh);
-        for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos)) {
+        to.UseHashCache(fresh_hashes.data());
+        size_t k = 0;
+        for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos), ++k) {
           const KV& kv = KVAt(pos);
           uint64_t at;
           bool existed;
-          fits = to.TryInsert(kv.key, AnyKeyHash(kv.key), &at, &existed);
+          fits = to.TryInsert(kv.key, hashes[k], &at, &existed, /*known_absent=*/true);
           if (fits) {
             to.At(at).kv.value = kv.value;
             to.ListPushBack(at);
