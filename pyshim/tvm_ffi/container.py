@@ -2,6 +2,7 @@
 Shape (a tuple), plus the wrappers of ffi.Error and ffi.OpaquePyObject."""
 import collections.abc
 import numbers
+import operator
 from typing import Any, Iterator
 
 from . import core
@@ -227,6 +228,8 @@ class List(core.Object, collections.abc.MutableSequence):
         _ffi("ffi.ListErase")(self, self._index(idx))
 
     def insert(self, index, value):
+        # As list.insert: an integer (or __index__) only, clamped to [0, n].
+        index = operator.index(index)
         n = len(self)
         index = max(0, min(n, index + n if index < 0 else index))
         _ffi("ffi.ListInsert")(self, index, value)
