@@ -396,17 +396,17 @@ class Registry {
                                  << " is already registered for type " << Quote(e->key);
     }
     old = Any::Adopt(slot);
-    TVMFFIAny value = owned.Release();
+    TVMFFIAny stored = owned.Release();
     if (static_cast<size_t>(type_index) >= published) {
       // A slot no reader can see yet: fill it, then publish.
-      slot = value;
+      slot = stored;
     } else {
       // A published slot: the payload first, then the type index with
       // release order, so a reader that loads the type index with acquire
       // order sees a whole value (or the previous None).
-      __atomic_store_n(&slot.v_int64, value.v_int64, __ATOMIC_RELAXED);
-      __atomic_store_n(&slot.zero_padding, value.zero_padding, __ATOMIC_RELAXED);
-      __atomic_store_n(&slot.type_index, value.type_index, __ATOMIC_RELEASE);
+      __atomic_store_n(&slot.v_int64, stored.v_int64, __ATOMIC_RELAXED);
+      __atomic_store_n(&slot.zero_padding, stored.zero_padding, __ATOMIC_RELAXED);
+      __atomic_store_n(&slot.type_index, stored.type_index, __ATOMIC_RELEASE);
     }
     // The same pointer and size again when nothing grew: harmless.
     PublishArray(const_cast<TVMFFIAny**>(&col->column.data), &col->column.size, data,
