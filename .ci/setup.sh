@@ -16,6 +16,7 @@ packages=(
   python3 python3-dev python3-pip python3-venv   # pyshim, pip download of upstream
   python3-pytest python3-numpy           # the Python tests
   ca-certificates
+  libclang-rt-14-dev valgrind            # make fuzz (libFuzzer for clang 14), make valgrind
 )
 
 missing=()
