@@ -7,7 +7,7 @@
 #   make bench    Release build, then run the benchmarks
 #   make fuzz     libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, each run FUZZ_SECONDS
 #   make tsan     the C++ suite (with the thread-stress test) under ThreadSanitizer, in build-tsan/
-#   make valgrind the C tests under valgrind memcheck, in build-valgrind/
+#   make valgrind the C tests of build/ under valgrind memcheck
 #   make clean    remove the build directories
 
 BUILD      ?= build
@@ -47,14 +47,13 @@ bench: build
 	if [ -f bench/python/run.sh ]; then bash bench/python/run.sh; fi
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) $(VALGRIND_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)
 
 # Reliability (docs/reliability.md) ------------------------------------------------
 FUZZ_BUILD     ?= build-fuzz
 FUZZ_SECONDS   ?= 30
 FUZZ_TARGETS   ?= fuzz_dtype fuzz_dlpack fuzz_globals
 TSAN_BUILD     ?= build-tsan
-VALGRIND_BUILD ?= build-valgrind
 
 # New inputs go to $(FUZZ_BUILD)/corpus/<target>; fuzz/corpus/<target> (the
 # committed seeds) is only read.  A crash leaves its input in $(FUZZ_BUILD)/.
@@ -85,12 +84,12 @@ tsan:
 
 # memcheck over the C tests; tests/valgrind.supp records the known false
 # positives (libunwind reading the stack), each with its reason.
-valgrind:
-	$(CONFIGURE) -B $(VALGRIND_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTVM_FFI_BUILD_BENCH=OFF
-	cmake --build $(VALGRIND_BUILD) -j $(JOBS)
-	@set -e; for t in $(VALGRIND_BUILD)/tests/c_test_*; do \
+# (The C tests of the Release build in $(BUILD)/, so no extra build.)
+valgrind: build
+	@set -e; for t in $(BUILD)/tests/c_test_*; do \
+	  [ -f "$$t" ] && [ -x "$$t" ] || continue; \
 	  echo "== valgrind $$t"; \
 	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	    --suppressions=tests/valgrind.supp $$t > $(VALGRIND_BUILD)/$$(basename $$t).log 2>&1 || \
-	    { tail -n 80 $(VALGRIND_BUILD)/$$(basename $$t).log; exit 1; }; \
+	    --suppressions=tests/valgrind.supp $$t > $$t.valgrind.log 2>&1 || \
+	    { tail -n 80 $$t.valgrind.log; exit 1; }; \
 	done; echo "valgrind: all C tests clean"
