@@ -23,7 +23,7 @@ constexpr int64_t kMaxSeqSize = 1024;  // larger sequences are not passed on (me
 
 bool Denied(const std::string& name) {
   static const char* const kDenied[] = {"ExternC", "Remove", "SetGlobal", "Load", "Unsafe",
-                                        "System", "Register"};
+                                        "System"};
   for (const char* d : kDenied) {
     if (name.find(d) != std::string::npos) return true;
   }
