@@ -18,6 +18,7 @@ packages=(
   python3-pytest python3-numpy           # the Python tests
   ca-certificates
   openjdk-17-jdk-headless maven          # make test-lang: the Java sample (JNA from Maven Central)
+  libclang-rt-14-dev valgrind            # make fuzz (libFuzzer for clang 14), make valgrind
 )
 
 missing=()

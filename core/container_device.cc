@@ -36,11 +36,10 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen, DLDev
     case kTVMFFIMap:
     case kTVMFFIDict: {
       if (!seen->insert(v.v_obj).second) return false;
-      const detail::KVTable& table =
-          static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj))->table;
-      for (int64_t pos = table.NextLive(0); pos < table.EndPos(); pos = table.NextLive(pos + 1)) {
-        if (FindNonCPU(table.EntryAt(pos).key, seen, out) ||
-            FindNonCPU(table.EntryAt(pos).value, seen, out)) {
+      const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
+      for (uint64_t pos = map->BeginPos(); pos != map->EndPos(); pos = map->NextPos(pos)) {
+        if (FindNonCPU(map->KVAt(pos).key, seen, out) ||
+            FindNonCPU(map->KVAt(pos).value, seen, out)) {
           return true;
         }
       }

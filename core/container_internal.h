@@ -52,7 +52,9 @@ inline void CheckKeyValueArgs(const char* func, int32_t n) {
 
 // The iterator functor of a Map or Dict (map.cc): f(0) -> current key,
 // f(1) -> current value, f(2) -> advance, returning whether an element is
-// left.  Keeps the map alive.  `what` names the container in errors.
+// left.  Keeps the map alive.  `what` names the container in errors.  It
+// follows its current key across mutation of a Dict (growth moves pairs);
+// erasing that key makes the next command a RuntimeError.
 Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what);
 
 // Registers the globals Map and Dict share, for ObjType = MapObj or DictObj
@@ -70,10 +72,11 @@ bool RegisterMapCommonGlobals() {
   std::string make = name_of("");
   Function::SetGlobal(make, Function::FromPacked([make](const AnyView* args, int32_t n, Any* rv) {
     CheckKeyValueArgs(make.c_str(), n);
+    // Pair by pair from an empty map, as apache-tvm-ffi builds it, so both
+    // libraries make the same table from the same arguments.
     ObjectPtr<ObjType> map = ObjType::Make();
-    map->table.Reserve(n / 2);
     for (int32_t i = 0; i < n; i += 2) {
-      map->table.Set(Any(args[i]).Release(), Any(args[i + 1]).Release());
+      map->Set(Any(args[i]).Release(), Any(args[i + 1]).Release());
     }
     *rv = ObjectPtrToAny(std::move(map));
   }));

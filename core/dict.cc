@@ -15,18 +15,18 @@ DictObj* DictArg(const AnyView& arg, const char* func) {
 const bool kCommonGlobalsRegistered = RegisterMapCommonGlobals<DictObj>();
 
 TVMFFI_REGISTER_GLOBAL("ffi.DictSetItem", [](AnyView d, Any key, Any value) {
-  DictArg(d, "ffi.DictSetItem")->table.Set(key.Release(), value.Release());
+  DictArg(d, "ffi.DictSetItem")->Set(key.Release(), value.Release());
 });
 
 // KeyError naming the key when absent.
 TVMFFI_REGISTER_GLOBAL("ffi.DictErase", [](AnyView d, AnyView key) {
-  if (!DictArg(d, "ffi.DictErase")->table.Erase(*key.raw())) {
+  if (!DictArg(d, "ffi.DictErase")->Erase(*key.raw())) {
     ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
   }
 });
 
 TVMFFI_REGISTER_GLOBAL("ffi.DictClear",
-                       [](AnyView d) { DictArg(d, "ffi.DictClear")->table.Clear(); });
+                       [](AnyView d) { DictArg(d, "ffi.DictClear")->Clear(); });
 
 }  // namespace
 }  // namespace core

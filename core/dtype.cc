@@ -95,6 +95,16 @@ std::optional<uint32_t> ConsumeDecimal(std::string_view* s) {
   TVMFFI_THROW(ValueError) << "unknown dtype `" << text << "`";
 }
 
+// 65535 fixed lanes and 1 scalable lane are the same 16 bits (int16 -1),
+// which no name can tell apart: both are refused.
+constexpr uint16_t kAmbiguousLanes = 0xFFFF;
+
+[[noreturn]] void ThrowAmbiguousLanes(std::string_view text) {
+  TVMFFI_THROW(ValueError) << "invalid dtype `" << text
+                           << "`: 65535 lanes and 1 scalable lane share the encoding -1 and "
+                              "cannot be told apart";
+}
+
 // Parses what follows the element type: "", "x<N>" or "xvscalex<N>"
 // (scalable, stored as -N in int16).
 uint16_t ParseLanes(std::string_view text, std::string_view rest, bool allow_underscore) {
@@ -109,12 +119,13 @@ uint16_t ParseLanes(std::string_view text, std::string_view rest, bool allow_und
       TVMFFI_THROW(ValueError) << "invalid dtype `" << text
                                << "`: scalable lanes must be in [1, 32768]";
     }
-    return static_cast<uint16_t>(static_cast<int16_t>(-static_cast<int32_t>(*n)));
-  }
-  if (*n < 1 || *n > 65535) {
+  } else if (*n < 1 || *n > 65535) {
     TVMFFI_THROW(ValueError) << "invalid dtype `" << text << "`: lanes must be in [1, 65535]";
   }
-  return static_cast<uint16_t>(*n);
+  uint16_t lanes = scalable ? static_cast<uint16_t>(static_cast<int16_t>(-static_cast<int32_t>(*n)))
+                            : static_cast<uint16_t>(*n);
+  if (lanes == kAmbiguousLanes) ThrowAmbiguousLanes(text);
+  return lanes;
 }
 
 // Parses "[<bits>][lanes]" after a prefix.
@@ -202,9 +213,22 @@ DLDataType Parse(std::string_view text) {
 std::string Format(DLDataType dtype) {
   if (dtype.code == kDLOpaqueHandle && dtype.bits == 0 && dtype.lanes == 0) return "";
   if (dtype.code == kDLBool && dtype.bits == 8 && dtype.lanes == 1) return "bool";
-  if (dtype.code == kDLOpaqueHandle) return "handle";
+  // Every name printed parses back to the same dtype; the few dtypes that no
+  // name spells are refused rather than printed as a different one.
+  auto refuse = [&dtype](const char* why) {
+    TVMFFI_THROW(ValueError) << "cannot format dtype {code " << int(dtype.code) << ", bits "
+                             << int(dtype.bits) << ", lanes " << dtype.lanes << "}: " << why;
+  };
+  if (dtype.bits == 0) refuse("0 bits has no name (a bits suffix of 0 means the default)");
+  if (dtype.lanes == 0) refuse("0 lanes has no name");
+  if (dtype.lanes == kAmbiguousLanes) {
+    refuse("65535 lanes and 1 scalable lane share the encoding -1 and cannot be told apart");
+  }
   std::string out;
-  if (dtype.code >= kCustomBegin) {
+  if (dtype.code == kDLOpaqueHandle) {
+    // "handle" alone is 64 bits; other widths keep their bits.
+    out = dtype.bits == 64 ? "handle" : "handle" + std::to_string(dtype.bits);
+  } else if (dtype.code >= kCustomBegin) {
     out = "custom[" + CustomTypeName(dtype) + "]" + std::to_string(dtype.bits);
   } else if (const char* name = CodeName(dtype.code)) {
     out = name + std::to_string(dtype.bits);
@@ -212,6 +236,7 @@ std::string Format(DLDataType dtype) {
     for (const NarrowFamily& family : kNarrowFamilies) {
       for (size_t i = 0; i < family.num_variants; ++i) {
         if (family.variants[i].code == dtype.code) {
+          if (dtype.bits != family.bits) refuse("a narrow float name implies its bits");
           out = std::string(family.canonical_prefix) + family.variants[i].name;
         }
       }

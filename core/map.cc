@@ -1,6 +1,7 @@
 // ffi.Map global functions, and the iterator functor Map and Dict share.
 #include <tvmffi/map.h>
 
+#include <cstring>
 #include <memory>
 
 #include "container_internal.h"
@@ -10,33 +11,50 @@ namespace tvmffi {
 namespace core {
 
 Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what) {
+  // `key` is an owned copy of the current key (None at the end): positions
+  // move when a Dict grows or erases, so each command first finds the
+  // current pair again by its key.
   struct State {
     ObjectPtr<Object> map;
-    int64_t pos;
+    uint64_t pos;
+    Any key;
+    bool at_end;
   };
   auto state = std::make_shared<State>();
-  state->pos = static_cast<MapBaseObj*>(map.get())->table.NextLive(0);
+  const MapBaseObj* obj = static_cast<const MapBaseObj*>(map.get());
+  state->pos = obj->BeginPos();
+  state->at_end = state->pos == obj->EndPos();
+  if (!state->at_end) state->key = CopyStored(obj->KVAt(state->pos).key);
   state->map = std::move(map);
   std::string name = std::string("ffi.") + what + "ForwardIterFunctor";
   return Function::FromTyped(
       [state, what](int64_t command) -> Any {
-        const detail::KVTable& table = static_cast<MapBaseObj*>(state->map.get())->table;
-        // Positions are checked each time: the Dict may have changed since.
-        bool valid = state->pos < table.EndPos() &&
-                     table.EntryAt(state->pos).key.type_index != detail::KVTable::kErased;
-        switch (command) {
-          case 0:
-          case 1:
-            if (!valid) TVMFFI_THROW(IndexError) << what << " iterator is past the end";
-            return CopyStored(command == 0 ? table.EntryAt(state->pos).key
-                                           : table.EntryAt(state->pos).value);
-          case 2:
-            if (state->pos < table.EndPos()) state->pos = table.NextLive(state->pos + 1);
-            return Any(state->pos < table.EndPos());
-          default:
-            TVMFFI_THROW(ValueError) << what << " iterator: unknown command " << command
-                                     << " (0 = key, 1 = value, 2 = advance)";
+        if (command < 0 || command > 2) {
+          TVMFFI_THROW(ValueError) << what << " iterator: unknown command " << command
+                                   << " (0 = key, 1 = value, 2 = advance)";
         }
+        const MapBaseObj* m = static_cast<const MapBaseObj*>(state->map.get());
+        if (state->at_end) {
+          if (command == 2) return Any(false);
+          TVMFFI_THROW(IndexError) << what << " iterator is past the end";
+        }
+        const TVMFFIAny& key = *state->key.raw();
+        if (!m->IsLivePos(state->pos) ||
+            std::memcmp(&m->KVAt(state->pos).key, &key, sizeof(TVMFFIAny)) != 0) {
+          state->pos = m->FindPos(key);
+          if (state->pos == m->EndPos()) {
+            TVMFFI_THROW(RuntimeError) << what << " changed during iteration: the current key "
+                                       << RenderKey(key) << " was removed";
+          }
+        }
+        if (command != 2) {
+          const MapBaseObj::KV& kv = m->KVAt(state->pos);
+          return CopyStored(command == 0 ? kv.key : kv.value);
+        }
+        state->pos = m->NextPos(state->pos);
+        state->at_end = state->pos == m->EndPos();
+        state->key = state->at_end ? Any() : CopyStored(m->KVAt(state->pos).key);
+        return Any(!state->at_end);
       },
       name);
 }

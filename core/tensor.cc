@@ -73,6 +73,34 @@ std::string FormatDims(const int64_t* dims, int32_t n) {
   return os.str();
 }
 
+std::string FormatDType(DLDataType dtype) {
+  std::ostringstream os;
+  os << "(code " << int(dtype.code) << ", bits " << int(dtype.bits) << ", lanes " << dtype.lanes
+     << ")";
+  return os.str();
+}
+
+// Refuses shapes whose element count, or byte size, does not fit in int64
+// (as numpy does, the zero dimensions are left out of the count, so that the
+// compact strides synthesised for NULL strides fit too: each is a product of
+// some of the non-zero dimensions).  Dimensions are already known >= 0.
+void CheckSizeFitsInt64(const DLTensor& t) {
+  int64_t count = 1;
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] == 0) continue;
+    if (__builtin_mul_overflow(count, t.shape[i], &count)) {
+      TVMFFI_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+                                 << " has more elements than fit in int64";
+    }
+  }
+  unsigned __int128 bits = static_cast<unsigned __int128>(count) * t.dtype.bits * t.dtype.lanes;
+  if ((bits + 7) / 8 > static_cast<unsigned __int128>(INT64_MAX)) {
+    TVMFFI_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+                               << " with dtype " << FormatDType(t.dtype)
+                               << " takes more bytes than fit in int64";
+  }
+}
+
 // The checks shared by both import paths.  Every refusal of the tensor
 // itself is a RuntimeError (as upstream); bad arguments are ValueErrors.
 void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
@@ -90,6 +118,7 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
                                  << FormatDims(t.shape, t.ndim);
     }
   }
+  CheckSizeFitsInt64(t);
   if (require_alignment > 0) {
     uint64_t align = static_cast<uint64_t>(require_alignment);
     if (IsDirectAddressDevice(t.device.device_type)) {
@@ -122,6 +151,7 @@ ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owne
   obj->dl_tensor = src;
   if (synth) {
     int64_t* strides = obj->dims();
+    // CheckSizeFitsInt64 ran: no partial product here overflows.
     int64_t step = 1;
     for (int32_t i = src.ndim - 1; i >= 0; --i) {
       strides[i] = step;

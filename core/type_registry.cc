@@ -65,6 +65,19 @@ class GrowArray {
   std::vector<std::unique_ptr<T[]>> retired_;
 };
 
+// Publishes a grown array (data pointer and element count) that readers
+// take without the lock.  The entries are written before the call; the
+// pointer is stored before the count, both with release order, so a reader
+// that loads the count first with acquire order (then the pointer) never
+// pairs a new count with an old, shorter buffer.  Old buffers stay valid
+// (GrowArray retires, never frees, them), so a reader still holding the old
+// pointer and count reads consistent data too.
+template <typename T, typename Count>
+void PublishArray(T** data_field, Count* count_field, T* data, size_t count) {
+  __atomic_store_n(data_field, data, __ATOMIC_RELEASE);
+  __atomic_store_n(count_field, static_cast<Count>(count), __ATOMIC_RELEASE);
+}
+
 // One registered type.  `info` is the first member, so the address of the
 // entry is the TVMFFITypeInfo* handed out.  Entries are never freed or moved.
 // All members are written under Registry::mu_; `info` is read without a lock.
@@ -321,8 +334,9 @@ class Registry {
     if (info.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
       copy.setter = e->Retain(std::move(setter_fn)).v_obj;
     }
-    e->info.fields = e->fields.Append(copy);
-    e->info.num_fields = static_cast<int32_t>(e->fields.size());
+    TVMFFIFieldInfo* fields = e->fields.Append(copy);
+    PublishArray(const_cast<TVMFFIFieldInfo**>(&e->info.fields), &e->info.num_fields, fields,
+                 e->fields.size());
   }
 
   void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
@@ -341,8 +355,9 @@ class Registry {
     TVMFFIMethodInfo copy = info;
     e->KeepTexts(&copy);
     copy.method = e->Retain(std::move(method));
-    e->info.methods = e->methods.Append(copy);
-    e->info.num_methods = static_cast<int32_t>(e->methods.size());
+    TVMFFIMethodInfo* methods = e->methods.Append(copy);
+    PublishArray(const_cast<TVMFFIMethodInfo**>(&e->info.methods), &e->info.num_methods, methods,
+                 e->methods.size());
   }
 
   void RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) {
@@ -355,7 +370,8 @@ class Registry {
     }
     e->metadata.reset(new TVMFFITypeMetadata(metadata));
     e->metadata->doc = e->Keep(metadata.doc);
-    e->info.metadata = e->metadata.get();
+    __atomic_store_n(const_cast<TVMFFITypeMetadata**>(&e->info.metadata), e->metadata.get(),
+                     __ATOMIC_RELEASE);
   }
 
   void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value) {
@@ -372,16 +388,29 @@ class Registry {
     TypeEntry* e = Require(type_index);
     AttrColumn* col = EnsureColumn(name);
     if (type_index == kTVMFFINone) return;
+    size_t published = static_cast<size_t>(col->column.size);
     TVMFFIAny* data = col->storage.Resize(static_cast<size_t>(type_index) + 1);
     TVMFFIAny& slot = data[type_index];
     if (slot.type_index != kTVMFFINone && !owned.is_none()) {
       TVMFFI_THROW(RuntimeError) << "type attribute " << Quote(name)
                                  << " is already registered for type " << Quote(e->key);
     }
-    col->column.data = data;
-    col->column.size = static_cast<int32_t>(col->storage.size());
     old = Any::Adopt(slot);
-    slot = owned.Release();
+    TVMFFIAny stored = owned.Release();
+    if (static_cast<size_t>(type_index) >= published) {
+      // A slot no reader can see yet: fill it, then publish.
+      slot = stored;
+    } else {
+      // A published slot: the payload first, then the type index with
+      // release order, so a reader that loads the type index with acquire
+      // order sees a whole value (or the previous None).
+      __atomic_store_n(&slot.v_int64, stored.v_int64, __ATOMIC_RELAXED);
+      __atomic_store_n(&slot.zero_padding, stored.zero_padding, __ATOMIC_RELAXED);
+      __atomic_store_n(&slot.type_index, stored.type_index, __ATOMIC_RELEASE);
+    }
+    // The same pointer and size again when nothing grew: harmless.
+    PublishArray(const_cast<TVMFFIAny**>(&col->column.data), &col->column.size, data,
+                 col->storage.size());
   }
 
   const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) {

@@ -240,28 +240,87 @@ done:
 
 static int owned_object_to_any(TVMFFIObjectHandle h, TVMFFIAny *out, tvmffi_py_temps *temps);
 
+/* ---- nesting guard ------------------------------------------------------------
+ * Lists, tuples and dicts convert recursively (their items become the
+ * elements of an ffi.Array or ffi.Map).  Each level passes Python's recursion
+ * check, so nesting deeper than the interpreter allows raises RecursionError
+ * instead of overflowing the C stack, and is linked on this thread's stack of
+ * containers being converted, so a container that contains itself raises
+ * ValueError at once.  The frames live on the C stack; the per-thread pointer
+ * is only ever read and written by its own thread. */
+typedef struct nesting_frame {
+  PyObject *container; /* borrowed: the caller holds it for the whole conversion */
+  struct nesting_frame *outer;
+} nesting_frame;
+
+static _Thread_local nesting_frame *tls_converting = NULL;
+
+/* 0 and `frame` linked in, or -1 with RecursionError or ValueError set. */
+static int nesting_enter(nesting_frame *frame, PyObject *container) {
+  nesting_frame *f;
+  for (f = tls_converting; f != NULL; f = f->outer) {
+    if (f->container == container) {
+      PyObject *name = PyType_GetName(Py_TYPE(container));
+      if (name != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "cannot convert a %U that contains itself (a reference cycle) to an FFI value",
+                     name);
+        Py_DECREF(name);
+      }
+      return -1;
+    }
+  }
+  if (Py_EnterRecursiveCall(" while converting nested containers to FFI values") != 0) return -1;
+  frame->container = container;
+  frame->outer = tls_converting;
+  /* The frame is unlinked by nesting_leave before its function returns,
+   * which GCC cannot see across the two calls. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
+  tls_converting = frame;
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
+  return 0;
+}
+
+static void nesting_leave(nesting_frame *frame) {
+  tls_converting = frame->outer;
+  Py_LeaveRecursiveCall();
+}
+
 /* A list or tuple becomes an ffi.Array built here (container.c). */
 static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                              tvmffi_py_temps *temps) {
   PyObject *seq;
   TVMFFIObjectHandle h;
+  nesting_frame frame;
   int rc;
+  if (nesting_enter(&frame, obj) != 0) return -1;
   if (PyTuple_CheckExact(obj) || PyList_CheckExact(obj)) {
     seq = Py_NewRef(obj);
   } else {
     seq = PySequence_Tuple(obj); /* subclasses may override item access */
-    if (seq == NULL) return -1;
   }
-  rc = tvmffi_py_array_from_seq(st, seq, &h);
-  Py_DECREF(seq);
+  rc = seq == NULL ? -1 : tvmffi_py_array_from_seq(st, seq, &h);
+  Py_XDECREF(seq);
+  nesting_leave(&frame);
   if (rc != 0) return -1;
   return owned_object_to_any(h, out, temps);
 }
 
-/* A dict becomes an ffi.Map (map.c), owned by temps. */
+/* A dict becomes an ffi.Map (map.c), owned by temps; nesting is guarded as
+ * for lists (a dict that contains itself, or one nested too deep). */
 static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                        tvmffi_py_temps *temps) {
-  if (tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, out) != 0) return -1;
+  nesting_frame frame;
+  int rc;
+  if (nesting_enter(&frame, obj) != 0) return -1;
+  rc = tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, out);
+  nesting_leave(&frame);
+  if (rc != 0) return -1;
   return tvmffi_py_temps_add(temps, out->v_obj);
 }
 

@@ -339,15 +339,14 @@ TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyObject *obj) {
 /* _register_object(type_index, cls) */
 static PyObject *mod_register_object(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
-  long index;
+  int32_t index;
   if (tvmffi_py_check_nargs("_register_object", nargs, 2, 2) != 0) return NULL;
-  index = PyLong_AsLong(args[0]);
-  if (index == -1 && PyErr_Occurred()) return NULL;
+  if (tvmffi_py_as_int32(args[0], "type index", &index) != 0) return NULL;
   if (!PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], st->object_type)) {
     PyErr_Format(PyExc_TypeError, "%R is not a subclass of tvm_ffi.Object", args[1]);
     return NULL;
   }
-  if (tvmffi_py_register_class(st, (int32_t)index, args[1]) != 0) return NULL;
+  if (tvmffi_py_register_class(st, index, args[1]) != 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -367,10 +366,10 @@ static PyObject *mod_type_key_to_index(PyObject *module, PyObject *key) {
 }
 
 static const TVMFFITypeInfo *type_info_of(tvmffi_py_state *st, PyObject *index_obj) {
-  long index = PyLong_AsLong(index_obj);
+  int32_t index;
   const TVMFFITypeInfo *info;
-  if (index == -1 && PyErr_Occurred()) return NULL;
-  info = TVMFFIGetTypeInfo((int32_t)index);
+  if (tvmffi_py_as_int32(index_obj, "type index", &index) != 0) return NULL;
+  info = TVMFFIGetTypeInfo(index);
   if (info == NULL) tvmffi_py_raise_from_ffi(st, -1);
   return info;
 }
@@ -381,26 +380,34 @@ static PyObject *mod_type_info(PyObject *module, PyObject *index_obj) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
   const TVMFFITypeInfo *info = type_info_of(st, index_obj);
   PyObject *ancestors = NULL, *fields = NULL, *methods = NULL, *res = NULL;
-  int32_t i;
+  int32_t i, num_fields, num_methods;
+  const TVMFFIFieldInfo *field_data;
+  const TVMFFIMethodInfo *method_data;
   if (info == NULL) return NULL;
+  /* Fields and methods may be registered meanwhile by another thread: count
+   * first, then the array, both with acquire order (core/type_registry.cc). */
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  num_methods = __atomic_load_n(&info->num_methods, __ATOMIC_ACQUIRE);
+  method_data = __atomic_load_n(&info->methods, __ATOMIC_ACQUIRE);
   ancestors = PyList_New(info->type_depth);
-  fields = PyList_New(info->num_fields);
-  methods = PyList_New(info->num_methods);
+  fields = PyList_New(num_fields);
+  methods = PyList_New(num_methods);
   if (ancestors == NULL || fields == NULL || methods == NULL) goto done;
   for (i = 0; i < info->type_depth; ++i) {
     PyObject *v = PyLong_FromLong(info->type_ancestors[i]->type_index);
     if (v == NULL) goto done;
     PyList_SetItem(ancestors, i, v);
   }
-  for (i = 0; i < info->num_fields; ++i) {
-    const TVMFFIFieldInfo *f = &info->fields[i];
+  for (i = 0; i < num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &field_data[i];
     PyObject *t = Py_BuildValue("(NNLi)", tvmffi_py_str_from_bytearray(&f->name), tvmffi_py_str_from_bytearray(&f->doc),
                                 (long long)f->flags, (int)f->field_static_type_index);
     if (t == NULL) goto done;
     PyList_SetItem(fields, i, t);
   }
-  for (i = 0; i < info->num_methods; ++i) {
-    const TVMFFIMethodInfo *m = &info->methods[i];
+  for (i = 0; i < num_methods; ++i) {
+    const TVMFFIMethodInfo *m = &method_data[i];
     PyObject *fn, *t;
     TVMFFIAny owned;
     memset(&owned, 0, sizeof(owned));
@@ -432,11 +439,11 @@ static const TVMFFIFieldInfo *field_of(tvmffi_py_state *st, PyObject *obj, PyObj
   if (info == NULL) return NULL;
   fi = PyLong_AsLong(field_obj);
   if (fi == -1 && PyErr_Occurred()) return NULL;
-  if (fi < 0 || fi >= info->num_fields) {
+  if (fi < 0 || fi >= __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE)) {
     PyErr_Format(PyExc_IndexError, "field %ld out of range", fi);
     return NULL;
   }
-  return &info->fields[fi];
+  return &__atomic_load_n(&info->fields, __ATOMIC_ACQUIRE)[fi];
 }
 
 /* _field_get(obj, type_index, field_index) */

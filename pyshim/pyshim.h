@@ -518,4 +518,19 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_device_new(tvmffi_py_state *st, DLDevice de
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_datatype_new(tvmffi_py_state *st, DLDataType dt);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_dtype_from_dl(tvmffi_py_state *st, DLDataType dt);
 
+/* *out = obj (an int or an object with __index__) as an int32; OverflowError
+ * naming `what` and the value when it does not fit, never a silent
+ * truncation.  0, or -1 with an exception set. */
+static inline int tvmffi_py_as_int32(PyObject *obj, const char *what, int32_t *out) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+  if (v == -1 && overflow == 0 && PyErr_Occurred()) return -1;
+  if (overflow != 0 || v < INT32_MIN || v > INT32_MAX) {
+    PyErr_Format(PyExc_OverflowError, "%s %R does not fit in a 32-bit signed integer", what, obj);
+    return -1;
+  }
+  *out = (int32_t)v;
+  return 0;
+}
+
 #endif /* TVMFFI_PYSHIM_H_ */

@@ -86,7 +86,11 @@ static PyObject *Tensor_get_strides(PyObject *self, void *closure) {
   if (tmp == NULL) return PyErr_NoMemory();
   for (i = t->ndim - 1; i >= 0; --i) {
     tmp[i] = step;
-    step *= t->shape[i];
+    if (i > 0 && __builtin_mul_overflow(step, t->shape[i], &step)) {
+      PyMem_Free(tmp);
+      PyErr_SetString(PyExc_OverflowError, "tensor strides overflow int64");
+      return NULL;
+    }
   }
   res = int64_tuple(tmp, t->ndim);
   PyMem_Free(tmp);
@@ -125,7 +129,12 @@ static PyObject *Tensor_numel(PyObject *self, PyObject *unused) {
   int32_t i;
   (void)unused;
   if (t == NULL) return NULL;
-  for (i = 0; i < t->ndim; ++i) n *= t->shape[i];
+  for (i = 0; i < t->ndim; ++i) {
+    if (__builtin_mul_overflow(n, t->shape[i], &n)) {
+      PyErr_SetString(PyExc_OverflowError, "tensor element count overflows int64");
+      return NULL;
+    }
+  }
   return PyLong_FromLongLong(n);
 }
 
@@ -156,6 +165,7 @@ static PyObject *Tensor_data_ptr(PyObject *self, PyObject *unused) {
 static PyObject *Tensor_is_contiguous(PyObject *self, PyObject *unused) {
   DLTensor *t = tensor_of(self);
   int64_t expected = 1;
+  int overflowed = 0; /* past int64: no stride can match, only size-1 dims may follow */
   int32_t i;
   (void)unused;
   if (t == NULL) return NULL;
@@ -165,8 +175,8 @@ static PyObject *Tensor_is_contiguous(PyObject *self, PyObject *unused) {
   }
   for (i = t->ndim - 1; i >= 0; --i) {
     if (t->shape[i] == 1) continue;
-    if (t->strides[i] != expected) Py_RETURN_FALSE;
-    expected *= t->shape[i];
+    if (overflowed || t->strides[i] != expected) Py_RETURN_FALSE;
+    overflowed = __builtin_mul_overflow(expected, t->shape[i], &expected);
   }
   Py_RETURN_TRUE;
 }
@@ -442,13 +452,8 @@ static PyObject *mod_from_dlpack(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 static int device_args(PyObject *const *args, int32_t *type, int32_t *id) {
-  long t = PyLong_AsLong(args[0]), i;
-  if (t == -1 && PyErr_Occurred()) return -1;
-  i = PyLong_AsLong(args[1]);
-  if (i == -1 && PyErr_Occurred()) return -1;
-  *type = (int32_t)t;
-  *id = (int32_t)i;
-  return 0;
+  if (tvmffi_py_as_int32(args[0], "device type", type) != 0) return -1;
+  return tvmffi_py_as_int32(args[1], "device id", id);
 }
 
 /* _env_set_current_stream(device_type, device_id, stream) -> previous (int) */

@@ -14,49 +14,120 @@
 namespace tvmffi {
 namespace core {
 
-// Rules: identical 16 raw bytes are equal; a str equals a str with the same
-// bytes whatever its form (small, heap, or a borrowed C string in a lookup
-// view), likewise bytes; anything else is unequal (objects by pointer, an int
-// never equals a float or a bool).
+namespace detail {
+
+// The type-attribute column `name` ("__any_hash__", "__any_equal__").  The
+// library creates both at start-up, so the pointer is stable and cached by
+// the callers; the column's data and size are re-read on every use.
+inline const TVMFFITypeAttrColumn* KeyAttrColumn(const char* name) {
+  TVMFFIByteArray attr_name{name, std::strlen(name)};
+  return TVMFFIGetTypeAttrColumn(&attr_name);
+}
+
+// The entry of `column` for `type_index`, or nullptr when there is none.
+inline const TVMFFIAny* KeyAttrEntry(const TVMFFITypeAttrColumn* column, int32_t type_index) {
+  if (column == nullptr) return nullptr;
+  int32_t offset = type_index - column->begin_index;
+  if (offset < 0 || offset >= column->size) return nullptr;
+  const TVMFFIAny* entry = &column->data[offset];
+  return entry->type_index == kTVMFFINone ? nullptr : entry;
+}
+
+// Calls a custom key hook: an opaque pointer to a function taking the values
+// by address and returning an owning value (an Error on failure), or an
+// ffi.Function.  Throws the Error the hook reports.
+inline TVMFFIAny CallKeyHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t num_args) {
+  TVMFFIAny result;
+  AnyZero(&result);
+  if (hook.type_index == kTVMFFIOpaquePtr) {
+    if (num_args == 1) {
+      result = reinterpret_cast<TVMFFIAny (*)(const TVMFFIAny*)>(hook.v_ptr)(&args[0]);
+    } else {
+      result = reinterpret_cast<TVMFFIAny (*)(const TVMFFIAny*, const TVMFFIAny*)>(hook.v_ptr)(
+          &args[0], &args[1]);
+    }
+  } else {
+    int rc = TVMFFIFunctionCall(hook.v_obj, const_cast<TVMFFIAny*>(args), num_args, &result);
+    if (rc != 0) ThrowRaised(rc);
+  }
+  if (result.type_index == kTVMFFIError) {
+    TVMFFIErrorSetRaised(result.v_obj);
+    TVMFFIObjectDecRef(result.v_obj);
+    ThrowRaised(-1);
+  }
+  return result;
+}
+
+}  // namespace detail
+
+// Container-key equality (spec §5, and apache-tvm-ffi's AnyEqual).  Rules:
+// identical 16 raw bytes are equal; a str equals a str with the same bytes
+// whatever its form (small, heap, or a borrowed C string in a lookup view),
+// likewise bytes; two objects of one type with an "__any_equal__" type
+// attribute compare by it; anything else is unequal (objects by pointer, an
+// int never equals a float or a bool).
 inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
-  if (std::memcmp(&a, &b, sizeof(TVMFFIAny)) == 0) return true;
+  uint64_t wa[2], wb[2];
+  std::memcpy(wa, &a, sizeof(wa));
+  std::memcpy(wb, &b, sizeof(wb));
+  if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
+  // Values that are neither text nor objects are equal only when identical.
+  if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
   const char* da;
   const char* db;
   size_t na, nb;
   bool bytes_a, bytes_b;
-  if (!GetStringView(&a, &da, &na, &bytes_a) || !GetStringView(&b, &db, &nb, &bytes_b)) {
-    return false;
+  if (GetStringView(&a, &da, &na, &bytes_a)) {
+    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
+    return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
   }
-  return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
+  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
+  static const TVMFFITypeAttrColumn* column = detail::KeyAttrColumn("__any_equal__");
+  const TVMFFIAny* hook = detail::KeyAttrEntry(column, a.type_index);
+  if (hook == nullptr) return false;
+  TVMFFIAny args[2] = {a, b};
+  TVMFFIAny result = detail::CallKeyHook(*hook, args, 2);
+  bool equal = result.v_int64 != 0;
+  AnyRelease(&result);
+  return equal;
 }
 
 namespace detail {
 
-// Polynomial hash of the bytes read as little-endian 8-byte words, modulo
-// the prime 2^31 - 1.  Stable across runs and platforms.
-inline uint64_t HashBytes(const char* data, size_t size) {
+// x mod (2^31 - 1) by folding (2^31 = 1 modulo it): the same value as the %
+// operator, without a multiplication.
+inline uint64_t ModMersenne31(uint64_t x) {
   constexpr uint64_t kModulus = 2147483647ULL;
-  // The multiplier 1099511628211 reduced modulo kModulus, so every product
-  // of two residues fits in 64 bits.
-  constexpr uint64_t kMultiplier = 1099511628211ULL % kModulus;
+  x = (x & kModulus) + (x >> 31);  // < 2^34
+  x = (x & kModulus) + (x >> 31);  // < 2^31 + 8
+  return x >= kModulus ? x - kModulus : x;
+}
+
+// The byte hash of apache-tvm-ffi (StableHashBytes): the bytes read as
+// little-endian 8-byte words (the last one zero-padded), folded as
+// h = (h * 1099511628211 + word) mod (2^31 - 1) in wrapping 64-bit
+// arithmetic.  Stable across runs and platforms.
+inline uint64_t HashBytes(const char* data, size_t size) {
+  constexpr uint64_t kMultiplier = 1099511628211ULL;
+  auto load = [](const char* p, size_t n) {
+    uint64_t word = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(&word, p, n);
+#else
+    for (size_t k = n; k > 0; --k) word = (word << 8) | static_cast<unsigned char>(p[k - 1]);
+#endif
+    return word;
+  };
   uint64_t h = 0;
-  auto mix_word = [&h](uint64_t word) { h = (h * kMultiplier + word % kModulus) % kModulus; };
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) {
-    uint64_t word = 0;
-    for (int k = 7; k >= 0; --k) word = (word << 8) | static_cast<unsigned char>(data[i + k]);
-    mix_word(word);
-  }
-  if (i < size) {
-    uint64_t word = 0;
-    for (size_t k = size; k > i; --k) word = (word << 8) | static_cast<unsigned char>(data[k - 1]);
-    mix_word(word);
-  }
+  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load(data + i, 8));
+  if (i < size) h = ModMersenne31(h * kMultiplier + load(data + i, size - i));
   return h;
 }
 
+// apache-tvm-ffi's StableHashCombine (its constant is 32 bits wide).
 inline uint64_t HashCombine(uint64_t seed, uint64_t value) {
-  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+  return seed ^ (value + 0x9e3779b9ULL + (seed << 6) + (seed >> 2));
 }
 
 // The shortest text that reads back as the same double, with ".0" added to
@@ -74,18 +145,44 @@ inline std::string RenderFloat(double x) {
 
 }  // namespace detail
 
-// Consistent with AnyKeyEqual: every string form hashes as kTVMFFIStr, every
-// bytes form as kTVMFFIBytes.
+// The key hash of apache-tvm-ffi (AnyHash), which its C++ headers compute
+// inline on maps this library builds: every string form hashes as
+// kTVMFFIStr, every bytes form as kTVMFFIBytes (a small one by its 8 value
+// bytes, which equals the byte hash of its text); an object whose type has an
+// "__any_hash__" attribute by that hook; anything else by type index and its
+// 8 value bytes.  Consistent with AnyKeyEqual.
 inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
-  const char* data;
-  size_t size;
-  bool is_bytes;
-  if (GetStringView(&v, &data, &size, &is_bytes)) {
-    return detail::HashCombine(static_cast<uint64_t>(is_bytes ? kTVMFFIBytes : kTVMFFIStr),
-                               detail::HashBytes(data, size));
+  switch (v.type_index) {
+    case kTVMFFISmallStr:
+      return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
+    case kTVMFFISmallBytes:
+      return detail::HashCombine(kTVMFFIBytes, detail::ModMersenne31(v.v_uint64));
+    case kTVMFFIStr:
+    case kTVMFFIBytes:
+    case kTVMFFIRawStr:
+    case kTVMFFIByteArrayPtr: {
+      const char* data;
+      size_t size;
+      bool is_bytes;
+      GetStringView(&v, &data, &size, &is_bytes);
+      return detail::HashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr,
+                                 detail::HashBytes(data, size));
+    }
+    default:
+      break;
   }
-  return detail::HashCombine(static_cast<uint64_t>(static_cast<uint32_t>(v.type_index)),
-                             v.v_uint64);
+  uint64_t type_bits = static_cast<uint64_t>(static_cast<uint32_t>(v.type_index));
+  if (v.type_index >= kTVMFFIStaticObjectBegin) {
+    static const TVMFFITypeAttrColumn* column = detail::KeyAttrColumn("__any_hash__");
+    const TVMFFIAny* hook = detail::KeyAttrEntry(column, v.type_index);
+    if (hook != nullptr) {
+      TVMFFIAny result = detail::CallKeyHook(*hook, &v, 1);
+      uint64_t h = result.v_uint64;
+      AnyRelease(&result);
+      return detail::HashCombine(type_bits, h);
+    }
+  }
+  return detail::HashCombine(type_bits, v.v_uint64);
 }
 
 // A key as written in KeyError messages: str keys in double quotes (with "

@@ -1,7 +1,8 @@
 // Dicts: ffi.Dict (76), a shared mutable map, and the C++ reference Dict.
 //
-// It uses the hash table of ffi.Map (map.h).  The layout is not part of the
-// C ABI: other languages use the ffi.Dict* global functions.
+// It has the layout and storage of ffi.Map (map.h, docs/abi.md), which
+// apache-tvm-ffi's C++ headers read and mutate inline; other languages use
+// the ffi.Dict* global functions.
 #ifndef TVMFFI_DICT_H_
 #define TVMFFI_DICT_H_
 
@@ -22,7 +23,7 @@ class DictObj : public MapBaseObj {
   TVMFFI_DECLARE_STATIC_TYPE(DictObj, kTVMFFIDict, "ffi.Dict")
   static constexpr const char* kDisplayName = "Dict";  // in error messages
 
-  static ObjectPtr<DictObj> Make() { return MakeObject<DictObj>(); }
+  static ObjectPtr<DictObj> Make() { return MakeEmpty<DictObj>(); }
   static ObjectPtr<DictObj> CopyOf(const MapBaseObj& src) { return MakeCopy<DictObj>(src); }
 };
 
@@ -36,12 +37,12 @@ class Dict : public MapRefBase<DictObj> {
   }
   explicit Dict(ObjectPtr<Object> p) : MapRefBase(std::move(p)) {}
 
-  void Set(Any key, Any value) { obj()->table.Set(key.Release(), value.Release()); }
+  void Set(Any key, Any value) { obj()->Set(key.Release(), value.Release()); }
   // KeyError naming the key when absent.
   void Erase(const AnyView& key) {
-    if (!obj()->table.Erase(*key.raw())) ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
+    if (!obj()->Erase(*key.raw())) ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
   }
-  void Clear() { obj()->table.Clear(); }
+  void Clear() { obj()->Clear(); }
 
   DictObj* GetDictObj() const { return obj(); }
 };

@@ -21,7 +21,9 @@ namespace tvmffi {
 namespace core {
 
 namespace detail {
-inline void FreeListBuffer(void* data) { std::free(data); }
+// List buffers come from ::operator new: apache-tvm-ffi's C++ headers grow a
+// List of ours in place with ::operator new and keep its data_deleter.
+inline void FreeListBuffer(void* data) { ::operator delete(data); }
 // The index checks of List and the ffi.List* globals, all IndexError.
 inline void CheckListRange(int64_t first, int64_t last, int64_t size) {
   if (first < 0 || first > last || last > size) {
@@ -45,7 +47,7 @@ inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
 }  // namespace detail
 
 // layout = { TVMFFIObject, TVMFFISeqCell }; the cell's data points at a
-// malloc'ed TVMFFIAny[capacity] that data_deleter frees.  The methods work
+// TVMFFIAny[capacity] from ::operator new that data_deleter frees.  The methods work
 // on lists made by other libraries too: a buffer is only ever released
 // through the data_deleter stored next to it.
 class ListObj : public SeqObj {
@@ -70,8 +72,7 @@ class ListObj : public SeqObj {
   // Makes room for at least `n` elements (exactly n when growing).
   void Reserve(int64_t n) {
     if (n <= cell.capacity) return;
-    void* buf = std::malloc(static_cast<size_t>(n) * sizeof(TVMFFIAny));
-    if (buf == nullptr) throw std::bad_alloc();
+    void* buf = ::operator new(static_cast<size_t>(n) * sizeof(TVMFFIAny));
     detail::MoveElements(static_cast<TVMFFIAny*>(buf), data(), cell.size);
     if (cell.data != nullptr && cell.data_deleter != nullptr) cell.data_deleter(cell.data);
     cell.data = buf;

@@ -1,11 +1,24 @@
-// Maps: the hash table of ffi.Map and ffi.Dict, ffi.Map (72) and the C++ Map.
+// Maps: the storage of ffi.Map and ffi.Dict, ffi.Map (72) and the C++ Map.
 //
-// The table keeps insertion order; an ffi.Map is immutable once shared.  The
-// object layout is this library's own, not part of the C ABI, so other
-// languages reach maps through the ffi.Map* global functions.
+// The object layout and the algorithms are those of apache-tvm-ffi 0.1.x,
+// whose C++ headers look up, insert and iterate inline on map objects made
+// by any library: docs/abi.md ("Map and Dict") describes them.  In short,
+// after the 24-byte object header come
+//
+//   void* data; uint64_t size; uint64_t slots; void (*data_deleter)(void*);
+//
+// and, in the dense form only, uint32_t fib_shift (then 4 bytes of padding),
+// uint64_t iter_list_head, uint64_t iter_list_tail.  Bit 63 of `slots` marks
+// the small form: `data` points to `size` (key, value) pairs kept in
+// insertion order, with room for `slots & ~bit63` (at most 4).  The dense form
+// is a blocked hash table of `slots` (a power of two) entries: see DenseMap.
+// When `data_deleter` is set, it frees `data` (not the pairs in it).
+//
+// An ffi.Map is immutable once shared; the C++ Map copies on write.
 #ifndef TVMFFI_MAP_H_
 #define TVMFFI_MAP_H_
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -32,260 +45,700 @@ namespace core {
 
 namespace detail {
 
-// A hash table of owning (key, value) pairs that keeps insertion order.
+// One stored pair; both values own what they hold.  32 bytes.
+struct MapKV {
+  TVMFFIAny key;
+  TVMFFIAny value;
+};
+
+// The fields after the object header (offset 24).  The last three are read
+// only in the dense form; objects of either form have room for all of them
+// (an object made in the small form can be switched to the dense form in
+// place).
+struct MapCell {
+  void* data;
+  uint64_t size;
+  uint64_t slots;                 // bit 63 set: small form
+  void (*data_deleter)(void*);    // frees `data`, or nullptr
+  uint32_t fib_shift;             // dense: hash index = (hash * phi64) >> fib_shift
+  uint64_t iter_list_head;        // dense: first entry in iteration order
+  uint64_t iter_list_tail;        // dense: last entry in iteration order
+};
+
+static_assert(sizeof(MapKV) == 32, "MapKV layout");
+static_assert(offsetof(MapCell, data) == 0 && offsetof(MapCell, size) == 8 &&
+                  offsetof(MapCell, slots) == 16 && offsetof(MapCell, data_deleter) == 24 &&
+                  offsetof(MapCell, fib_shift) == 32 && offsetof(MapCell, iter_list_head) == 40 &&
+                  offsetof(MapCell, iter_list_tail) == 48 && sizeof(MapCell) == 56,
+              "MapCell layout (docs/abi.md)");
+
+constexpr uint64_t kMapSmallTag = uint64_t(1) << 63;
+constexpr uint64_t kMapSmallInitSlots = 2;
+constexpr uint64_t kMapSmallMaxSlots = 4;
+// The end position of a dense map, and "no entry" in its iteration list.
+constexpr uint64_t kMapNoIndex = ~uint64_t(0);
+
+// Frees storage this library allocated for a map (small pair arrays and
+// dense blocks alike): the data_deleter of such storage.
+inline void MapFreeStorage(void* data) { std::free(data); }
+
+inline void* MapAllocStorage(size_t bytes) {
+  void* p = std::malloc(bytes == 0 ? 1 : bytes);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+// The chain jump distances of the dense form (see DenseMap): 0..15, the
+// triangle numbers T(6)..T(72), then T(n) for the 43 n below.
+constexpr int kMapNumJumps = 126;
+struct MapJumpTable {
+  uint64_t value[kMapNumJumps];
+};
+constexpr uint32_t kMapLargeTriangleRoots[43] = {
+    130,        195,         292,         438,       657,       986,       1478,      2217,
+    3326,       4988,        7482,        11223,     16835,     25252,     37877,     56816,
+    85223,      127835,      191752,      287627,    431440,    647160,    970740,    1456110,
+    2184165,    3276247,     4914370,     7371555,   11057333,  16585999,  24878998,  37318497,
+    55977745,   83966618,    125949926,   188924889, 283387334, 425081001, 637621501, 956432251,
+    1434648376, 2151972564U, 3227958845U};
+constexpr MapJumpTable MakeMapJumpTable() {
+  MapJumpTable t{};
+  int k = 0;
+  for (uint64_t d = 0; d < 16; ++d) t.value[k++] = d;
+  for (uint64_t n = 6; n <= 72; ++n) t.value[k++] = n * (n + 1) / 2;
+  for (uint32_t root : kMapLargeTriangleRoots) {
+    uint64_t n = root;
+    t.value[k++] = n * (n + 1) / 2;
+  }
+  return t;
+}
+inline constexpr MapJumpTable kMapJumps = MakeMapJumpTable();
+static_assert(kMapJumps.value[16] == 21 && kMapJumps.value[82] == 2628 &&
+                  kMapJumps.value[83] == 8515 && kMapJumps.value[125] == 5209859154120846435ULL,
+              "dense map jump table");
+
+// The dense form: a table of `slots` entries (a power of two) stored as
+// blocks of 16, each block holding 16 metadata bytes and then 16 entries of
+// 48 bytes (the pair, then the previous and next entry in iteration order).
 //
-// entries_[0, used_) holds the pairs in insertion order; an erased pair keeps
-// its place, marked by key.type_index == kErased, until the next rebuild
-// compacts the array.  Tables with more than kLinearMax entries of capacity
-// also have slots_, an open-addressing index (linear probing) into entries_
-// with at least twice as many slots as entries, so a probe always meets an
-// empty slot.  Smaller tables are scanned.
-//
-// Not synchronised: callers serialise mutation.
-class KVTable {
+// A metadata byte is 0xFF for an empty entry, 0xFE for a protected one (empty
+// but not to be reused during a move); otherwise bit 7 is clear for the head
+// of a chain and set for a later member, and bits 0-6 select the distance to
+// the next member of the chain from kMapJumps (0: the chain ends).  The chain of
+// a key starts at entry FibHash(hash); every key of the chain has that start.
+// Iteration follows the doubly linked list iter_list_head -> next -> ...
+class DenseMap {
  public:
-  struct Entry {
-    TVMFFIAny key;
-    TVMFFIAny value;
-    uint64_t hash;
+  static constexpr int kBlockSlots = 16;
+  static constexpr uint8_t kEmpty = 0xFF;
+  static constexpr uint8_t kProtected = 0xFE;
+  static constexpr uint8_t kTailBit = 0x80;
+  static constexpr uint8_t kJumpMask = 0x7F;
+  static constexpr int kNumJumps = kMapNumJumps;
+  static constexpr double kMaxLoadFactor = 0.99;
+
+  struct Item {
+    MapKV kv;
+    uint64_t prev;
+    uint64_t next;
   };
-  // Never the type of a stored value.
-  static constexpr int32_t kErased = kTVMFFIAny;
+  struct Block {
+    uint8_t meta[kBlockSlots];
+    Item items[kBlockSlots];
+  };
+  static_assert(sizeof(Item) == 48, "dense entry layout");
+  static_assert(sizeof(Block) == kBlockSlots * 49, "dense block layout");
 
-  KVTable() = default;
-  ~KVTable() {
-    Clear();
-    std::free(entries_);
-    std::free(slots_);
+  explicit DenseMap(MapCell* cell) : c_(cell) {}
+
+  // Optional: `hashes[i]` holds the hash of entry i's key, kept up to date
+  // by the methods below, so that moving a chain does not hash again.
+  void UseHashCache(uint64_t* hashes) { hashes_ = hashes; }
+
+  // The distance selected by a jump code (kMapJumps).
+  static uint64_t Jump(uint8_t code) { return kMapJumps.value[code]; }
+
+  static uint64_t FibHash(uint64_t hash, uint32_t shift) {
+    return (hash * 11400714819323198485ULL) >> shift;
   }
-  KVTable(const KVTable&) = delete;
-  KVTable& operator=(const KVTable&) = delete;
+  static uint64_t NumBlocks(uint64_t slots) { return (slots + kBlockSlots - 1) / kBlockSlots; }
 
-  int64_t size() const { return size_; }
-  // Positions run over [0, EndPos()); use NextLive to skip erased ones.
-  int64_t EndPos() const { return used_; }
-  int64_t NextLive(int64_t pos) const {
-    while (pos < used_ && entries_[pos].key.type_index == kErased) ++pos;
-    return pos;
-  }
-  const Entry& EntryAt(int64_t pos) const { return entries_[pos]; }
-
-  // nullptr when absent.  Valid until the next mutation.
-  const Entry* Find(const TVMFFIAny& key) const {
-    int64_t slot;
-    int64_t pos = Locate(key, AnyKeyHash(key), &slot);
-    return pos < 0 ? nullptr : &entries_[pos];
-  }
-
-  // Inserts or replaces the value; takes over both owning values.  A
-  // replaced value is released and the new key dropped (the first key stays).
-  void Set(TVMFFIAny key, TVMFFIAny value) {
-    uint64_t hash = AnyKeyHash(key);
-    int64_t slot;
-    int64_t pos = Locate(key, hash, &slot);
-    if (pos >= 0) {
-      TVMFFIAny old = entries_[pos].value;
-      entries_[pos].value = value;
-      AnyRelease(&old);
-      AnyRelease(&key);
-      return;
+  // The smallest power-of-two table for `cap` entries that leaves at least
+  // half of it free, and its Fibonacci shift.
+  static void TableSizeFor(uint64_t cap, uint32_t* shift, uint64_t* slots) {
+    uint32_t s = 64;
+    uint64_t n = 1;
+    for (uint64_t c = cap; c != 0; c >>= 1) {
+      --s;
+      n <<= 1;
     }
-    if (used_ == capacity_) {
-      try {
-        Rebuild(NextCapacity());
-      } catch (...) {
-        AnyRelease(&key);
-        AnyRelease(&value);
-        throw;
+    if (n < cap * 2) {
+      *shift = s - 1;
+      *slots = n << 1;
+    } else {
+      *shift = s;
+      *slots = n;
+    }
+  }
+
+  // Fresh storage: every entry empty.  Freed with MapFreeStorage.
+  static Block* AllocBlocks(uint64_t slots) {
+    uint64_t n = NumBlocks(slots);
+    Block* blocks = static_cast<Block*>(MapAllocStorage(static_cast<size_t>(n) * sizeof(Block)));
+    for (uint64_t b = 0; b < n; ++b) std::memset(blocks[b].meta, kEmpty, kBlockSlots);
+    return blocks;
+  }
+
+  uint64_t slots() const { return c_->slots; }
+  uint8_t& Meta(uint64_t i) const { return Blocks()[i / kBlockSlots].meta[i % kBlockSlots]; }
+  Item& At(uint64_t i) const { return Blocks()[i / kBlockSlots].items[i % kBlockSlots]; }
+  bool IsLive(uint64_t i) const {
+    uint8_t m = Meta(i);
+    return m != kEmpty && m != kProtected;
+  }
+  // The next member of i's chain, or kMapNoIndex.
+  uint64_t ChainNext(uint64_t i, uint8_t meta) const {
+    uint64_t d = Jump(meta & kJumpMask);
+    return d == 0 ? kMapNoIndex : (i + d) & (c_->slots - 1);
+  }
+
+  // The entry holding `key`, or kMapNoIndex.
+  uint64_t Find(const TVMFFIAny& key, uint64_t hash) const {
+    if (c_->size == 0) return kMapNoIndex;
+    uint64_t i = FibHash(hash, c_->fib_shift);
+    uint8_t m = Meta(i);
+    if (m & kTailBit) return kMapNoIndex;  // empty, protected, or another chain's member
+    for (;;) {
+      if (AnyKeyEqual(key, At(i).kv.key)) return i;
+      i = ChainNext(i, m);
+      if (i == kMapNoIndex) return kMapNoIndex;
+      m = Meta(i);
+    }
+  }
+
+  // Makes room for `key` (absent or present) without touching values: on
+  // true, *out is its entry and *existed tells whether it was there (the
+  // entry is then unlinked from the iteration list; the caller sets the
+  // value and links it at the back).  A new entry holds the raw bits of
+  // `key`: the caller's reference moves into the table.  False when the
+  // table must grow first; nothing changed then.  `known_absent` skips the
+  // key comparisons (the table is the same either way).
+  bool TryInsert(const TVMFFIAny& key, uint64_t hash, uint64_t* out, bool* existed,
+                 bool known_absent = false) {
+    if (c_->slots == 0) return false;
+    uint64_t i = FibHash(hash, c_->fib_shift);
+    uint8_t m = Meta(i);
+    if (m == kEmpty) {
+      PlaceNew(i, 0, key, hash);
+      *out = i;
+      *existed = false;
+      return true;
+    }
+    if (m & kTailBit) {
+      // The entry belongs to another chain: move that chain's rest away.
+      if (IsFull()) return false;
+      if (!TrySpareHead(i)) return false;
+      PlaceNew(i, 0, key, hash);
+      *out = i;
+      *existed = false;
+      return true;
+    }
+    uint64_t tail = i;
+    for (uint64_t j = i; j != kMapNoIndex; j = ChainNext(j, Meta(j))) {
+      if (!known_absent && AnyKeyEqual(key, At(j).kv.key)) {
+        ListUnlink(j);
+        *out = j;
+        *existed = true;
+        return true;
+      }
+      tail = j;
+    }
+    if (IsFull()) return false;
+    uint8_t jump;
+    uint64_t empty;
+    if (!NextEmpty(tail, &jump, &empty)) return false;
+    PlaceNew(empty, kTailBit, key, hash);
+    SetJump(tail, jump);
+    *out = empty;
+    *existed = false;
+    return true;
+  }
+
+  // Removes entry i from its chain and the iteration list; returns its pair
+  // (the caller releases it).
+  MapKV Remove(uint64_t i) {
+    --c_->size;
+    MapKV removed = At(i).kv;
+    uint8_t m = Meta(i);
+    if (Jump(m & kJumpMask) == 0) {
+      if (m & kTailBit) SetJump(FindPrev(i), 0);
+      ListUnlink(i);
+      Meta(i) = kEmpty;
+      return removed;
+    }
+    // Move the chain's last member into i.
+    uint64_t prev = i;
+    uint64_t last = ChainNext(i, m);
+    while (Jump(Meta(last) & kJumpMask) != 0) {
+      prev = last;
+      last = ChainNext(last, Meta(last));
+    }
+    ListUnlink(i);
+    At(i).kv = At(last).kv;
+    if (hashes_ != nullptr) hashes_[i] = hashes_[last];
+    ListReplace(last, i);
+    Meta(last) = kEmpty;
+    SetJump(prev, 0);
+    return removed;
+  }
+
+  void ListPushBack(uint64_t i) {
+    At(i).prev = c_->iter_list_tail;
+    At(i).next = kMapNoIndex;
+    if (c_->iter_list_tail != kMapNoIndex) At(c_->iter_list_tail).next = i;
+    if (c_->iter_list_head == kMapNoIndex) c_->iter_list_head = i;
+    c_->iter_list_tail = i;
+  }
+
+ private:
+  Block* Blocks() const { return static_cast<Block*>(c_->data); }
+
+  bool IsFull() const {
+    return static_cast<double>(c_->size + 1) > static_cast<double>(c_->slots) * kMaxLoadFactor;
+  }
+  void SetJump(uint64_t i, uint8_t jump) const {
+    uint8_t& m = Meta(i);
+    m = static_cast<uint8_t>((m & kTailBit) | jump);
+  }
+  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key, uint64_t hash) {
+    Meta(i) = meta;
+    if (hashes_ != nullptr) hashes_[i] = hash;
+    Item& item = At(i);
+    item.kv.key = key;
+    AnyZero(&item.kv.value);
+    item.prev = kMapNoIndex;
+    item.next = kMapNoIndex;
+    ++c_->size;
+  }
+  // The first empty entry among the jumps from i, and its jump code.
+  bool NextEmpty(uint64_t i, uint8_t* jump, uint64_t* out) const {
+    for (uint8_t code = 1; code < kNumJumps; ++code) {
+      uint64_t candidate = (i + Jump(code)) & (c_->slots - 1);
+      if (Meta(candidate) == kEmpty) {
+        *jump = code;
+        *out = candidate;
+        return true;
       }
     }
-    AppendNew(key, value, hash);
+    return false;
+  }
+  // The member before i in its chain (i is not a head).
+  uint64_t FindPrev(uint64_t i) const {
+    uint64_t hash = hashes_ != nullptr ? hashes_[i] : AnyKeyHash(At(i).kv.key);
+    uint64_t prev = FibHash(hash, c_->fib_shift);
+    for (uint64_t next = ChainNext(prev, Meta(prev)); next != i;
+         prev = next, next = ChainNext(next, Meta(next))) {
+    }
+    return prev;
+  }
+  // Entry `target` is a later member of another chain: moves it and the rest
+  // of that chain to empty entries reached from the member before it, and
+  // leaves `target` protected (the caller places the new head there).
+  bool TrySpareHead(uint64_t target) {
+    uint64_t w = FindPrev(target);
+    uint64_t r = target;
+    bool first = true;
+    for (;;) {
+      uint8_t jump;
+      uint64_t empty;
+      if (!NextEmpty(w, &jump, &empty)) return false;
+      Meta(empty) = kTailBit;
+      At(empty).kv = At(r).kv;
+      if (hashes_ != nullptr) hashes_[empty] = hashes_[r];
+      ListReplace(r, empty);
+      uint8_t r_meta = Meta(r);
+      Meta(r) = first ? kProtected : kEmpty;
+      first = false;
+      SetJump(w, jump);
+      w = empty;
+      r = ChainNext(r, r_meta);
+      if (r == kMapNoIndex) return true;
+    }
+  }
+  void ListUnlink(uint64_t i) {
+    uint64_t prev = At(i).prev;
+    uint64_t next = At(i).next;
+    if (prev == kMapNoIndex) {
+      c_->iter_list_head = next;
+    } else {
+      At(prev).next = next;
+    }
+    if (next == kMapNoIndex) {
+      c_->iter_list_tail = prev;
+    } else {
+      At(next).prev = prev;
+    }
+  }
+  // Entry dst takes src's place in the iteration list.
+  void ListReplace(uint64_t src, uint64_t dst) {
+    uint64_t prev = At(src).prev;
+    uint64_t next = At(src).next;
+    At(dst).prev = prev;
+    At(dst).next = next;
+    if (prev == kMapNoIndex) {
+      c_->iter_list_head = dst;
+    } else {
+      At(prev).next = dst;
+    }
+    if (next == kMapNoIndex) {
+      c_->iter_list_tail = dst;
+    } else {
+      At(next).prev = dst;
+    }
+  }
+
+  MapCell* c_;
+  uint64_t* hashes_ = nullptr;
+};
+
+}  // namespace detail
+
+// What Map and Dict share: the layout above, and the operations both the
+// globals and the C++ references use.  Works on map objects made by any
+// library that follows the layout (so storage may carry a foreign
+// data_deleter).  Not synchronised: callers serialise mutation.
+class MapBaseObj : public Object {
+ public:
+  using KV = detail::MapKV;
+
+  bool IsSmall() const { return (cell_.slots & detail::kMapSmallTag) != 0; }
+  uint64_t NumSlots() const { return cell_.slots & ~detail::kMapSmallTag; }
+  int64_t size() const { return static_cast<int64_t>(cell_.size); }
+  const detail::MapCell& cell() const { return cell_; }
+
+  // Positions: indices into the pair array (small form) or entries (dense
+  // form), visited in iteration order from BeginPos() by NextPos() until
+  // EndPos().  Valid until the next mutation.
+  uint64_t BeginPos() const { return IsSmall() ? 0 : cell_.iter_list_head; }
+  uint64_t EndPos() const { return IsSmall() ? cell_.size : detail::kMapNoIndex; }
+  uint64_t NextPos(uint64_t pos) const {
+    if (IsSmall()) return pos + 1 < cell_.size ? pos + 1 : cell_.size;
+    return pos == detail::kMapNoIndex ? pos : Dense().At(pos).next;
+  }
+  const KV& KVAt(uint64_t pos) const {
+    return IsSmall() ? SmallData()[pos] : Dense().At(pos).kv;
+  }
+  // Whether `pos` holds a pair now (for positions kept across mutations).
+  bool IsLivePos(uint64_t pos) const {
+    if (IsSmall()) return pos < cell_.size;
+    return cell_.data != nullptr && pos < NumSlots() && Dense().IsLive(pos);
+  }
+  // The position of `key`, or EndPos().
+  uint64_t FindPos(const TVMFFIAny& key) const {
+    if (IsSmall()) {
+      const KV* kv = SmallData();
+      for (uint64_t i = 0; i < cell_.size; ++i) {
+        if (AnyKeyEqual(kv[i].key, key)) return i;
+      }
+      return cell_.size;
+    }
+    return Dense().Find(key, AnyKeyHash(key));
+  }
+  // The value stored under `key`, borrowed; nullptr when absent.
+  const TVMFFIAny* FindValue(const TVMFFIAny& key) const {
+    uint64_t pos = FindPos(key);
+    return pos == EndPos() ? nullptr : &KVAt(pos).value;
+  }
+
+  // Inserts or replaces; takes over both owning values.  A replaced value is
+  // released and the new key dropped (the first key stays).  Growth happens
+  // in place (the storage, not the object, is replaced).
+  void Set(TVMFFIAny key, TVMFFIAny value) {
+    try {
+      if (IsSmall()) {
+        uint64_t n = NumSlots();
+        if (n < detail::kMapSmallMaxSlots || cell_.size < n) {
+          SmallSet(key, value);
+          return;
+        }
+        if (n != detail::kMapSmallMaxSlots) {
+          TVMFFI_THROW(InternalError) << "map in the small form has " << n
+                                      << " slots (at most 4 allowed)";
+        }
+        // A full small map (even when the key is present) becomes dense.
+        uint32_t shift;
+        uint64_t slots;
+        detail::DenseMap::TableSizeFor(cell_.size, &shift, &slots);
+        Rebuild(shift, slots);
+      }
+      DenseSet(key, value);
+    } catch (...) {
+      AnyRelease(&key);
+      AnyRelease(&value);
+      throw;
+    }
   }
 
   // Removes the pair; false when the key is absent.
   bool Erase(const TVMFFIAny& key) {
-    int64_t slot;
-    int64_t pos = Locate(key, AnyKeyHash(key), &slot);
-    if (pos < 0) return false;
-    Entry removed = entries_[pos];
-    entries_[pos].key.type_index = kErased;
-    if (slots_ != nullptr) slots_[slot] = kErasedSlot;
-    --size_;
+    uint64_t pos = FindPos(key);
+    if (pos == EndPos()) return false;
+    KV removed;
+    if (IsSmall()) {
+      KV* kv = SmallData();
+      removed = kv[pos];
+      std::memmove(static_cast<void*>(kv + pos), static_cast<const void*>(kv + pos + 1),
+                   static_cast<size_t>(cell_.size - pos - 1) * sizeof(KV));
+      --cell_.size;
+    } else {
+      removed = Dense().Remove(pos);
+    }
     AnyRelease(&removed.key);
     AnyRelease(&removed.value);
     return true;
   }
 
+  // Removes every pair; the storage (and its form) stays.
   void Clear() {
     // Detach the pairs before releasing them, so destructors that look at
-    // this table see it empty.
-    std::vector<Entry> removed;
-    removed.reserve(static_cast<size_t>(size_));
-    for (int64_t pos = NextLive(0); pos < used_; pos = NextLive(pos + 1)) {
-      removed.push_back(entries_[pos]);
-    }
-    used_ = 0;
-    size_ = 0;
-    if (slots_ != nullptr) FillEmpty(slots_, slot_mask_ + 1);
-    for (Entry& e : removed) {
-      AnyRelease(&e.key);
-      AnyRelease(&e.value);
-    }
-  }
-
-  // Adds copies (new references) of every pair of `other`; this table must
-  // not hold any of its keys.
-  void CopyFrom(const KVTable& other) {
-    Reserve(size_ + other.size_);
-    for (int64_t pos = other.NextLive(0); pos < other.used_; pos = other.NextLive(pos + 1)) {
-      const Entry& e = other.entries_[pos];
-      AppendNew(CopyOwned(e.key), CopyOwned(e.value), e.hash);
-    }
-  }
-
-  void Reserve(int64_t n) {
-    if (n > capacity_) Rebuild(n);
-  }
-
- private:
-  static constexpr int64_t kLinearMax = 8;
-  static constexpr int64_t kMinCapacity = 4;
-  static constexpr int64_t kEmptySlot = -1;
-  static constexpr int64_t kErasedSlot = -2;
-
-  static uint64_t Mix(uint64_t h) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-  }
-  static void FillEmpty(int64_t* slots, uint64_t n) {
-    for (uint64_t i = 0; i < n; ++i) slots[i] = kEmptySlot;
-  }
-  // Capacity for a rebuild of a full entry array: double it when at least
-  // half the entries are live, else keep it (compacting erased entries
-  // leaves room).
-  int64_t NextCapacity() const {
-    if (capacity_ < kMinCapacity) return kMinCapacity;
-    return 2 * size_ >= capacity_ ? 2 * capacity_ : capacity_;
-  }
-
-  // Position of `key` in entries_ (and its slot), or -1.
-  int64_t Locate(const TVMFFIAny& key, uint64_t hash, int64_t* slot_out) const {
-    if (slots_ == nullptr) {
-      for (int64_t pos = 0; pos < used_; ++pos) {
-        const Entry& e = entries_[pos];
-        if (e.hash == hash && e.key.type_index != kErased && AnyKeyEqual(e.key, key)) {
-          *slot_out = -1;
-          return pos;
+    // this map see it empty.
+    std::vector<KV> removed;
+    removed.reserve(static_cast<size_t>(cell_.size));
+    if (IsSmall()) {
+      removed.assign(SmallData(), SmallData() + cell_.size);
+    } else if (cell_.data != nullptr) {
+      detail::DenseMap dense = Dense();
+      for (uint64_t i = 0; i < NumSlots(); ++i) {
+        if (dense.IsLive(i)) {
+          removed.push_back(dense.At(i).kv);
+          dense.Meta(i) = detail::DenseMap::kEmpty;
         }
       }
-      return -1;
+      cell_.iter_list_head = detail::kMapNoIndex;
+      cell_.iter_list_tail = detail::kMapNoIndex;
     }
-    for (uint64_t i = Mix(hash) & slot_mask_;; i = (i + 1) & slot_mask_) {
-      int64_t s = slots_[i];
-      if (s == kEmptySlot) return -1;
-      if (s >= 0 && entries_[s].hash == hash && AnyKeyEqual(entries_[s].key, key)) {
-        *slot_out = static_cast<int64_t>(i);
-        return s;
-      }
+    cell_.size = 0;
+    for (KV& kv : removed) {
+      AnyRelease(&kv.key);
+      AnyRelease(&kv.value);
     }
-  }
-
-  void InsertSlot(uint64_t hash, int64_t pos) {
-    uint64_t i = Mix(hash) & slot_mask_;
-    while (slots_[i] >= 0) i = (i + 1) & slot_mask_;
-    slots_[i] = pos;
-  }
-
-  // Requires used_ < capacity_ and the key absent.
-  void AppendNew(TVMFFIAny key, TVMFFIAny value, uint64_t hash) {
-    entries_[used_] = Entry{key, value, hash};
-    if (slots_ != nullptr) InsertSlot(hash, used_);
-    ++used_;
-    ++size_;
-  }
-
-  // Moves the live pairs, in order, into a new array of `capacity` entries
-  // and rebuilds the index.
-  void Rebuild(int64_t capacity) {
-    Entry* entries =
-        static_cast<Entry*>(std::malloc(static_cast<size_t>(capacity) * sizeof(Entry)));
-    if (entries == nullptr) throw std::bad_alloc();
-    int64_t* slots = nullptr;
-    uint64_t num_slots = 0;
-    if (capacity > kLinearMax) {
-      num_slots = 16;
-      while (num_slots < 2 * static_cast<uint64_t>(capacity)) num_slots *= 2;
-      slots = static_cast<int64_t*>(std::malloc(num_slots * sizeof(int64_t)));
-      if (slots == nullptr) {
-        std::free(entries);
-        throw std::bad_alloc();
-      }
-      FillEmpty(slots, num_slots);
-    }
-    int64_t n = 0;
-    for (int64_t pos = NextLive(0); pos < used_; pos = NextLive(pos + 1)) {
-      entries[n++] = entries_[pos];
-    }
-    std::free(entries_);
-    std::free(slots_);
-    entries_ = entries;
-    capacity_ = capacity;
-    used_ = n;
-    slots_ = slots;
-    slot_mask_ = num_slots == 0 ? 0 : num_slots - 1;
-    if (slots_ != nullptr) {
-      for (int64_t pos = 0; pos < used_; ++pos) InsertSlot(entries_[pos].hash, pos);
-    }
-  }
-
-  Entry* entries_ = nullptr;  // owned (malloc); pairs own their values
-  int64_t capacity_ = 0;
-  int64_t used_ = 0;          // entries in use, erased ones included
-  int64_t size_ = 0;          // live pairs
-  int64_t* slots_ = nullptr;  // owned (malloc); nullptr for small tables
-  uint64_t slot_mask_ = 0;    // number of slots - 1
-};
-
-}  // namespace detail
-
-// What Map and Dict share.  layout = { TVMFFIObject, KVTable } (not ABI).
-class MapBaseObj : public Object {
- public:
-  detail::KVTable table;
-
-  int64_t size() const { return table.size(); }
-  // The value stored under `key`, borrowed; nullptr when absent.
-  const TVMFFIAny* FindValue(const TVMFFIAny& key) const {
-    const detail::KVTable::Entry* e = table.Find(key);
-    return e == nullptr ? nullptr : &e->value;
   }
 
  protected:
-  MapBaseObj() = default;
-  ~MapBaseObj() = default;
-  // A new Derived holding copies (new references) of the pairs of `src`.
+  MapBaseObj() {
+    cell_.data = InlineData();
+    cell_.size = 0;
+    cell_.slots = detail::kMapSmallTag | detail::kMapSmallInitSlots;
+    cell_.data_deleter = nullptr;
+    cell_.fib_shift = 63;
+    cell_.iter_list_head = detail::kMapNoIndex;
+    cell_.iter_list_tail = detail::kMapNoIndex;
+  }
+  ~MapBaseObj() {
+    if (IsSmall()) {
+      KV* kv = SmallData();
+      for (uint64_t i = 0; i < cell_.size; ++i) {
+        AnyRelease(&kv[i].key);
+        AnyRelease(&kv[i].value);
+      }
+    } else if (cell_.data != nullptr) {
+      detail::DenseMap dense = Dense();
+      for (uint64_t i = 0; i < NumSlots(); ++i) {
+        if (dense.IsLive(i)) {
+          AnyRelease(&dense.At(i).kv.key);
+          AnyRelease(&dense.At(i).kv.value);
+        }
+      }
+    }
+    if (cell_.data_deleter != nullptr && cell_.data != nullptr) cell_.data_deleter(cell_.data);
+  }
+
+  // A new, empty Derived in the small form with room for `n` pairs
+  // (2 <= n <= 4) inside the object.
   template <typename Derived>
-  static ObjectPtr<Derived> MakeCopy(const MapBaseObj& src) {
-    ObjectPtr<Derived> obj = MakeObject<Derived>();
-    obj->table.CopyFrom(src.table);
+  static ObjectPtr<Derived> MakeEmpty(uint64_t n = detail::kMapSmallInitSlots) {
+    if (n < detail::kMapSmallInitSlots) n = detail::kMapSmallInitSlots;
+    ObjectPtr<Derived> obj = MakeObjectWithExtra<Derived>(static_cast<size_t>(n) * sizeof(KV));
+    obj->cell_.slots = detail::kMapSmallTag | n;
     return obj;
   }
+  // A new Derived holding copies (new references) of the pairs of `src`, in
+  // the same form: a small copy has room for max(size, 2) pairs; a dense copy
+  // repeats the table entry for entry.
+  template <typename Derived>
+  static ObjectPtr<Derived> MakeCopy(const MapBaseObj& src) {
+    if (src.IsSmall()) {
+      ObjectPtr<Derived> obj = MakeEmpty<Derived>(src.cell_.size);
+      const KV* from = src.SmallData();
+      KV* to = obj->SmallData();
+      for (uint64_t i = 0; i < src.cell_.size; ++i) {
+        to[i].key = detail::CopyOwned(from[i].key);
+        to[i].value = detail::CopyOwned(from[i].value);
+        obj->cell_.size = i + 1;
+      }
+      return obj;
+    }
+    ObjectPtr<Derived> obj = MakeEmpty<Derived>();
+    uint64_t slots = src.NumSlots();
+    detail::DenseMap::Block* blocks = detail::DenseMap::AllocBlocks(slots);
+    obj->cell_.data = blocks;
+    obj->cell_.data_deleter = detail::MapFreeStorage;
+    obj->cell_.slots = slots;
+    obj->cell_.fib_shift = src.cell_.fib_shift;
+    obj->cell_.iter_list_head = src.cell_.iter_list_head;
+    obj->cell_.iter_list_tail = src.cell_.iter_list_tail;
+    detail::DenseMap from = src.Dense();
+    detail::DenseMap to = obj->Dense();
+    // Copy entries first and metadata after, so a partly made copy that is
+    // destroyed releases exactly the entries it holds.
+    for (uint64_t i = 0; i < slots; ++i) {
+      if (!from.IsLive(i)) continue;
+      detail::DenseMap::Item& item = to.At(i);
+      item.kv.key = detail::CopyOwned(from.At(i).kv.key);
+      item.kv.value = detail::CopyOwned(from.At(i).kv.value);
+      item.prev = from.At(i).prev;
+      item.next = from.At(i).next;
+      to.Meta(i) = from.Meta(i);
+    }
+    obj->cell_.size = src.cell_.size;
+    return obj;
+  }
+
+ private:
+  KV* SmallData() const { return static_cast<KV*>(cell_.data); }
+  void* InlineData() { return reinterpret_cast<char*>(this) + sizeof(MapBaseObj); }
+  detail::DenseMap Dense() const { return detail::DenseMap(const_cast<detail::MapCell*>(&cell_)); }
+
+  // Installs new storage, freeing the old (memory only: its pairs moved).
+  void ReplaceStorage(void* data, void (*deleter)(void*)) {
+    void* old = cell_.data;
+    void (*old_deleter)(void*) = cell_.data_deleter;
+    cell_.data = data;
+    cell_.data_deleter = deleter;
+    if (old_deleter != nullptr && old != nullptr) old_deleter(old);
+  }
+
+  // Small form with room left or the key present; grows the pair array
+  // (doubling, at most 4) when full.
+  void SmallSet(TVMFFIAny key, TVMFFIAny value) {
+    KV* kv = SmallData();
+    for (uint64_t i = 0; i < cell_.size; ++i) {
+      if (AnyKeyEqual(kv[i].key, key)) {
+        TVMFFIAny old = kv[i].value;
+        kv[i].value = value;
+        AnyRelease(&old);
+        AnyRelease(&key);
+        return;
+      }
+    }
+    uint64_t n = NumSlots();
+    if (cell_.size == n) {
+      uint64_t grown = n * 2 > detail::kMapSmallInitSlots ? n * 2 : detail::kMapSmallInitSlots;
+      if (grown > detail::kMapSmallMaxSlots) grown = detail::kMapSmallMaxSlots;
+      KV* bigger = static_cast<KV*>(detail::MapAllocStorage(static_cast<size_t>(grown) * sizeof(KV)));
+      std::memcpy(static_cast<void*>(bigger), static_cast<const void*>(kv),
+                  static_cast<size_t>(cell_.size) * sizeof(KV));
+      ReplaceStorage(bigger, detail::MapFreeStorage);
+      cell_.slots = detail::kMapSmallTag | grown;
+      kv = bigger;
+    }
+    kv[cell_.size].key = key;
+    kv[cell_.size].value = value;
+    ++cell_.size;
+  }
+
+  void DenseSet(TVMFFIAny key, TVMFFIAny value) {
+    if (NumSlots() == 0) TVMFFI_THROW(InternalError) << "map in the dense form has no storage";
+    uint64_t hash = AnyKeyHash(key);
+    for (;;) {
+      detail::DenseMap dense = Dense();
+      uint64_t pos;
+      bool existed;
+      if (dense.TryInsert(key, hash, &pos, &existed)) {
+        TVMFFIAny old = dense.At(pos).kv.value;
+        dense.At(pos).kv.value = value;
+        dense.ListPushBack(pos);
+        if (existed) {
+          AnyRelease(&old);
+          AnyRelease(&key);
+        }
+        return;
+      }
+      Rebuild(cell_.fib_shift - 1, NumSlots() * 2);
+    }
+  }
+
+  // Moves every pair, in iteration order, into a new dense table of `slots`
+  // entries (doubling until they fit) and switches this map to it.
+  void Rebuild(uint32_t shift, uint64_t slots) {
+    // Each key is hashed once, however many tables are tried.
+    std::vector<uint64_t> hashes;
+    hashes.reserve(static_cast<size_t>(cell_.size));
+    for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
+      hashes.push_back(AnyKeyHash(KVAt(pos).key));
+    }
+    std::vector<uint64_t> fresh_hashes;
+    for (;;) {
+      fresh_hashes.assign(static_cast<size_t>(slots), 0);
+      detail::MapCell fresh;
+      fresh.data = detail::DenseMap::AllocBlocks(slots);
+      fresh.size = 0;
+      fresh.slots = slots;
+      fresh.data_deleter = detail::MapFreeStorage;
+      fresh.fib_shift = shift;
+      fresh.iter_list_head = detail::kMapNoIndex;
+      fresh.iter_list_tail = detail::kMapNoIndex;
+      bool fits = true;
+      try {
+        detail::DenseMap to(&fresh);
+        to.UseHashCache(fresh_hashes.data());
+        size_t k = 0;
+        for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos), ++k) {
+          const KV& kv = KVAt(pos);
+          uint64_t at;
+          bool existed;
+          fits = to.TryInsert(kv.key, hashes[k], &at, &existed, /*known_absent=*/true);
+          if (fits) {
+            to.At(at).kv.value = kv.value;
+            to.ListPushBack(at);
+          }
+        }
+      } catch (...) {
+        detail::MapFreeStorage(fresh.data);  // holds raw copies only
+        throw;
+      }
+      if (!fits) {
+        detail::MapFreeStorage(fresh.data);
+        --shift;
+        slots *= 2;
+        continue;
+      }
+      ReplaceStorage(fresh.data, fresh.data_deleter);
+      cell_.size = fresh.size;
+      cell_.slots = fresh.slots;
+      cell_.fib_shift = fresh.fib_shift;
+      cell_.iter_list_head = fresh.iter_list_head;
+      cell_.iter_list_tail = fresh.iter_list_tail;
+      return;
+    }
+  }
+
+  detail::MapCell cell_;
 };
+
+static_assert(sizeof(MapBaseObj) == sizeof(TVMFFIObject) + sizeof(detail::MapCell),
+              "the map fields follow the 24-byte object header");
 
 class MapObj : public MapBaseObj {
  public:
   TVMFFI_DECLARE_STATIC_TYPE(MapObj, kTVMFFIMap, "ffi.Map")
   static constexpr const char* kDisplayName = "Map";  // in error messages
 
-  static ObjectPtr<MapObj> Make() { return MakeObject<MapObj>(); }
+  static ObjectPtr<MapObj> Make() { return MakeEmpty<MapObj>(); }
   static ObjectPtr<MapObj> CopyOf(const MapBaseObj& src) { return MakeCopy<MapObj>(src); }
 };
 
-// Forward iteration over (key, value) pairs in insertion order.
+// Forward iteration over (key, value) pairs in the map's order.
 class MapIterator {
  public:
   using iterator_category = std::forward_iterator_tag;
@@ -294,12 +747,12 @@ class MapIterator {
   using pointer = void;
   using reference = value_type;
 
-  MapIterator(const MapBaseObj* obj, int64_t pos) : obj_(obj), pos_(obj->table.NextLive(pos)) {}
-  Any key() const { return Any::Adopt(detail::CopyOwned(obj_->table.EntryAt(pos_).key)); }
-  Any value() const { return Any::Adopt(detail::CopyOwned(obj_->table.EntryAt(pos_).value)); }
+  MapIterator(const MapBaseObj* obj, uint64_t pos) : obj_(obj), pos_(pos) {}
+  Any key() const { return Any::Adopt(detail::CopyOwned(obj_->KVAt(pos_).key)); }
+  Any value() const { return Any::Adopt(detail::CopyOwned(obj_->KVAt(pos_).value)); }
   value_type operator*() const { return value_type(key(), value()); }
   MapIterator& operator++() {
-    pos_ = obj_->table.NextLive(pos_ + 1);
+    pos_ = obj_->NextPos(pos_);
     return *this;
   }
   bool operator==(const MapIterator& o) const { return pos_ == o.pos_; }
@@ -307,7 +760,7 @@ class MapIterator {
 
  private:
   const MapBaseObj* obj_;
-  int64_t pos_;
+  uint64_t pos_;
 };
 
 // The read side Map and Dict share.  Never null when built by the
@@ -333,8 +786,8 @@ class MapRefBase : public ObjectRef {
     if (v == nullptr) return std::nullopt;
     return Any::Adopt(detail::CopyOwned(*v));
   }
-  iterator begin() const { return iterator(obj(), 0); }
-  iterator end() const { return iterator(obj(), obj()->table.EndPos()); }
+  iterator begin() const { return iterator(obj(), obj()->BeginPos()); }
+  iterator end() const { return iterator(obj(), obj()->EndPos()); }
 
  protected:
   explicit MapRefBase(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
@@ -351,11 +804,11 @@ class Map : public MapRefBase<MapObj> {
   }
   explicit Map(ObjectPtr<Object> p) : MapRefBase(std::move(p)) {}
 
-  void Set(Any key, Any value) { Writable()->table.Set(key.Release(), value.Release()); }
+  void Set(Any key, Any value) { Writable()->Set(key.Release(), value.Release()); }
   // Removes the key if present; returns whether it was.
   bool Erase(const AnyView& key) {
     if (obj()->FindValue(*key.raw()) == nullptr) return false;
-    return Writable()->table.Erase(*key.raw());
+    return Writable()->Erase(*key.raw());
   }
 
   MapObj* GetMapObj() const { return obj(); }

@@ -136,8 +136,12 @@ Info MakeMemberInfo(const char* name, const std::string& doc, int64_t flags) {
 // The fields of the ancestors (outermost first), then the type's own.
 inline std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
   std::vector<const TVMFFIFieldInfo*> out;
+  // Another thread may be registering fields: the count first, then the
+  // array, with acquire order (the registry publishes them in the other order).
   auto add = [&out](const TVMFFITypeInfo* t) {
-    for (int32_t i = 0; i < t->num_fields; ++i) out.push_back(&t->fields[i]);
+    int32_t n = __atomic_load_n(&t->num_fields, __ATOMIC_ACQUIRE);
+    const TVMFFIFieldInfo* fields = __atomic_load_n(&t->fields, __ATOMIC_ACQUIRE);
+    for (int32_t i = 0; i < n; ++i) out.push_back(&fields[i]);
   };
   for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
   add(info);

@@ -68,10 +68,16 @@ class Shape : public ObjectRef {
     detail::CheckIndex(i, size(), "Shape");
     return data()[i];
   }
-  // The number of elements a tensor of this shape holds (1 for rank 0).
+  // The number of elements a tensor of this shape holds (1 for rank 0);
+  // ValueError when it does not fit in int64.
   int64_t Product() const {
     int64_t p = 1;
-    for (int64_t d : *this) p *= d;
+    for (int64_t d : *this) {
+      if (__builtin_mul_overflow(p, d, &p)) {
+        TVMFFI_THROW(ValueError) << "the product of the dimensions of shape of size " << size()
+                                 << " overflows int64";
+      }
+    }
     return p;
   }
   std::vector<int64_t> ToVector() const { return std::vector<int64_t>(begin(), end()); }

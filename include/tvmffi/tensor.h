@@ -39,11 +39,14 @@ inline bool IsContiguousLayout(const DLTensor& t) {
   for (int32_t i = 0; i < t.ndim; ++i) {
     if (t.shape[i] == 0) return true;
   }
+  // `expected` is the compact stride of dimension i; once it no longer fits
+  // in int64 no stored stride can equal it, so only size-1 dimensions may follow.
   int64_t expected = 1;
+  bool overflowed = false;
   for (int32_t i = t.ndim - 1; i >= 0; --i) {
     if (t.shape[i] == 1) continue;
-    if (t.strides[i] != expected) return false;
-    expected *= t.shape[i];
+    if (overflowed || t.strides[i] != expected) return false;
+    overflowed = __builtin_mul_overflow(expected, t.shape[i], &expected);
   }
   return true;
 }
@@ -205,9 +208,15 @@ class Tensor : public ObjectRef {
   // The DLTensor's `data` (the first element is at data + byte_offset).
   void* data_ptr() const { return dl_tensor()->data; }
   uint64_t byte_offset() const { return dl_tensor()->byte_offset; }
+  // ValueError when the count does not fit in int64 (never for tensors
+  // imported by this library, which refuses such shapes).
   int64_t numel() const {
     int64_t n = 1;
-    for (int64_t d : shape()) n *= d;
+    for (int64_t d : shape()) {
+      if (__builtin_mul_overflow(n, d, &n)) {
+        TVMFFI_THROW(ValueError) << "tensor element count overflows int64";
+      }
+    }
     return n;
   }
   bool IsContiguous() const { return IsContiguousLayout(*dl_tensor()); }

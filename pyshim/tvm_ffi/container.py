@@ -82,7 +82,10 @@ class Map(core.MapBase, _abc.Mapping):
 
 @register_object("ffi.Dict")
 class Dict(core.DictBase, _abc.MutableMapping):
-    """A mutable, shared FFI dict: ``Dict({"a": 1})``, in insertion order.
+    """A mutable, shared FFI dict: ``Dict({"a": 1})``, in insertion order,
+    except that once it has switched to its hashed form (when it grows past
+    4 pairs), setting a present key moves it to the end (apache-tvm-ffi's
+    order; docs/abi.md section 11).
 
     Reads are those of :class:`Map`; ``d[k] = v``, ``del d[k]``, ``pop``,
     ``setdefault``, ``update`` and ``clear`` change the one shared ffi.Dict.

@@ -1,6 +1,7 @@
 // Dicts: ffi.Dict and its globals, in-place mutation, erase and iteration.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -71,13 +72,49 @@ TEST_CASE("Dict: erase and iterate keep insertion order", "[dict]") {
   Call("ffi.DictErase", d, int64_t(5));
   CHECK(IntItems(d) == Items{{1, 10}, {2, 20}, {4, 40}});
   Call("ffi.DictSetItem", d, int64_t(3), int64_t(33));
+  // In the dense form (the Dict has held more than 4 pairs) a new value
+  // moves its key to the end, as in apache-tvm-ffi.
   Call("ffi.DictSetItem", d, int64_t(1), int64_t(11));
-  CHECK(IntItems(d) == Items{{1, 11}, {2, 20}, {4, 40}, {3, 33}});
+  CHECK(IntItems(d) == Items{{2, 20}, {4, 40}, {3, 33}, {1, 11}});
   Call("ffi.DictClear", d);
   CHECK(Call("ffi.DictSize", d).As<int64_t>() == 0);
   CHECK(IntItems(d).empty());
   Call("ffi.DictSetItem", d, int64_t(9), int64_t(90));
   CHECK(IntItems(d) == Items{{9, 90}});
+}
+
+TEST_CASE("Dict: in the small form a new value keeps the key's place", "[dict]") {
+  Any d = Call("ffi.Dict", int64_t(1), int64_t(1), int64_t(2), int64_t(2), int64_t(3),
+               int64_t(3));
+  Call("ffi.DictSetItem", d, int64_t(1), int64_t(10));
+  CHECK(IntItems(d) == Items{{1, 10}, {2, 2}, {3, 3}});
+  Call("ffi.DictErase", d, int64_t(2));
+  CHECK(IntItems(d) == Items{{1, 10}, {3, 3}});
+}
+
+TEST_CASE("Dict: the iterator follows its key when the Dict grows", "[dict]") {
+  Any d = Call("ffi.Dict", int64_t(1), int64_t(1), int64_t(2), int64_t(2));
+  Function it = Call("ffi.DictForwardIterFunctor", d).As<Function>();
+  CHECK(it(int64_t(0)).As<int64_t>() == 1);
+  // 2 -> 4 slots, then the dense form, then a rehash: every pair moves.
+  for (int64_t k = 3; k < 40; ++k) Call("ffi.DictSetItem", d, k, k);
+  CHECK(it(int64_t(1)).As<int64_t>() == 1);
+  CHECK(it(int64_t(2)).As<bool>());
+  CHECK(it(int64_t(0)).As<int64_t>() == 2);
+}
+
+TEST_CASE("Dict: erasing the iterator's current key is a RuntimeError", "[dict]") {
+  for (int64_t n : {int64_t(3), int64_t(10)}) {  // small and dense forms
+    Any d = Call("ffi.Dict");
+    for (int64_t k = 0; k < n; ++k) Call("ffi.DictSetItem", d, k, k);
+    Function it = Call("ffi.DictForwardIterFunctor", d).As<Function>();
+    CHECK(it(int64_t(2)).As<bool>());
+    Call("ffi.DictErase", d, int64_t(1));
+    CHECK(ThrownBy([&] { it(int64_t(0)); }) ==
+          "RuntimeError: Dict changed during iteration: the current key 1 was removed");
+    CHECK(ThrownBy([&] { it(int64_t(2)); }) ==
+          "RuntimeError: Dict changed during iteration: the current key 1 was removed");
+  }
 }
 
 TEST_CASE("Dict: the iterator skips pairs erased while iterating", "[dict]") {
@@ -125,19 +162,37 @@ TEST_CASE("Dict: random inserts and erases agree with std::map", "[dict]") {
   std::mt19937 rng(1234);
   Dict d;
   std::map<int64_t, int64_t> model;
+  // The iteration order apache-tvm-ffi gives: insertion order; a new value
+  // for a present key keeps its place in the small form (at most 4 pairs,
+  // room for 2 then 4) and moves the key to the end in the dense form,
+  // which a small map at 4 of 4 pairs enters on any Set.
+  std::vector<int64_t> order;
+  uint64_t small_slots = 2;
+  bool dense = false;
   for (int step = 0; step < 5000; ++step) {
     int64_t key = static_cast<int64_t>(rng() % 200);
     if (rng() % 3 == 0) {
       bool present = model.erase(key) != 0;
       if (present) {
         d.Erase(key);
+        order.erase(std::find(order.begin(), order.end(), key));
       } else {
         CHECK(ThrownBy([&] { d.Erase(key); }) ==
               "KeyError: key " + std::to_string(key) + " not found in Dict");
       }
     } else {
+      bool present = model.count(key) != 0;
+      if (!dense && small_slots == 4 && order.size() == 4) dense = true;
+      if (!dense && !present && order.size() == small_slots) small_slots = 4;
+      if (present && dense) order.erase(std::find(order.begin(), order.end(), key));
+      if (!present || dense) order.push_back(key);
       model[key] = step;
       d.Set(key, int64_t(step));
+    }
+    if (step % 97 == 0) {
+      std::vector<int64_t> seen;
+      for (auto kv : d) seen.push_back(kv.first.As<int64_t>());
+      REQUIRE(seen == order);
     }
   }
   REQUIRE(d.size() == static_cast<int64_t>(model.size()));

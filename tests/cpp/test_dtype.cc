@@ -98,6 +98,12 @@ const Case kCases[] = {
     {"bool8x4", 6, 8, 4, "bool8x4"},
     {"bool1", 6, 1, 1, "bool1"},
     {"handle", 3, 64, 1, "handle"},
+    {"handle64", 3, 64, 1, "handle"},
+    {"handle0", 3, 64, 1, "handle"},  // bits 0: the default
+    {"handle32", 3, 32, 1, "handle32"},
+    {"handle3", 3, 3, 1, "handle3"},
+    {"handlex4", 3, 64, 4, "handlex4"},
+    {"int0", 0, 32, 1, "int32"},
     // lanes
     {"int8x4", 0, 8, 4, "int8x4"},
     {"float32x16", 2, 32, 16, "float32x16"},
@@ -175,16 +181,51 @@ TEST_CASE("DType: every name parses, prints canonically and parses back", "[dtyp
 
 TEST_CASE("DType: lanes beyond the int16 range print as their int16 view", "[dtype]") {
   int rc = 0;
-  DLDataType t = Parse("int8x65535", &rc);
+  DLDataType t = Parse("int8x32768", &rc);
   REQUIRE(rc == 0);
-  CHECK(t.lanes == 65535);
-  CHECK(Print(t) == "int8");  // int16 -1: no lanes suffix
-  t = Parse("int8x32768", &rc);
+  CHECK(Print(t) == "int8xvscalex32768");  // the same 16 bits
+  CHECK(DataTypeEqual(Parse("int8xvscalex32768", &rc), t));
+  t = Parse("int8x40000", &rc);
   REQUIRE(rc == 0);
-  CHECK(Print(t) == "int8xvscalex32768");
-  CHECK(Print(DType(0, 32, 0)) == "int32");
-  CHECK(Print(DType(3, 64, 4)) == "handle");
-  CHECK(Print(DType(3, 0, 1)) == "handle");
+  CHECK(Print(t) == "int8xvscalex25536");
+  CHECK(DataTypeEqual(Parse("int8xvscalex25536", &rc), t));
+}
+
+TEST_CASE("DType: dtypes no name spells are refused, never printed as another", "[dtype]") {
+  // Printing them the old way lost information: "int32" for 0 lanes,
+  // "int0" (which parses as int32) for 0 bits, "int8" for lanes 65535.
+  struct Bad {
+    DLDataType t;
+    const char* message;
+  } bad[] = {
+      {DType(0, 32, 0),
+       "ValueError: cannot format dtype {code 0, bits 32, lanes 0}: 0 lanes has no name"},
+      {DType(0, 0, 1),
+       "ValueError: cannot format dtype {code 0, bits 0, lanes 1}: 0 bits has no name (a bits "
+       "suffix of 0 means the default)"},
+      {DType(3, 0, 1),
+       "ValueError: cannot format dtype {code 3, bits 0, lanes 1}: 0 bits has no name (a bits "
+       "suffix of 0 means the default)"},
+      {DType(0, 8, 65535),
+       "ValueError: cannot format dtype {code 0, bits 8, lanes 65535}: 65535 lanes and 1 "
+       "scalable lane share the encoding -1 and cannot be told apart"},
+      {DType(kDLFloat8_e4m3fn, 16, 1),
+       "ValueError: cannot format dtype {code 10, bits 16, lanes 1}: a narrow float name "
+       "implies its bits"},
+  };
+  for (const Bad& b : bad) {
+    TVMFFIAny out;
+    std::memset(&out, 0, sizeof(out));
+    CHECK(TVMFFIDataTypeToString(&b.t, &out) == -1);
+    CHECK(TakeRaised() == b.message);
+    CHECK(out.type_index == kTVMFFINone);
+  }
+  // And the names for that encoding are refused when parsed.
+  for (const char* text : {"int8x65535", "int32xvscalex1"}) {
+    CHECK(ParseError(text) == std::string("ValueError: invalid dtype `") + text +
+                                  "`: 65535 lanes and 1 scalable lane share the encoding -1 and "
+                                  "cannot be told apart");
+  }
 }
 
 TEST_CASE("DType: invalid names are ValueErrors naming the text", "[dtype]") {

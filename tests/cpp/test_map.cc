@@ -1,7 +1,9 @@
 // Maps: ffi.Map globals, key equality, iteration order, C++ copy on write.
 #include <catch2/catch.hpp>
 
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_util.h"
@@ -216,4 +218,175 @@ TEST_CASE("Map: testing.as_map converts a Dict and keeps a Map", "[map]") {
   Any converted = CallTesting("testing.as_map", Call("ffi.Dict", "b", int64_t(2)));
   CHECK(converted.type_index() == kTVMFFIMap);
   CHECK(Items(converted) == std::vector<std::string>{"\"b\"=2"});
+}
+
+namespace {
+
+// The map fields after the object header (docs/abi.md, "Map and Dict").
+const detail::MapCell& CellOf(const Any& m) {
+  return static_cast<const MapBaseObj*>(Object::FromHandle(HandleOf(m)))->cell();
+}
+
+Any IntMap(int n) {
+  std::vector<AnyView> args;
+  for (int i = 0; i < n; ++i) {
+    args.push_back(AnyView(int64_t(i)));
+    args.push_back(AnyView(int64_t(i)));
+  }
+  return Function::GetGlobalRequired("ffi.Map").CallPacked(args.data(),
+                                                           static_cast<int32_t>(args.size()));
+}
+
+}  // namespace
+
+TEST_CASE("Map: layout of the small and dense forms", "[map]") {
+  static_assert(offsetof(detail::MapCell, data) + sizeof(TVMFFIObject) == 24, "data");
+  static_assert(offsetof(detail::MapCell, size) + sizeof(TVMFFIObject) == 32, "size");
+  static_assert(offsetof(detail::MapCell, slots) + sizeof(TVMFFIObject) == 40, "slots");
+  static_assert(offsetof(detail::MapCell, data_deleter) + sizeof(TVMFFIObject) == 48, "deleter");
+  static_assert(offsetof(detail::MapCell, fib_shift) + sizeof(TVMFFIObject) == 56, "fib_shift");
+  static_assert(offsetof(detail::MapCell, iter_list_head) + sizeof(TVMFFIObject) == 64, "head");
+  static_assert(offsetof(detail::MapCell, iter_list_tail) + sizeof(TVMFFIObject) == 72, "tail");
+  static_assert(sizeof(detail::DenseMap::Block) == 16 + 16 * 48, "dense block");
+  const uint64_t kSmall = uint64_t(1) << 63;
+  // Empty and 1-2 pairs: small, room for 2, stored inside the object.
+  Any m0 = IntMap(0);
+  CHECK(CellOf(m0).slots == (kSmall | 2));
+  CHECK(CellOf(m0).size == 0);
+  CHECK(CellOf(m0).data == static_cast<const char*>(HandleOf(m0)) + 80);
+  CHECK(CellOf(m0).data_deleter == nullptr);
+  Any m2 = IntMap(2);
+  CHECK(CellOf(m2).slots == (kSmall | 2));
+  const detail::MapKV* kv = static_cast<const detail::MapKV*>(CellOf(m2).data);
+  CHECK(kv[1].key.type_index == kTVMFFIInt);
+  CHECK(kv[1].key.v_int64 == 1);
+  // 3-4 pairs: small with room for 4.
+  CHECK(CellOf(IntMap(3)).slots == (kSmall | 4));
+  CHECK(CellOf(IntMap(4)).slots == (kSmall | 4));
+  // 5 pairs: dense, 8 entries, shift 61; iteration list from the first key.
+  Any m5 = IntMap(5);
+  const detail::MapCell& c5 = CellOf(m5);
+  CHECK(c5.slots == 8);
+  CHECK(c5.size == 5);
+  CHECK(c5.fib_shift == 61);
+  CHECK(c5.data_deleter != nullptr);
+  const detail::DenseMap::Block* block = static_cast<const detail::DenseMap::Block*>(c5.data);
+  CHECK(block->items[c5.iter_list_head].kv.key.v_int64 == 0);
+  CHECK(block->items[c5.iter_list_tail].kv.key.v_int64 == 4);
+  CHECK(block->items[c5.iter_list_head].prev == ~uint64_t(0));
+  int empty = 0;
+  for (int i = 0; i < 8; ++i) empty += block->meta[i] == 0xFF;
+  CHECK(empty == 3);
+  // Growth doubles the table: 8 pairs no longer fit in 8 entries.
+  CHECK(CellOf(IntMap(8)).slots == 16);
+  CHECK(CellOf(IntMap(8)).fib_shift == 60);
+}
+
+TEST_CASE("Map: key hashes are apache-tvm-ffi's AnyHash", "[map]") {
+  // Values printed by upstream's tvm::ffi::AnyHash (0.1.15.post2).
+  CHECK(AnyKeyHash(*AnyView(int64_t(1)).raw()) == 2654435835ULL);
+  CHECK(AnyKeyHash(*AnyView(int64_t(-5)).raw()) == 2654435829ULL);
+  CHECK(AnyKeyHash(*AnyView(2.5).raw()) == 4612811920988666490ULL);
+  CHECK(AnyKeyHash(*AnyView(true).raw()) == 2654435896ULL);
+  CHECK(AnyKeyHash(*AnyView(nullptr).raw()) == 2654435769ULL);
+  TVMFFIAny small;
+  MakeStringAny("abc", 3, false, &small);
+  CHECK(AnyKeyHash(small) == 2660953131ULL);
+  CHECK(AnyKeyHash(*AnyView("abc").raw()) == 2660953131ULL);
+  String heap("a key longer than seven bytes");
+  CHECK(AnyKeyHash(*AnyView(heap).raw()) == 4196405962ULL);
+  TVMFFIAny small_bytes;
+  MakeStringAny("abc", 3, true, &small_bytes);
+  CHECK(AnyKeyHash(small_bytes) == 2660953320ULL);
+}
+
+namespace {
+
+// An object type whose keys compare by `word` through the __any_hash__ and
+// __any_equal__ type attributes (function pointers taking values by address).
+class WordObj : public PlainObject {
+ public:
+  TVMFFI_DECLARE_DYNAMIC_TYPE(WordObj, "maptest.Word", PlainObject)
+  explicit WordObj(int64_t w) : word(w) {}
+  int64_t word;
+};
+
+int64_t WordOf(const TVMFFIAny* v) {
+  return static_cast<const WordObj*>(Object::FromHandle(v->v_obj))->word;
+}
+TVMFFIAny WordHash(const TVMFFIAny* v) {
+  TVMFFIAny out;
+  AnyZero(&out);
+  out.type_index = kTVMFFIInt;
+  out.v_int64 = WordOf(v) % 3;  // collisions on purpose
+  return out;
+}
+TVMFFIAny WordEqual(const TVMFFIAny* a, const TVMFFIAny* b) {
+  TVMFFIAny out;
+  AnyZero(&out);
+  out.type_index = kTVMFFIBool;
+  out.v_int64 = WordOf(a) == WordOf(b);
+  return out;
+}
+
+void RegisterWordHooks() {
+  static bool done = [] {
+    int32_t index = WordObj::RuntimeTypeIndex();
+    for (auto [name, fn] : {std::pair<const char*, void*>{"__any_hash__", (void*)&WordHash},
+                            std::pair<const char*, void*>{"__any_equal__", (void*)&WordEqual}}) {
+      TVMFFIByteArray attr = ByteArrayOf(name);
+      TVMFFIAny value;
+      AnyZero(&value);
+      value.type_index = kTVMFFIOpaquePtr;
+      value.v_ptr = fn;
+      REQUIRE(TVMFFITypeRegisterAttr(index, &attr, &value) == 0);
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+TEST_CASE("Map: __any_hash__ and __any_equal__ type attributes define key identity", "[map]") {
+  RegisterWordHooks();
+  ObjectRef a(MakeObject<WordObj>(7));
+  ObjectRef b(MakeObject<WordObj>(7));
+  ObjectRef c(MakeObject<WordObj>(8));
+  CHECK(AnyKeyHash(*AnyView(a).raw()) == AnyKeyHash(*AnyView(b).raw()));
+  CHECK(AnyKeyEqual(*AnyView(a).raw(), *AnyView(b).raw()));
+  CHECK_FALSE(AnyKeyEqual(*AnyView(a).raw(), *AnyView(c).raw()));
+  for (int extra : {0, 20}) {  // small and dense forms
+    Map m;
+    for (int i = 0; i < extra; ++i) m.Set(ObjectRef(MakeObject<WordObj>(100 + i)), int64_t(i));
+    m.Set(a, "a");
+    m.Set(b, "b");  // the same key: replaces the value, keeps `a`
+    m.Set(c, "c");
+    CHECK(m.size() == extra + 2);
+    CHECK(StrOf(m.at(ObjectRef(MakeObject<WordObj>(7)))) == "b");
+    CHECK(StrOf(m.at(c)) == "c");
+    for (int i = 0; i < extra; ++i) {
+      CHECK(m.at(ObjectRef(MakeObject<WordObj>(100 + i))).As<int64_t>() == i);
+    }
+  }
+}
+
+TEST_CASE("Map: C++ Map copy keeps the dense table and shares nothing", "[map]") {
+  Map a;
+  for (int64_t i = 0; i < 50; ++i) a.Set(i, i);
+  Map b = a;
+  b.Set(int64_t(1000), int64_t(1));
+  CHECK(a.size() == 50);
+  CHECK(b.size() == 51);
+  CHECK(b.at(int64_t(49)).As<int64_t>() == 49);
+  const detail::MapCell& ca = a.GetMapObj()->cell();
+  const detail::MapCell& cb = b.GetMapObj()->cell();
+  CHECK(ca.data != cb.data);
+  CHECK(ca.slots == cb.slots);
+  CHECK(ca.fib_shift == cb.fib_shift);
+  std::vector<int64_t> keys;
+  for (auto kv : b) keys.push_back(kv.first.As<int64_t>());
+  REQUIRE(keys.size() == 51);
+  CHECK(keys.front() == 0);
+  CHECK(keys.back() == 1000);
 }

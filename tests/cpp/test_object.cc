@@ -182,11 +182,15 @@ int DeinitCount(void* handle) {
 
 TEST_CASE("Object: HandleInitOnce runs the initialiser once across threads", "[object]") {
   void* handle = nullptr;
+  std::atomic<int> failures{0};  // Catch2 assertions are not thread-safe
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&] { CHECK(TVMFFIHandleInitOnce(&handle, &InitTwice) == 0); });
+    threads.emplace_back([&] {
+      if (TVMFFIHandleInitOnce(&handle, &InitTwice) != 0) ++failures;
+    });
   }
   for (auto& th : threads) th.join();
+  CHECK(failures.load() == 0);
   CHECK(g_init_calls == 1);
   CHECK(handle == &g_init_calls);
   CHECK(TVMFFIHandleDeinitOnce(&handle, &DeinitCount) == 7);

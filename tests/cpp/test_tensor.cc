@@ -8,6 +8,7 @@
 
 #include "test_util.h"
 #include <tvmffi/function.h>
+#include <tvmffi/shape.h>
 #include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
@@ -604,4 +605,83 @@ TEST_CASE("Tensor: negative dimensions are refused and left to the producer", "[
         std::make_pair(std::string("RuntimeError"),
                        std::string("DLPack tensor has a negative dimension: shape [2, -2]")));
   CHECK(p.deletes == 0);
+}
+
+TEST_CASE("Tensor: element counts that do not fit in int64 are refused", "[tensor][limits]") {
+  const int64_t k2p62 = int64_t(1) << 62;
+  // {2, 2**62, 4}: 2**65 elements; the NULL strides would overflow too.
+  for (bool versioned : {false, true}) {
+    INFO("versioned: " << versioned);
+    Legacy l(nullptr, {2, k2p62, 4}, {});
+    Versioned v(nullptr, {2, k2p62, 4}, {});
+    TVMFFIObjectHandle h = nullptr;
+    int rc = versioned ? TVMFFITensorFromDLPackVersioned(v.get(), 0, 0, &h)
+                       : TVMFFITensorFromDLPack(l.get(), 0, 0, &h);
+    CHECK(rc == -1);
+    CHECK(TakeRaised() ==
+          "RuntimeError: DLPack tensor shape [2, 4611686018427387904, 4] has more elements than "
+          "fit in int64");
+    CHECK(h == nullptr);
+    CHECK(l.deletes + v.deletes == 0);
+  }
+  // A zero dimension does not hide the overflow of the others (as numpy).
+  Legacy zero(nullptr, {0, k2p62, 4}, {});
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFITensorFromDLPack(zero.get(), 0, 0, &h) == -1);
+  CHECK(TakeRaised() ==
+        "RuntimeError: DLPack tensor shape [0, 4611686018427387904, 4] has more elements than "
+        "fit in int64");
+  // Given strides do not matter: the count itself is refused.
+  Legacy strided(nullptr, {k2p62, 2, 2}, {1, 1, 1});
+  CHECK(TVMFFITensorFromDLPack(strided.get(), 0, 0, &h) == -1);
+  CHECK(TakeRaised().find("has more elements than fit in int64") != std::string::npos);
+}
+
+TEST_CASE("Tensor: byte sizes that do not fit in int64 are refused", "[tensor][limits]") {
+  // 2**61 float32x4 elements: the count fits, 2**65 bytes do not.
+  Legacy p(nullptr, {int64_t(1) << 61}, {}, DType(kDLFloat, 32, 4));
+  TVMFFIObjectHandle h = nullptr;
+  CHECK(TVMFFITensorFromDLPack(p.get(), 0, 0, &h) == -1);
+  CHECK(TakeRaised() ==
+        "RuntimeError: DLPack tensor shape [2305843009213693952] with dtype (code 2, bits 32, "
+        "lanes 4) takes more bytes than fit in int64");
+  CHECK(p.deletes == 0);
+  // Sub-byte types are counted in bits: 2**63 - 1 int4 elements fit in bytes.
+  Legacy q(nullptr, {INT64_MAX}, {}, DType(kDLInt, 4));
+  Tensor t = Tensor::FromDLPack(q.get());
+  CHECK(t.numel() == INT64_MAX);
+  CHECK(t.strides()[0] == 1);
+}
+
+TEST_CASE("Tensor: large but valid shapes keep exact compact strides", "[tensor][limits]") {
+  const int64_t k2p40 = int64_t(1) << 40;
+  Legacy p(nullptr, {0, k2p40, 3}, {}, DType(kDLInt, 8));
+  Tensor t = Tensor::FromDLPack(p.get());
+  CHECK(Vec(t.strides()) == std::vector<int64_t>{3 * k2p40, 3, 1});
+  CHECK(t.numel() == 0);
+  CHECK(t.IsContiguous());
+}
+
+TEST_CASE("Tensor: the contiguity check does not overflow", "[tensor][limits]") {
+  int64_t shape[3] = {3, int64_t(1) << 62, 4};
+  int64_t strides[3] = {0, 4, 1};
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));
+  t.ndim = 3;
+  t.shape = shape;
+  t.strides = strides;
+  // The stride dimension 0 would need is 2**64: no int64 stride matches,
+  // not even 0, which is what 2**64 wraps to.
+  CHECK_FALSE(IsContiguousLayout(t));
+  strides[0] = INT64_MIN;
+  CHECK_FALSE(IsContiguousLayout(t));
+  shape[0] = 1;  // a size-1 dimension may have any stride
+  CHECK(IsContiguousLayout(t));
+}
+
+TEST_CASE("Tensor: Shape::Product refuses to overflow", "[tensor][limits]") {
+  Shape s{int64_t(1) << 62, 4};
+  CHECK(ThrownBy([&] { s.Product(); }) ==
+        "ValueError: the product of the dimensions of shape of size 2 overflows int64");
+  CHECK(Shape{int64_t(1) << 62, 0}.Product() == 0);
 }
