@@ -90,6 +90,8 @@ CHILD = textwrap.dedent(r'''
             "Tensor": lambda: tvm_ffi.from_dlpack(np.arange(6, dtype="float32").reshape(2, 3)),
             "dtype": lambda: tvm_ffi.dtype("float32x4"),
             "DLDeviceType": lambda: tvm_ffi.DLDeviceType.kDLCPU,
+            "Module": lambda: tvm_ffi.system_lib(),
+            "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
         }
 
     def own_methods(cls):
