@@ -416,9 +416,10 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
         if (frame->boundary == kFFICall) keeping = crossing = true;
         continue;
       }
-      // A call from C enters a C++ callee through TVMFFIFunctionCall and
-      // then the callee's safe-call entry: one crossing, two boundary frames.
-      if (crossing && frame->boundary == kFFICall) continue;
+      // One crossing can show several frames: the callee's entry, the
+      // library's own wrapper around it (a separate frame without
+      // optimisation) and TVMFFIFunctionCall.
+      if (crossing && (frame->boundary == kFFICall || frame->machinery)) continue;
       crossing = false;
       if (boundary_mode != kBacktraceCrossBoundary && frame->boundary != kNotBoundary) break;
       if (frame->machinery || frame->boundary == kFFICall) continue;

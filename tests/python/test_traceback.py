@@ -110,15 +110,6 @@ def test_printed_traceback_shows_kernel_source_lines(kernel):
     assert 'TVMFFIErrorSetRaisedFromCStr("ValueError", "raised three calls deep in C");' in text
 
 
-# Known gap (open in issue 9): in the ASan Debug build (make asan) the native
-# callers recorded when a Python callback raises come back empty, so the
-# kernel frames between the Python layers are missing there; the Release
-# build (make test) has them.
-_ASAN = "libasan" in os.environ.get("LD_PRELOAD", "")
-_callers_gap = pytest.mark.skipif(_ASAN, reason="callback caller frames missing under ASan Debug (issue 9)")
-
-
-@_callers_gap
 def test_python_callback_raising_inside_c_keeps_both_sides_in_order(kernel):
     err = ZeroDivisionError("from the callback")
 
@@ -142,7 +133,6 @@ def test_python_callback_raising_inside_c_keeps_both_sides_in_order(kernel):
     assert [ln.rsplit(", in ", 1)[1] for ln in lines[1:]] == LEVELS[::-1]
 
 
-@_callers_gap
 def test_error_crossing_python_and_cpp_layers_keeps_every_frame_in_order(kernel):
     # test -> testing.apply (C++) -> outer (Python) -> kernel (C) -> inner (Python)
     err = KeyError("deepest")
