@@ -141,8 +141,12 @@ TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
   return out;
 });
 
-// Empties the cache and zeroes its counters.
-TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() { ClearBacktraceCache(); });
+// Empties the cache, zeroes its counters and has the DWARF reader read the
+// process's list of libraries again.
+TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() {
+  ClearBacktraceCache();
+  ForgetUnloadedLibraries();
+});
 
 }  // namespace
 }  // namespace core

@@ -57,6 +57,9 @@ def kernel(kernel_lib):
     address = ctypes.cast(lib.kernel_entry, ctypes.c_void_p)
     f = tvm_ffi.get_global_func("ffi.FunctionFromExternC")(None, address, None)
     f._lib = lib  # keep the library loaded as long as the function
+    # Earlier tests loaded and unloaded other libraries: start from a fresh
+    # frame cache and library list.
+    tvm_ffi.get_global_func("ffi.BacktraceCacheClear")()
     return f
 
 
