@@ -42,10 +42,14 @@ int bridge_get_global(const char* name, size_t size, void** out) {
   ByteArray n = {name, size};
   return get_global(&n, out);
 }
-int bridge_call(void* func, Any* args, int32_t n, Any* result) {
-  return function_call(func, args, n, result);
+// The error slot is thread-local and a goroutine may move to another OS
+// thread between two cgo calls, so a failing call takes its error out here,
+// on the thread that raised it.
+int bridge_call(void* func, Any* args, int32_t n, Any* result, void** error) {
+  int rc = function_call(func, args, n, result);
+  if (rc != 0) error_move_from_raised(error);
+  return rc;
 }
-void bridge_error_move_from_raised(void** out) { error_move_from_raised(out); }
 void bridge_error_set_raised(const char* kind, const char* message) {
   error_set_raised(kind, message);
 }
@@ -56,6 +60,8 @@ static int go_safe_call(void* self, const Any* args, int32_t n, Any* result) {
 }
 static void go_deleter(void* self) { goRelease((uintptr_t)self); }
 
-int bridge_function_from_go(uintptr_t handle, void** out) {
-  return function_create((void*)handle, go_safe_call, go_deleter, out);
+int bridge_function_from_go(uintptr_t handle, void** out, void** error) {
+  int rc = function_create((void*)handle, go_safe_call, go_deleter, out);
+  if (rc != 0) error_move_from_raised(error);
+  return rc;
 }

@@ -28,10 +28,11 @@ const char* bridge_load_extra(const char* path);
 int bridge_inc_ref(void* obj);
 int bridge_dec_ref(void* obj);
 int bridge_get_global(const char* name, size_t size, void** out);
-int bridge_call(void* func, Any* args, int32_t n, Any* result);
-void bridge_error_move_from_raised(void** out);
+// On failure (nonzero) *error receives the raised error, taken from the slot
+// in the same C call: the goroutine may run on another thread afterwards.
+int bridge_call(void* func, Any* args, int32_t n, Any* result, void** error);
 void bridge_error_set_raised(const char* kind, const char* message);
 // A Function whose calls go to the Go function registered under `handle`.
-int bridge_function_from_go(uintptr_t handle, void** out);
+int bridge_function_from_go(uintptr_t handle, void** out, void** error);
 
 #endif

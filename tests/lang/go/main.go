@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 )
 
 var passed, failed int
@@ -101,6 +102,41 @@ func main() {
 	// an error raised by the library
 	_, err = global("testing.raise_error").Call("ValueError", "the value 7 is not allowed")
 	check(isFFIError(err, "ValueError", "the value 7 is not allowed"), "raise_error: %v", err)
+
+	// Errors from many goroutines at once.  The error slot is per OS thread
+	// and goroutines migrate between threads, so each failing call must
+	// take its error on the thread that raised it; a bridge that read the
+	// slot in a second cgo call would see "failed without raising" here.
+	const workers, rounds = 8, 300
+	var wg sync.WaitGroup
+	wrong := make(chan string, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			failing := NewFunction(func(args []any) (any, error) {
+				return nil, &FFIError{"KeyError", fmt.Sprint("worker ", args[0])}
+			})
+			defer failing.Release()
+			raise := global("testing.raise_error")
+			defer raise.Release()
+			for i := 0; i < rounds; i++ {
+				msg := fmt.Sprint("worker ", w)
+				if _, err := apply.Call(failing, w); !isFFIError(err, "KeyError", msg) {
+					wrong <- fmt.Sprintf("callback error %v", err)
+					return
+				}
+				if _, err := raise.Call("IndexError", msg); !isFFIError(err, "IndexError", msg) {
+					wrong <- fmt.Sprintf("raise_error %v", err)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(wrong)
+	firstWrong := <-wrong
+	check(firstWrong == "", "errors raised on many goroutines: %s", firstWrong)
 
 	for _, f := range []Function{addOne, echo, apply} {
 		f.Release()

@@ -82,10 +82,8 @@ func byteArrayString(p unsafe.Pointer) string {
 	return C.GoStringN(b.data, C.int(b.size))
 }
 
-// takeRaised moves the error out of this thread's slot.
-func takeRaised() *FFIError {
-	var h unsafe.Pointer
-	C.bridge_error_move_from_raised(&h)
+// takeRaised converts (and releases) an error the bridge took from the slot.
+func takeRaised(h unsafe.Pointer) *FFIError {
 	if h == nil {
 		return &FFIError{"InternalError", "a call failed without raising an error"}
 	}
@@ -164,8 +162,9 @@ func (f Function) Call(args ...any) (any, error) {
 		}
 	}
 	result := &raw[len(args)] // starts as None
-	if C.bridge_call(f.h, &raw[0], C.int32_t(len(args)), result) != 0 {
-		return nil, takeRaised()
+	var e unsafe.Pointer
+	if C.bridge_call(f.h, &raw[0], C.int32_t(len(args)), result, &e) != 0 {
+		return nil, takeRaised(e)
 	}
 	return fromOwned(*result), nil
 }
@@ -177,10 +176,10 @@ type GoFunc func(args []any) (any, error)
 // NewFunction wraps fn as a Function; fn is released with the Function.
 func NewFunction(fn GoFunc) Function {
 	handle := cgo.NewHandle(fn)
-	var h unsafe.Pointer
-	if C.bridge_function_from_go(C.uintptr_t(handle), &h) != 0 {
+	var h, e unsafe.Pointer
+	if C.bridge_function_from_go(C.uintptr_t(handle), &h, &e) != 0 {
 		handle.Delete()
-		panic(takeRaised())
+		panic(takeRaised(e))
 	}
 	return Function{&Object{h}}
 }
