@@ -63,6 +63,43 @@ Boundary BoundaryOf(const char* symbol) {
 // The library's own machinery between the user's code and the capture: the
 // error constructors, the slot setters and the safe-call brackets around a
 // C++ callable.  Matched on demangled names; none of these is user code.
+// Where the qualified name of a demangled function starts: past a return
+// type ("int tvmffi::core::detail::CallTyped<...>(...)" names a template
+// instance that way), i.e. past the last space outside <> and () before the
+// parameter list.  A name with no such space starts at 0.
+size_t QualifiedNameStart(const std::string& name) {
+  static const char kAnonymous[] = "(anonymous namespace)";
+  size_t start = 0;
+  int depth = 0;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name.compare(i, 8, "operator") == 0) return start;  // its own <, >, ( follow
+    if (name.compare(i, sizeof(kAnonymous) - 1, kAnonymous) == 0) {
+      i += sizeof(kAnonymous) - 2;
+      continue;
+    }
+    switch (name[i]) {
+      case '<': ++depth; break;
+      case '>': --depth; break;
+      case '(':
+        if (depth == 0) return start;
+        break;
+      case ' ':
+        if (depth == 0) start = i + 1;
+        break;
+      default: break;
+    }
+  }
+  return start;
+}
+
+bool HasPrefixAfterReturnType(const std::string& name, const char* const* prefixes, size_t n) {
+  size_t at = QualifiedNameStart(name);
+  for (size_t k = 0; k < n; ++k) {
+    if (name.compare(at, std::strlen(prefixes[k]), prefixes[k]) == 0) return true;
+  }
+  return false;
+}
+
 bool IsMachinery(const std::string& name) {
   static const char* const kPrefixes[] = {
       "tvmffi::core::Error::",
@@ -77,10 +114,7 @@ bool IsMachinery(const std::string& name) {
       "TVMFFIBacktrace",
       "TVMFFIErrorSetRaised",
   };
-  for (const char* p : kPrefixes) {
-    if (name.compare(0, std::strlen(p), p) == 0) return true;
-  }
-  return false;
+  return HasPrefixAfterReturnType(name, kPrefixes, sizeof(kPrefixes) / sizeof(kPrefixes[0]));
 }
 
 // The C++ layer's wrappers around a user's callable.  With optimisation the
@@ -89,16 +123,14 @@ bool IsMachinery(const std::string& name) {
 bool IsBracket(const std::string& name) {
   static const char* const kPrefixes[] = {
       "tvmffi::core::PackedFunctionObj<",
+      "tvmffi::core::TypedFunctionObj<",
       "tvmffi::core::Function::FromTyped<",
       "tvmffi::core::detail::",
       "std::_Function_handler<",
       "std::__invoke",
       "std::function<",
   };
-  for (const char* p : kPrefixes) {
-    if (name.compare(0, std::strlen(p), p) == 0) return true;
-  }
-  return false;
+  return HasPrefixAfterReturnType(name, kPrefixes, sizeof(kPrefixes) / sizeof(kPrefixes[0]));
 }
 
 std::string Demangle(const char* symbol) {
