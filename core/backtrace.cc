@@ -8,6 +8,7 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <libunwind.h>
+#include <link.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -414,6 +415,27 @@ class FrameCache {
   std::atomic<uint64_t> misses_{0};
 };
 
+// The loader counts every library it unloads (dlpi_subs, glibc).  Any
+// dlclose, ours or anyone's, may leave cached frames naming code that is
+// gone, and a later library may be mapped at the same addresses; so a
+// capture that sees the count move first forgets what it knew.
+int ReadUnloadCount(struct dl_phdr_info* info, size_t size, void* out) {
+  if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs)) {
+    *static_cast<unsigned long long*>(out) = info->dlpi_subs;
+  }
+  return 1;  // the first entry carries the process-wide counters
+}
+
+void ForgetIfLibrariesWereUnloaded() {
+  static std::atomic<unsigned long long> seen{0};
+  unsigned long long now = 0;
+  dl_iterate_phdr(ReadUnloadCount, &now);
+  unsigned long long before = seen.load(std::memory_order_acquire);
+  if (now != before && seen.compare_exchange_strong(before, now, std::memory_order_acq_rel)) {
+    ForgetUnloadedLibraries();
+  }
+}
+
 }  // namespace
 
 std::string CaptureBacktrace(const char* file, int line, const char* func,
@@ -430,6 +452,7 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
     (void)caching;
     unw_context_t context;
     unw_cursor_t cursor;
+    ForgetIfLibrariesWereUnloaded();
     if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return out;
     int frames = 0;
     // kBacktraceCallerSegment: nothing is kept until the first FFI call is passed.

@@ -1,4 +1,5 @@
 // Errors: creation, the thread-local slot, backtraces, causes.
+#include <dlfcn.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -240,6 +241,30 @@ TEST_CASE("Backtrace: a second raise from the same place is served by the cache"
   CHECK(after[0][2] == after[0][1]);
   // The second walk: all hits, nothing new named.
   CHECK(after[1] == std::vector<int64_t>{after[0][1], after[0][1], after[0][2]});
+}
+
+TEST_CASE("Backtrace: any library unloaded (not only through ffi.Module) drops the cache",
+          "[error]") {
+  Function::GetGlobalRequired("ffi.BacktraceCacheClear")();
+  std::vector<int64_t> after[3];
+  for (int i = 0; i < 3; ++i) {  // one call site: the same frames each time
+    if (i == 1) {
+      // A plain dlopen/dlclose by someone else: the loader's unload count moves.
+      void* lib = dlopen(TVMFFI_TEST_MODULE_COMPOSITE, RTLD_NOW | RTLD_LOCAL);
+      REQUIRE(lib != nullptr);
+      REQUIRE(dlclose(lib) == 0);
+    }
+    RaiseFromOnePlace();
+    TVMFFIObjectDecRef(TakeRaisedHandle());
+    after[i] = CacheStats();
+  }
+  int64_t n = after[0][1];
+  REQUIRE(n > 2);
+  CHECK(after[0] == std::vector<int64_t>{0, n, n});
+  // After the unload every frame is named afresh: no hits.
+  CHECK(after[1] == std::vector<int64_t>{0, n, n});
+  // With nothing unloaded since, the next raise is all hits.
+  CHECK(after[2] == std::vector<int64_t>{n, n, n});
 }
 
 TEST_CASE("Backtrace: mode 2 gives the native caller of a callee, from inside it", "[error]") {
