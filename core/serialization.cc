@@ -549,7 +549,7 @@ class GraphReader {
 
   const SeqObj* DataArray(int64_t index, const TVMFFIAny* data, const std::string& key) const {
     if (data == nullptr || data->type_index != kTVMFFIArray) {
-      Fail(index, "expected the data of a " + key + " to be an array, got " +
+      Fail(index, "expected the data of a `" + key + "` node to be an array, got " +
                       (data == nullptr ? std::string("nothing") : TypeKeyOf(data->type_index)));
     }
     return static_cast<const SeqObj*>(Object::FromHandle(data->v_obj));
@@ -591,7 +591,7 @@ class GraphReader {
     if (key == "ffi.Array" || key == "ffi.List" || key == "ffi.Map" || key == "ffi.Dict") {
       const SeqObj* items = DataArray(index, data, key);
       if ((key == "ffi.Map" || key == "ffi.Dict") && items->size() % 2 != 0) {
-        Fail(index, "the data of a " + key + " must have an even length, got " +
+        Fail(index, "the data of a `" + key + "` node must have an even length, got " +
                         std::to_string(items->size()));
       }
       for (int64_t i = 0; i < items->size(); ++i) {
@@ -602,7 +602,7 @@ class GraphReader {
     if (IsLeafKey(key)) return out;
     const TVMFFITypeInfo* info = ObjectType(index, key);
     if (data == nullptr || data->type_index != kTVMFFIMap) {
-      Fail(index, "expected the data of a " + key + " to be an object of fields");
+      Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
     const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));
     for (const TVMFFIFieldInfo* f : AllFields(info)) {
@@ -634,7 +634,7 @@ class GraphReader {
     NodeParts(index, &key, &data);
     auto need = [&](bool ok, const char* what) {
       if (!ok) {
-        Fail(index, std::string("expected the data of a ") + key + " to be " + what + ", got " +
+        Fail(index, std::string("expected the data of a `") + key + "` node to be " + what + ", got " +
                         (data == nullptr ? std::string("nothing") : TypeKeyOf(data->type_index)));
       }
     };
@@ -678,7 +678,7 @@ class GraphReader {
     if (key == "Device") {
       const SeqObj* d = DataArray(index, data, key);
       if (d->size() != 2 || d->at(0).type_index != kTVMFFIInt || d->at(1).type_index != kTVMFFIInt) {
-        Fail(index, "expected the data of a Device to be [device_type, device_id]");
+        Fail(index, "expected the data of a `Device` node to be [device_type, device_id]");
       }
       DLDevice dev;
       dev.device_type = static_cast<DLDeviceType>(d->at(0).v_int64);
