@@ -500,6 +500,7 @@ class GraphReader {
                                << " is out of range for " << n << " nodes";
     }
     decoded_.resize(static_cast<size_t>(n));
+    parts_.resize(static_cast<size_t>(n));
     state_.assign(static_cast<size_t>(n), 0);
     return Decode(root->v_int64);
   }
@@ -511,11 +512,19 @@ class GraphReader {
     size_t next = 0;
   };
 
-  static const TVMFFIAny* Find(const MapBaseObj* map, const char* key) {
-    TVMFFIAny k;
-    MakeStringAny(key, std::strlen(key), false, &k);
-    Any holder = Any::Adopt(k);
-    return map->FindValue(*holder.raw());
+  // The value under str key `key`, or nullptr (a linear scan: node maps are small).
+  static const TVMFFIAny* Find(const MapBaseObj* map, std::string_view key) {
+    for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
+      const auto& kv = map->KVAt(p);
+      const char* d;
+      size_t n;
+      bool b;
+      if (GetStringView(&kv.key, &d, &n, &b) && !b && n == key.size() &&
+          std::memcmp(d, key.data(), n) == 0) {
+        return &kv.value;
+      }
+    }
+    return nullptr;
   }
 
   [[noreturn]] void Fail(int64_t index, const std::string& what) const {
@@ -536,15 +545,23 @@ class GraphReader {
     return GetStringView(&v, &d, &n, &b) && !b;
   }
 
-  // The node's type key and data (data is None when absent).
-  void NodeParts(int64_t index, std::string* type_key, const TVMFFIAny** data) const {
-    const TVMFFIAny& node = nodes_->at(index);
-    if (node.type_index != kTVMFFIMap) Fail(index, "expected a JSON object with `type`, got " + TypeKeyOf(node.type_index));
-    const MapBaseObj* m = static_cast<const MapBaseObj*>(Object::FromHandle(node.v_obj));
-    const TVMFFIAny* type = Find(m, "type");
-    if (type == nullptr || !IsStr(*type)) Fail(index, "expected a string `type`");
-    *type_key = Str(*type);
-    *data = Find(m, "data");
+  // The node's type key and data (nullptr when absent), read once per node.
+  void NodeParts(int64_t index, std::string* type_key, const TVMFFIAny** data) {
+    Parts& cached = parts_[static_cast<size_t>(index)];
+    if (!cached.ready) {
+      const TVMFFIAny& node = nodes_->at(index);
+      if (node.type_index != kTVMFFIMap) {
+        Fail(index, "expected a JSON object with `type`, got " + TypeKeyOf(node.type_index));
+      }
+      const MapBaseObj* m = static_cast<const MapBaseObj*>(Object::FromHandle(node.v_obj));
+      const TVMFFIAny* type = Find(m, "type");
+      if (type == nullptr || !IsStr(*type)) Fail(index, "expected a string `type`");
+      cached.key = Str(*type);
+      cached.data = Find(m, "data");
+      cached.ready = true;
+    }
+    *type_key = cached.key;
+    *data = cached.data;
   }
 
   const SeqObj* DataArray(int64_t index, const TVMFFIAny* data, const std::string& key) const {
@@ -583,7 +600,7 @@ class GraphReader {
   }
 
   // The node indices a node refers to.
-  std::vector<int64_t> Children(int64_t index) const {
+  std::vector<int64_t> Children(int64_t index) {
     std::string key;
     const TVMFFIAny* data;
     NodeParts(index, &key, &data);
@@ -608,7 +625,7 @@ class GraphReader {
     for (const TVMFFIFieldInfo* f : AllFields(info)) {
       if (IsInlineField(f->field_static_type_index)) continue;
       std::string name = FieldName(f);
-      const TVMFFIAny* v = Find(fields, name.c_str());
+      const TVMFFIAny* v = Find(fields, name);
       if (v != nullptr) out.push_back(NodeRef(index, *v, "field `" + name + "`"));
     }
     return out;
@@ -751,7 +768,7 @@ class GraphReader {
     ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
     for (const TVMFFIFieldInfo* f : all) {
       std::string name = FieldName(f);
-      const TVMFFIAny* v = Find(fields, name.c_str());
+      const TVMFFIAny* v = Find(fields, name);
       Any value;
       if (v == nullptr) {
         if (!(f->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
@@ -822,7 +839,14 @@ class GraphReader {
     return decoded_[static_cast<size_t>(root)];
   }
 
+  struct Parts {
+    std::string key;
+    const TVMFFIAny* data = nullptr;
+    bool ready = false;
+  };
+
   const SeqObj* nodes_ = nullptr;
+  std::vector<Parts> parts_;
   std::vector<Any> decoded_;
   std::vector<uint8_t> state_;
 };
