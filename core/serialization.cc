@@ -46,6 +46,21 @@ bool IsInlineField(int32_t static_type_index) {
   }
 }
 
+// The Function in type attribute column `attr` for `type_index`, if any.
+std::optional<Function> TypeAttrFunction(const char* attr, int32_t type_index) {
+  TVMFFIByteArray name = {attr, std::strlen(attr)};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  if (col == nullptr) return std::nullopt;
+  int32_t i = type_index - col->begin_index;
+  if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return std::nullopt;
+  return AnyView::FromRaw(col->data[i]).As<Function>();
+}
+
+// Upstream's custom (de)serialization hooks: Function(obj) -> JSON value and
+// Function(JSON value) -> obj, used instead of the field-by-field form.
+constexpr const char* kDataToJsonAttr = "__data_to_json__";
+constexpr const char* kDataFromJsonAttr = "__data_from_json__";
+
 // ---- base64 (standard alphabet, padded) ---------------------------------------
 
 const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -280,6 +295,14 @@ class GraphWriter {
       int64_t idx = Add(Node("ffi.BigInt", text));
       obj_index_.emplace(obj, idx);
       return idx;
+    }
+    if (t >= kTVMFFIDynObjectBegin) {
+      if (std::optional<Function> hook = TypeAttrFunction(kDataToJsonAttr, t)) {
+        Any data = (*hook)(AnyView::FromRaw(v));
+        int64_t idx = Add(Node(TypeKeyOf(t).c_str(), json::Stringify(data)));
+        obj_index_.emplace(obj, idx);
+        return idx;
+      }
     }
     if (t == kTVMFFIShape) {
       const ShapeObj* shape = static_cast<const ShapeObj*>(obj);
@@ -618,6 +641,7 @@ class GraphReader {
     }
     if (IsLeafKey(key)) return out;
     const TVMFFITypeInfo* info = ObjectType(index, key);
+    if (TypeAttrFunction(kDataFromJsonAttr, info->type_index).has_value()) return out;
     if (data == nullptr || data->type_index != kTVMFFIMap) {
       Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
@@ -749,6 +773,9 @@ class GraphReader {
 
   Any BuildObject(int64_t index, const std::string& key, const TVMFFIAny* data) {
     const TVMFFITypeInfo* info = ObjectType(index, key);
+    if (std::optional<Function> hook = TypeAttrFunction(kDataFromJsonAttr, info->type_index)) {
+      return (*hook)(data == nullptr ? AnyView() : AnyView::FromRaw(*data));
+    }
     if (info->metadata == nullptr || info->metadata->creator == nullptr) {
       Fail(index, "type `" + key + "` has no creator registered");
     }
@@ -796,13 +823,8 @@ class GraphReader {
       }
     }
     Any result(std::move(obj));
-    TVMFFIByteArray attr = {kJsonGraphFinalizeAttr, std::strlen(kJsonGraphFinalizeAttr)};
-    const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&attr);
-    if (col != nullptr) {
-      int32_t i = info->type_index - col->begin_index;
-      if (i >= 0 && i < col->size && col->data[i].type_index == kTVMFFIFunction) {
-        result = AnyView::FromRaw(col->data[i]).As<Function>()(result);
-      }
+    if (std::optional<Function> fin = TypeAttrFunction(kJsonGraphFinalizeAttr, info->type_index)) {
+      result = (*fin)(result);
     }
     return result;
   }

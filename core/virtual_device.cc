@@ -117,9 +117,18 @@ void RegisterField(int32_t type_index, const char* name, F VirtualDeviceObj::*me
 }
 
 const bool kRegistered = RunAtLoad([] {
-  ObjectDef<VirtualDeviceObj> def(
-      "Where a value lives: device type, device id, target and memory scope, each optional.");
-  int32_t t = def.type_index();
+  int32_t t = VirtualDeviceObj::RuntimeTypeIndex();
+  // Not ObjectDef: its metadata says "structural equality unsupported", and a
+  // VirtualDevice compares field by field (a tree node).
+  TVMFFITypeMetadata meta;
+  std::memset(&meta, 0, sizeof(meta));
+  const char* doc =
+      "Where a value lives: device type, device id, target and memory scope, each optional.";
+  meta.doc = TVMFFIByteArray{doc, std::strlen(doc)};
+  meta.creator = &reflection_detail::CreateDefault<VirtualDeviceObj>;
+  meta.total_size = static_cast<int32_t>(sizeof(VirtualDeviceObj));
+  meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  reflection_detail::Check(TVMFFITypeRegisterMetadata(t, &meta));
   RegisterField(t, "device_type_int", &VirtualDeviceObj::device_type_int,
                 "DLPack device type, -1 when unconstrained", Any(int64_t(-1)));
   RegisterField(t, "virtual_device_id", &VirtualDeviceObj::virtual_device_id,
@@ -128,14 +137,22 @@ const bool kRegistered = RunAtLoad([] {
                 Any());
   RegisterField(t, "memory_scope", &VirtualDeviceObj::memory_scope,
                 "memory scope, \"\" when unconstrained", Any(String()));
-  def.Init(
-         [](int64_t device_type_int, int64_t virtual_device_id, Any target, String memory_scope) {
-           return MakeVD(device_type_int, virtual_device_id, std::move(target),
-                         std::move(memory_scope));
-         },
-         "VirtualDevice(device_type_int, virtual_device_id, target, memory_scope): a new object.")
-      .Attr(serialization::kJsonGraphFinalizeAttr,
-            Function::FromTyped([](VD vd) { return Canonical(vd); }));
+  Function init = Function::FromTyped(
+      [](int64_t device_type_int, int64_t virtual_device_id, Any target, String memory_scope) {
+        return MakeVD(device_type_int, virtual_device_id, std::move(target),
+                      std::move(memory_scope));
+      },
+      "ffi.VirtualDevice.__ffi_init__");
+  TVMFFIMethodInfo m = reflection_detail::MakeMemberInfo<TVMFFIMethodInfo>(
+      "__ffi_init__", "VirtualDevice(device_type_int, virtual_device_id, target, memory_scope)",
+      kTVMFFIFieldFlagBitMaskIsStaticMethod);
+  m.method.type_index = kTVMFFIFunction;
+  m.method.v_obj = static_cast<TVMFFIObject*>(init.handle());
+  reflection_detail::Check(TVMFFITypeRegisterMethod(t, &m));
+  Any finalize(Function::FromTyped([](VD vd) { return Canonical(vd); }));
+  TVMFFIByteArray attr = {serialization::kJsonGraphFinalizeAttr,
+                          std::strlen(serialization::kJsonGraphFinalizeAttr)};
+  reflection_detail::Check(TVMFFITypeRegisterAttr(t, &attr, finalize.raw()));
 });
 
 TVMFFI_REGISTER_GLOBAL("ffi.VirtualDevice", [](int64_t device_type_int, int64_t virtual_device_id,

@@ -9,6 +9,7 @@
 #include <tvmffi/dict.h>
 #include <tvmffi/list.h>
 #include <tvmffi/map.h>
+#include <tvmffi/reflection.h>
 #include <tvmffi/serialization.h>
 #include <tvmffi/shape.h>
 #include <tvmffi/string.h>
@@ -25,7 +26,44 @@ Function Global(const char* name) {
   return *f;
 }
 
+// A type with upstream's custom hooks: its data is the decimal text of v.
+class HookedObj : public Object {
+ public:
+  int64_t v = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(HookedObj, "testing.SerializationHooked", PlainObject)
+};
+using Hooked = ObjectRefOf<HookedObj>;
+
+void RegisterHooked() {
+  static const bool once = [] {
+    ObjectDef<HookedObj>()
+        .Field("v", &HookedObj::v)
+        .Attr("__data_to_json__",
+              Any(Function::FromTyped([](Hooked h) { return String(std::to_string(h->v)); })))
+        .Attr("__data_from_json__", Any(Function::FromTyped([](String s) {
+                ObjectPtr<HookedObj> p = MakeObject<HookedObj>();
+                p->v = std::stoll(s.str());
+                return Hooked(std::move(p));
+              })));
+    return true;
+  }();
+  (void)once;
+}
+
 }  // namespace
+
+TEST_CASE("JSON graph: upstream's __data_to_json__ / __data_from_json__ hooks", "[serialization]") {
+  RegisterHooked();
+  ObjectPtr<HookedObj> p = MakeObject<HookedObj>();
+  p->v = 42;
+  Hooked h(std::move(p));
+  std::string text = ToJSONGraphString(Any(Array<Any>{Any(h), Any(h)}));
+  CHECK(text ==
+        R"({"root_index":1,"nodes":[{"type":"testing.SerializationHooked","data":"42"},{"type":"ffi.Array","data":[0,0]}]})");
+  Array<Any> back = FromJSONGraphString(text).As<Array<Any>>();
+  CHECK(back.raw_at(0).v_obj == back.raw_at(1).v_obj);
+  CHECK(back[0].As<Hooked>()->v == 42);
+}
 
 TEST_CASE("json: parse and stringify", "[serialization]") {
   Any v = json::Parse(R"({"a": [1, 2.5, null, true, "x\n\u00e9\ud83d\ude00"], "b": {}})");
