@@ -242,7 +242,11 @@ class GraphWriter {
     if (t < kTVMFFIStaticObjectBegin) {
       std::pair<int32_t, int64_t> key(t, t == kTVMFFINone ? 0 : v.v_int64);
       if (t == kTVMFFIDevice) {
-        key.second = (int64_t(v.v_device.device_type) << 32) | uint32_t(v.v_device.device_id);
+        key.second = static_cast<int64_t>((uint64_t(uint32_t(v.v_device.device_type)) << 32) |
+                                          uint32_t(v.v_device.device_id));
+      } else if (t == kTVMFFIDataType) {  // only the 4 bytes of the dtype count
+        key.second = (int64_t(v.v_dtype.code) << 24) | (int64_t(v.v_dtype.bits) << 16) |
+                     int64_t(v.v_dtype.lanes);
       }
       auto it = pod_index_.find(key);
       if (it != pod_index_.end()) return it->second;
