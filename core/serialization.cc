@@ -513,7 +513,7 @@ class GraphReader {
     }
     const MapBaseObj* top = static_cast<const MapBaseObj*>(Object::FromHandle(graph.raw()->v_obj));
     const TVMFFIAny* nodes = Find(top, "nodes");
-    if (nodes == nullptr || nodes->type_index != kTVMFFIArray) {
+    if (nodes == nullptr || !IsSeq(*nodes)) {
       TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
     }
     nodes_ = static_cast<const SeqObj*>(Object::FromHandle(nodes->v_obj));
@@ -558,6 +558,14 @@ class GraphReader {
     TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: node " << index << ": " << what;
   }
 
+  // JSON arrays and objects may come as Array or List, Map or Dict.
+  static bool IsSeq(const TVMFFIAny& v) {
+    return v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList;
+  }
+  static bool IsMapLike(const TVMFFIAny& v) {
+    return v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict;
+  }
+
   static std::string Str(const TVMFFIAny& v) {
     const char* d = nullptr;
     size_t n = 0;
@@ -577,7 +585,7 @@ class GraphReader {
     Parts& cached = parts_[static_cast<size_t>(index)];
     if (!cached.ready) {
       const TVMFFIAny& node = nodes_->at(index);
-      if (node.type_index != kTVMFFIMap) {
+      if (!IsMapLike(node)) {
         Fail(index, "expected a JSON object with `type`, got " + TypeKeyOf(node.type_index));
       }
       const MapBaseObj* m = static_cast<const MapBaseObj*>(Object::FromHandle(node.v_obj));
@@ -592,7 +600,7 @@ class GraphReader {
   }
 
   const SeqObj* DataArray(int64_t index, const TVMFFIAny* data, const std::string& key) const {
-    if (data == nullptr || data->type_index != kTVMFFIArray) {
+    if (data == nullptr || !IsSeq(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an array, got " +
                       (data == nullptr ? std::string("nothing") : TypeKeyOf(data->type_index)));
     }
@@ -646,7 +654,7 @@ class GraphReader {
     if (IsLeafKey(key)) return out;
     const TVMFFITypeInfo* info = ObjectType(index, key);
     if (TypeAttrFunction(kDataFromJsonAttr, info->type_index).has_value()) return out;
-    if (data == nullptr || data->type_index != kTVMFFIMap) {
+    if (data == nullptr || !IsMapLike(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
     const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));

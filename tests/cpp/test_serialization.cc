@@ -164,6 +164,10 @@ TEST_CASE("JSON graph: round trips keep values, types and sharing", "[serializat
   CHECK(graph.type_index() == kTVMFFIMap);
   CHECK(ToJSONGraphString(FromJSONGraph(graph)) == ToJSONGraphString(Any(outer)));
   CHECK(RoundTripText(Any(outer)) == ToJSONGraphString(Any(outer)));
+  // A graph built of Dicts and Lists reads as well as one of Maps and Arrays.
+  Dict node{{Any("type"), Any("ffi.List")}, {Any("data"), Any(List{})}};
+  Dict g{{Any("root_index"), Any(int64_t(0))}, {Any("nodes"), Any(List{Any(node)})}};
+  CHECK(FromJSONGraph(Any(g)).type_index() == kTVMFFIList);
 }
 
 TEST_CASE("JSON graph: a type registered through the C API", "[serialization]") {
