@@ -443,7 +443,8 @@ std::string Stringify(const AnyView& value, int indent) {
 
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.json.Parse", [](String text) { return Parse(std::string_view(text.data(), text.size())); });
+TVMFFI_REGISTER_GLOBAL("ffi.json.Parse",
+                       [](String text) { return Parse(std::string_view(text.data(), text.size())); });
 
 TVMFFI_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int64_t> indent) {
   int ind = -1;
