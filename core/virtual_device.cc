@@ -104,8 +104,9 @@ VD Default(const VD& a, const VD& b) {
 template <typename F>
 void RegisterField(int32_t type_index, const char* name, F VirtualDeviceObj::*member,
                    const char* doc, const Any& default_value) {
+  const std::string doc_text(doc);  // MakeMemberInfo borrows it until registered
   TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(
-      name, doc, kTVMFFIFieldFlagBitMaskHasDefault);
+      name, doc_text, kTVMFFIFieldFlagBitMaskHasDefault);
   info.size = static_cast<int64_t>(sizeof(F));
   info.alignment = static_cast<int64_t>(alignof(F));
   info.offset = reflection_detail::FieldOffset<VirtualDeviceObj>(member);
@@ -143,9 +144,10 @@ const bool kRegistered = RunAtLoad([] {
                       std::move(memory_scope));
       },
       "ffi.VirtualDevice.__ffi_init__");
+  const std::string init_doc =
+      "VirtualDevice(device_type_int, virtual_device_id, target, memory_scope)";
   TVMFFIMethodInfo m = reflection_detail::MakeMemberInfo<TVMFFIMethodInfo>(
-      "__ffi_init__", "VirtualDevice(device_type_int, virtual_device_id, target, memory_scope)",
-      kTVMFFIFieldFlagBitMaskIsStaticMethod);
+      "__ffi_init__", init_doc, kTVMFFIFieldFlagBitMaskIsStaticMethod);
   m.method.type_index = kTVMFFIFunction;
   m.method.v_obj = static_cast<TVMFFIObject*>(init.handle());
   reflection_detail::Check(TVMFFITypeRegisterMethod(t, &m));
