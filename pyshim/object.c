@@ -293,7 +293,18 @@ static PyObject *Object_type_key(PyObject *self, void *closure) {
   return type_key_of(h);
 }
 
+/* Pickle support: the object's JSON graph (tvm_ffi.serialization._reduce). */
+static PyObject *Object_reduce(PyObject *self, PyObject *unused) {
+  PyObject *mod = PyImport_ImportModule("tvm_ffi.serialization"), *res;
+  (void)unused;
+  if (mod == NULL) return NULL;
+  res = PyObject_CallMethod(mod, "_reduce", "O", self);
+  Py_DECREF(mod);
+  return res;
+}
+
 static PyMethodDef Object_methods[] = {
+    {"__reduce__", Object_reduce, METH_NOARGS, "Pickle support: rebuilt from its JSON graph."},
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},

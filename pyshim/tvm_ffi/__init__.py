@@ -33,6 +33,8 @@ from .container import Array, Dict, List, Map, Shape
 from ._tensor import Tensor, from_dlpack
 from . import libinfo
 from .module import Module, load_module, system_lib
+from .virtual_device import VirtualDevice
+from . import serialization
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
@@ -78,6 +80,7 @@ __all__ = [
     "Object",
     "Shape",
     "Tensor",
+    "VirtualDevice",
     "convert",
     "convert_func",
     "device",
@@ -92,6 +95,7 @@ __all__ = [
     "register_error",
     "register_global_func",
     "register_object",
+    "serialization",
     "remove_global_func",
     "system_lib",
     "cpp",

@@ -92,6 +92,7 @@ CHILD = textwrap.dedent(r'''
             "DLDeviceType": lambda: tvm_ffi.DLDeviceType.kDLCPU,
             "Module": lambda: tvm_ffi.system_lib(),
             "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
+            "VirtualDevice": lambda: tvm_ffi.VirtualDevice(tvm_ffi.device("cuda", 0), None, "g"),
         }
 
     def own_methods(cls):

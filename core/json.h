@@ -1,0 +1,46 @@
+// JSON text <-> FFI values (the globals ffi.json.Parse and ffi.json.Stringify).
+//
+// Mapping: null <-> None, true/false <-> bool, integers <-> int (an integer
+// literal outside int64_t parses as a float, as upstream does), other
+// numbers <-> float (NaN, Infinity and -Infinity are accepted and written,
+// as Python's json module does), strings <-> str, arrays <-> Array (List
+// also writes as an array), objects <-> Map with str keys (Dict also writes
+// as an object).
+#ifndef TVMFFI_CORE_JSON_H_
+#define TVMFFI_CORE_JSON_H_
+
+#include <string>
+#include <string_view>
+
+#include <tvmffi/any.h>
+
+namespace tvmffi {
+namespace core {
+namespace json {
+
+// Arrays and objects nest at most this deep, both ways (deeper input is a
+// ValueError, not a stack overflow; a reference cycle in a List or Dict
+// being written ends the same way).
+constexpr int kMaxDepth = 1000;
+
+// Parses one JSON document.  Errors are ValueError with Python json's
+// wording and position, e.g. "Expecting value: line 1 column 4 (char 3)".
+Any Parse(std::string_view text);
+
+// Writes `value` as JSON: compact when indent < 0, else pretty-printed with
+// `indent` spaces per level.  Map and Dict keys must be str (TypeError);
+// values of other types are TypeError naming the type.
+std::string Stringify(const AnyView& value, int indent = -1);
+
+// Appends the JSON string literal of `s` (quotes included) to *out; UTF-8
+// passes through, control characters, '"' and '\\' are escaped.
+void AppendQuoted(std::string_view s, std::string* out);
+// Appends the shortest text that reads back as `v`, with a ".0" when it
+// would otherwise read as an integer; NaN/Infinity/-Infinity as above.
+void AppendDouble(double v, std::string* out);
+
+}  // namespace json
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_JSON_H_
