@@ -72,14 +72,10 @@ enum {
   TVMFFI_PY_G_DICT,
   TVMFFI_PY_G_SHAPE,
   TVMFFI_PY_G_LIST,
-  TVMFFI_PY_G_MAP_SIZE,
-  TVMFFI_PY_G_DICT_SIZE,
   TVMFFI_PY_G_MAP_COUNT,
   TVMFFI_PY_G_DICT_COUNT,
   TVMFFI_PY_G_MAP_GET_OR_MISSING,
   TVMFFI_PY_G_DICT_GET_OR_MISSING,
-  TVMFFI_PY_G_MAP_ITER,
-  TVMFFI_PY_G_DICT_ITER,
   TVMFFI_PY_G_DICT_SET_ITEM,
   TVMFFI_PY_G_DICT_ERASE,
   TVMFFI_PY_G_DICT_CLEAR,
@@ -249,6 +245,11 @@ TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int wh
 /* Whether nargs lies in [lo, hi]; else a TypeError naming the function. */
 TVMFFI_PY_HIDDEN int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo,
                                            Py_ssize_t hi);
+
+/* A new heap type from spec (with base, or NULL) added to the module under
+ * its name: a new reference, or NULL with an error. */
+TVMFFI_PY_HIDDEN PyTypeObject *tvmffi_py_add_type(PyObject *module, PyType_Spec *spec,
+                                                  PyTypeObject *base);
 
 /* The state of the module object `module` (its m_size block). */
 static inline tvmffi_py_state *tvmffi_py_module_state(PyObject *module) {
