@@ -145,16 +145,12 @@ int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps) 
   const char *data = PyUnicode_AsUTF8AndSize(obj, &size);
   if (data == NULL) return -1;
   if (size <= 7) {
-    out->type_index = kTVMFFISmallStr;
-    out->small_str_len = (uint32_t)size;
-    out->v_int64 = 0;
-    memcpy(out->v_bytes, data, (size_t)size);
+    tvmffi_py_set_small(out, kTVMFFISmallStr, data, (size_t)size);
     return 0;
   }
   if (memchr(data, 0, (size_t)size) == NULL) {
     /* The UTF-8 buffer is cached in the str, which outlives the call. */
-    out->type_index = kTVMFFIRawStr;
-    out->zero_padding = 0;
+    tvmffi_py_set_head(out, kTVMFFIRawStr);
     out->v_c_str = data;
     return 0;
   }
@@ -170,9 +166,7 @@ static int bytes_to_any(const char *data, Py_ssize_t size, TVMFFIAny *out,
                         tvmffi_py_temps *temps) {
   TVMFFIByteArray bytes = {data, (size_t)size};
   if (size <= 7) {
-    out->type_index = kTVMFFISmallBytes;
-    out->small_str_len = (uint32_t)size;
-    memcpy(out->v_bytes, data, (size_t)size);
+    tvmffi_py_set_small(out, kTVMFFISmallBytes, data, (size_t)size);
     return 0;
   }
   if (TVMFFIBytesFromByteArray(&bytes, out) != 0) return -1;

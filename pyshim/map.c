@@ -127,8 +127,7 @@ static int map_call(tvmffi_py_state *st, int which, TVMFFIObject *h, int is_dict
   int32_t n = 1;
   int rc;
   if (f == NULL) return -1;
-  args[0].type_index = h->type_index;
-  args[0].zero_padding = 0;
+  tvmffi_py_set_head(&args[0], h->type_index);
   args[0].v_obj = h;
   tvmffi_py_temps_init(&temps);
   if (key != NULL) {
