@@ -561,8 +561,7 @@ PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value) {
   size_t slot;
   PyObject *s;
   if (len > 7) len = 7; /* never, for a valid SmallStr */
-  bits = 0;
-  memcpy(&bits, value->v_bytes, len);
+  bits = tvmffi_py_small_word(value->v_bytes, len);
   slot = (size_t)(((bits ^ len) * 0x9E3779B97F4A7C15ull) >> 58); /* 6 bits: 64 slots */
   s = st->small_strs[slot];
   if (s != NULL && st->small_str_keys[slot] == bits && st->small_str_lens[slot] == len) {

@@ -343,9 +343,11 @@ static inline void tvmffi_py_set_head(TVMFFIAny *out, int32_t type_index) {
   tvmffi_py_set_head2(out, type_index, 0);
 }
 
-/* A small string or bytes value (size <= 7) in two 8-byte stores (see above). */
-static inline void tvmffi_py_set_small(TVMFFIAny *out, int32_t type_index, const char *data,
-                                       size_t size) {
+/* The 8-byte word holding data[0..size) (size <= 8) in memory order, the rest
+ * zero.  Assembled in a register: a memcpy of a variable size into a local
+ * stores byte by byte, and reading that local back as one word stalls as
+ * above. */
+static inline uint64_t tvmffi_py_small_word(const char *data, size_t size) {
   uint64_t word = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
   memcpy(&word, data, size);
@@ -353,6 +355,13 @@ static inline void tvmffi_py_set_small(TVMFFIAny *out, int32_t type_index, const
   size_t i;
   for (i = 0; i < size; ++i) word |= (uint64_t)(unsigned char)data[i] << (8 * i);
 #endif
+  return word;
+}
+
+/* A small string or bytes value (size <= 7) in two 8-byte stores (see above). */
+static inline void tvmffi_py_set_small(TVMFFIAny *out, int32_t type_index, const char *data,
+                                       size_t size) {
+  uint64_t word = tvmffi_py_small_word(data, size);
   tvmffi_py_set_head2(out, type_index, (uint32_t)size);
   memcpy(out->v_bytes, &word, sizeof(word));
 }
