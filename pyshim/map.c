@@ -117,28 +117,23 @@ static TVMFFIObject *map_handle(PyObject *self, int *is_dict) {
   return h;
 }
 
-/* Calls global `which` (+1 for a Dict) with the map and, if given, a key
- * (or an int command when key is NULL and has_cmd is set); *result owned. */
+/* Calls global `which` (+1 for a Dict) with the map and a key; *result owned. */
 static int map_call(tvmffi_py_state *st, int which, TVMFFIObject *h, int is_dict, PyObject *key,
                     TVMFFIAny *result) {
   TVMFFIObjectHandle f = tvmffi_py_global(st, which + is_dict);
   TVMFFIAny args[2];
   tvmffi_py_temps temps;
-  int32_t n = 1;
   int rc;
   if (f == NULL) return -1;
   tvmffi_py_set_head(&args[0], h->type_index);
   args[0].v_obj = h;
   tvmffi_py_temps_init(&temps);
-  if (key != NULL) {
-    if (tvmffi_py_arg_to_any(st, key, &args[1], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      return -1;
-    }
-    n = 2;
+  if (tvmffi_py_arg_to_any(st, key, &args[1], &temps) != 0) {
+    tvmffi_py_temps_release(&temps);
+    return -1;
   }
   memset(result, 0, sizeof(*result));
-  rc = tvmffi_py_function_call(f, args, n, result);
+  rc = tvmffi_py_function_call(f, args, 2, result);
   if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
   if (rc != 0) {
     tvmffi_py_raise_from_ffi(st, rc);
