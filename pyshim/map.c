@@ -241,7 +241,7 @@ typedef struct {
   const void *data;
   uint64_t slots;
   int kind;
-  int broken;              /* a mutation was detected: every later call raises */
+  int size_changed;        /* seen once: every later call raises */
   PyObject *pair;          /* items: the (key, value) tuple reused while only this holds it */
 } map_iter;
 
@@ -251,12 +251,6 @@ static void map_iter_finish(map_iter *it) {
   it->remaining = 0;
   if (h != NULL) TVMFFIObjectDecRef(h);
   Py_CLEAR(it->map);
-}
-
-static PyObject *map_iter_broken(map_iter *it, const char *message) {
-  it->broken = 1;
-  PyErr_SetString(PyExc_RuntimeError, message);
-  return NULL;
 }
 
 /* An owned copy of a stored value. */
@@ -272,20 +266,26 @@ static PyObject *MapIter_next(PyObject *self) {
   const map_kv *kv;
   TVMFFIAny k, v;
   PyObject *key = NULL, *value = NULL, *res;
-  if (it->broken) {
-    return map_iter_broken(it, "dictionary changed size during iteration");
+  if (it->handle == NULL) return NULL; /* exhausted, or ended by a changed key */
+  c = cell_of(it->handle);
+  /* As dict: checked even after the last entry, and sticky. */
+  if (it->size_changed || c->size != it->size) {
+    it->size_changed = 1;
+    PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+    return NULL;
   }
   if (it->remaining <= 0) {
     map_iter_finish(it);
     return NULL;
   }
-  c = cell_of(it->handle);
-  if (c->size != it->size) return map_iter_broken(it, "dictionary changed size during iteration");
   if (c->data != it->data || c->slots != it->slots || !cell_is_live(c, it->pos) ||
       memcmp(&cell_kv(c, it->pos)->key, &it->key, sizeof(TVMFFIAny)) != 0) {
     it->pos = cell_find_bytes(c, &it->key);
     if (it->pos == cell_end(c)) {
-      return map_iter_broken(it, "dictionary keys changed during iteration");
+      /* As dict: raised once, then the iterator is exhausted. */
+      map_iter_finish(it);
+      PyErr_SetString(PyExc_RuntimeError, "dictionary keys changed during iteration");
+      return NULL;
     }
     it->data = c->data;
     it->slots = c->slots;
@@ -411,7 +411,7 @@ static PyObject *map_iter_new(PyObject *map, int kind) {
   it->data = c->data;
   it->slots = c->slots;
   it->kind = kind;
-  it->broken = 0;
+  it->size_changed = 0;
   it->pair = NULL;
   it->pos = cell_begin(c);
   memset(&it->key, 0, sizeof(it->key));

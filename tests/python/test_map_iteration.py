@@ -113,6 +113,15 @@ def test_insert_during_iteration_raises_like_dict(n):
             pd["b"] = 2
 
 
+@pytest.mark.parametrize("make", [dict, tvm_ffi.Dict])
+def test_insert_after_the_last_entry_raises_like_dict(make):
+    d = make({"a": 1, "b": 2})
+    with pytest.raises(RuntimeError, match="^dictionary changed size during iteration$"):
+        for k in d:
+            if k == "b":
+                d["c"] = 3
+
+
 @pytest.mark.parametrize("n", [3, 40])
 @pytest.mark.parametrize("mutate", ["del", "pop", "clear"])
 def test_removal_during_iteration_raises(n, mutate):
@@ -157,6 +166,9 @@ def test_same_size_key_swap_raises_keys_changed():
     del d["b"]  # the next key to return
     d["z"] = 26
     with pytest.raises(RuntimeError, match="^dictionary keys changed during iteration$"):
+        next(it)
+    # As dict: the iterator is then exhausted.
+    with pytest.raises(StopIteration):
         next(it)
 
 
