@@ -984,16 +984,6 @@ static PyType_Spec ListBase_spec = {
 
 /* ---- init ----------------------------------------------------------------------------- */
 
-static PyTypeObject *add_type(PyObject *module, PyType_Spec *spec, PyTypeObject *base) {
-  PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, (PyObject *)base);
-  if (tp == NULL) return NULL;
-  if (PyModule_AddType(module, tp) != 0) {
-    Py_DECREF(tp);
-    return NULL;
-  }
-  return tp;
-}
-
 /* ---- module functions of this file -------------------------------------------- */
 
 static TVMFFISeqCell *seq_cell_of(tvmffi_py_state *st, PyObject *obj) {
@@ -1046,13 +1036,13 @@ static PyMethodDef container_functions[] = {
 
 int tvmffi_py_init_container(PyObject *module, tvmffi_py_state *st) {
   PyTypeObject *seq_base;
-  st->seq_iter_type = add_type(module, &SeqIter_spec, NULL);
+  st->seq_iter_type = tvmffi_py_add_type(module, &SeqIter_spec, NULL);
   if (st->seq_iter_type == NULL) return -1;
-  seq_base = add_type(module, &SeqBase_spec, st->object_type);
+  seq_base = tvmffi_py_add_type(module, &SeqBase_spec, st->object_type);
   if (seq_base == NULL) return -1;
-  st->array_base_type = add_type(module, &ArrayBase_spec, seq_base);
+  st->array_base_type = tvmffi_py_add_type(module, &ArrayBase_spec, seq_base);
   st->list_base_type =
-      st->array_base_type == NULL ? NULL : add_type(module, &ListBase_spec, seq_base);
+      st->array_base_type == NULL ? NULL : tvmffi_py_add_type(module, &ListBase_spec, seq_base);
   Py_DECREF(seq_base); /* the module and its subtypes keep it */
   if (PyModule_AddFunctions(module, container_functions) != 0) return -1;
   return st->list_base_type == NULL ? -1 : 0;

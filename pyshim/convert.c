@@ -145,16 +145,12 @@ int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps) 
   const char *data = PyUnicode_AsUTF8AndSize(obj, &size);
   if (data == NULL) return -1;
   if (size <= 7) {
-    out->type_index = kTVMFFISmallStr;
-    out->small_str_len = (uint32_t)size;
-    out->v_int64 = 0;
-    memcpy(out->v_bytes, data, (size_t)size);
+    tvmffi_py_set_small(out, kTVMFFISmallStr, data, (size_t)size);
     return 0;
   }
   if (memchr(data, 0, (size_t)size) == NULL) {
     /* The UTF-8 buffer is cached in the str, which outlives the call. */
-    out->type_index = kTVMFFIRawStr;
-    out->zero_padding = 0;
+    tvmffi_py_set_head(out, kTVMFFIRawStr);
     out->v_c_str = data;
     return 0;
   }
@@ -170,9 +166,7 @@ static int bytes_to_any(const char *data, Py_ssize_t size, TVMFFIAny *out,
                         tvmffi_py_temps *temps) {
   TVMFFIByteArray bytes = {data, (size_t)size};
   if (size <= 7) {
-    out->type_index = kTVMFFISmallBytes;
-    out->small_str_len = (uint32_t)size;
-    memcpy(out->v_bytes, data, (size_t)size);
+    tvmffi_py_set_small(out, kTVMFFISmallBytes, data, (size_t)size);
     return 0;
   }
   if (TVMFFIBytesFromByteArray(&bytes, out) != 0) return -1;
@@ -567,8 +561,7 @@ PyObject *tvmffi_py_small_str(tvmffi_py_state *st, const TVMFFIAny *value) {
   size_t slot;
   PyObject *s;
   if (len > 7) len = 7; /* never, for a valid SmallStr */
-  bits = 0;
-  memcpy(&bits, value->v_bytes, len);
+  bits = tvmffi_py_small_word(value->v_bytes, len);
   slot = (size_t)(((bits ^ len) * 0x9E3779B97F4A7C15ull) >> 58); /* 6 bits: 64 slots */
   s = st->small_strs[slot];
   if (s != NULL && st->small_str_keys[slot] == bits && st->small_str_lens[slot] == len) {

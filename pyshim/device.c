@@ -457,10 +457,10 @@ static PyMethodDef device_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
-  st->device_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Device_spec, NULL);
-  if (st->device_type == NULL || PyModule_AddType(module, st->device_type) != 0) return -1;
-  st->datatype_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DataType_spec, NULL);
-  if (st->datatype_type == NULL || PyModule_AddType(module, st->datatype_type) != 0) return -1;
+  if ((st->device_type = tvmffi_py_add_type(module, &Device_spec, NULL)) == NULL ||
+      (st->datatype_type = tvmffi_py_add_type(module, &DataType_spec, NULL)) == NULL) {
+    return -1;
+  }
   if (PyModule_AddFunctions(module, device_functions) != 0) return -1;
   return 0;
 }

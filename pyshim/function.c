@@ -245,11 +245,9 @@ static PyMethodDef function_functions[] = {
     {NULL, NULL, 0, NULL}};
 
 int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st) {
-  st->function_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Function_spec,
-                                                               (PyObject *)st->object_type);
+  st->function_type = tvmffi_py_add_type(module, &Function_spec, st->object_type);
   if (st->function_type == NULL) return -1;
   st->function_alloc = (allocfunc)PyType_GetSlot(st->function_type, Py_tp_alloc);
-  if (PyModule_AddType(module, st->function_type) != 0) return -1;
   if (PyModule_AddFunctions(module, function_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIFunction, (PyObject *)st->function_type);
 }

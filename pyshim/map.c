@@ -2,14 +2,103 @@
  * core.MapBase and core.DictBase (the bases of tvm_ffi.Map and tvm_ffi.Dict),
  * their iterator and their keys/values/items views.
  *
- * The memory layout of Map and Dict is not part of the ABI (it may change),
- * so everything here goes through the ffi.Map* / ffi.Dict* global functions,
- * called straight (tvmffi_py_function_call) with handles cached in the
- * module state.  Each TVMFFI_PY_G_MAP_x slot is followed by its Dict twin,
- * so `base + is_dict` picks the right one. */
+ * Size and iteration read the map objects in place: their layout is ABI in
+ * practice (docs/abi.md section 11).  Lookups and mutations, which hash, go
+ * through the ffi.Map* / ffi.Dict* global functions, called straight
+ * (tvmffi_py_function_call) with handles cached in the module state.  Each
+ * TVMFFI_PY_G_MAP_x slot is followed by its Dict twin, so `base + is_dict`
+ * picks the right one. */
 #include "pyshim.h"
 
+#include <stddef.h>
 #include <string.h>
+
+/* ---- the storage, read in place ---------------------------------------------------- */
+
+/* The fields after the object header of every map object, and the entries of
+ * both forms: ABI in practice (docs/abi.md section 11, include/tvmffi/map.h). */
+typedef struct {
+  void *data;
+  uint64_t size;
+  uint64_t slots; /* bit 63 set: the small form */
+  void (*data_deleter)(void *);
+  uint32_t fib_shift;
+  uint64_t iter_list_head;
+  uint64_t iter_list_tail;
+} map_cell;
+
+typedef struct {
+  TVMFFIAny key;
+  TVMFFIAny value;
+} map_kv;
+
+enum { DENSE_BLOCK_SLOTS = 16 };
+
+typedef struct {
+  map_kv kv;
+  uint64_t prev;
+  uint64_t next;
+} dense_item;
+
+typedef struct {
+  uint8_t meta[DENSE_BLOCK_SLOTS];
+  dense_item items[DENSE_BLOCK_SLOTS];
+} dense_block;
+
+_Static_assert(sizeof(TVMFFIObject) == 24, "map fields start at offset 24");
+_Static_assert(offsetof(map_cell, fib_shift) == 32 && offsetof(map_cell, iter_list_tail) == 48,
+               "map cell layout (docs/abi.md section 11)");
+_Static_assert(sizeof(map_kv) == 32 && sizeof(dense_item) == 48 && sizeof(dense_block) == 784,
+               "map entry layout (docs/abi.md section 11)");
+
+#define MAP_SMALL_TAG ((uint64_t)1 << 63)
+#define MAP_NO_INDEX (~(uint64_t)0)
+#define DENSE_EMPTY 0xFF
+#define DENSE_PROTECTED 0xFE
+
+static const map_cell *cell_of(const TVMFFIObject *h) {
+  return (const map_cell *)((const char *)h + sizeof(TVMFFIObject));
+}
+
+static int cell_is_small(const map_cell *c) { return (c->slots & MAP_SMALL_TAG) != 0; }
+
+/* Positions follow the C++ MapBaseObj: a pair index (small form) or an entry
+ * index (dense form), in iteration order from cell_begin by cell_next until
+ * cell_end. */
+static uint64_t cell_begin(const map_cell *c) { return cell_is_small(c) ? 0 : c->iter_list_head; }
+
+static uint64_t cell_end(const map_cell *c) { return cell_is_small(c) ? c->size : MAP_NO_INDEX; }
+
+static const dense_item *dense_at(const map_cell *c, uint64_t pos) {
+  return &((const dense_block *)c->data)[pos / DENSE_BLOCK_SLOTS].items[pos % DENSE_BLOCK_SLOTS];
+}
+
+static const map_kv *cell_kv(const map_cell *c, uint64_t pos) {
+  return cell_is_small(c) ? &((const map_kv *)c->data)[pos] : &dense_at(c, pos)->kv;
+}
+
+static uint64_t cell_next(const map_cell *c, uint64_t pos) {
+  if (cell_is_small(c)) return pos + 1 < c->size ? pos + 1 : c->size;
+  return dense_at(c, pos)->next;
+}
+
+/* Whether pos holds a pair now. */
+static int cell_is_live(const map_cell *c, uint64_t pos) {
+  uint8_t meta;
+  if (cell_is_small(c)) return pos < c->size;
+  if (c->data == NULL || pos >= c->slots) return 0;
+  meta = ((const dense_block *)c->data)[pos / DENSE_BLOCK_SLOTS].meta[pos % DENSE_BLOCK_SLOTS];
+  return meta != DENSE_EMPTY && meta != DENSE_PROTECTED;
+}
+
+/* The position whose key has the 16 bytes of `key`, or cell_end. */
+static uint64_t cell_find_bytes(const map_cell *c, const TVMFFIAny *key) {
+  uint64_t pos, end = cell_end(c);
+  for (pos = cell_begin(c); pos != end; pos = cell_next(c, pos)) {
+    if (memcmp(&cell_kv(c, pos)->key, key, sizeof(TVMFFIAny)) == 0) return pos;
+  }
+  return end;
+}
 
 /* The handle of a Map or Dict wrapper, and whether it is a Dict; NULL with an
  * error for anything else. */
@@ -28,29 +117,23 @@ static TVMFFIObject *map_handle(PyObject *self, int *is_dict) {
   return h;
 }
 
-/* Calls global `which` (+1 for a Dict) with the map and, if given, a key
- * (or an int command when key is NULL and has_cmd is set); *result owned. */
+/* Calls global `which` (+1 for a Dict) with the map and a key; *result owned. */
 static int map_call(tvmffi_py_state *st, int which, TVMFFIObject *h, int is_dict, PyObject *key,
                     TVMFFIAny *result) {
   TVMFFIObjectHandle f = tvmffi_py_global(st, which + is_dict);
   TVMFFIAny args[2];
   tvmffi_py_temps temps;
-  int32_t n = 1;
   int rc;
   if (f == NULL) return -1;
-  args[0].type_index = h->type_index;
-  args[0].zero_padding = 0;
+  tvmffi_py_set_head(&args[0], h->type_index);
   args[0].v_obj = h;
   tvmffi_py_temps_init(&temps);
-  if (key != NULL) {
-    if (tvmffi_py_arg_to_any(st, key, &args[1], &temps) != 0) {
-      tvmffi_py_temps_release(&temps);
-      return -1;
-    }
-    n = 2;
+  if (tvmffi_py_arg_to_any(st, key, &args[1], &temps) != 0) {
+    tvmffi_py_temps_release(&temps);
+    return -1;
   }
   memset(result, 0, sizeof(*result));
-  rc = tvmffi_py_function_call(f, args, n, result);
+  rc = tvmffi_py_function_call(f, args, 2, result);
   if (temps.num_temps != 0) tvmffi_py_temps_release(&temps);
   if (rc != 0) {
     tvmffi_py_raise_from_ffi(st, rc);
@@ -59,16 +142,11 @@ static int map_call(tvmffi_py_state *st, int which, TVMFFIObject *h, int is_dict
   return 0;
 }
 
+/* The size, read in place. */
 static Py_ssize_t map_size(PyObject *self) {
   int is_dict;
   TVMFFIObject *h = map_handle(self, &is_dict);
-  TVMFFIAny r;
-  if (h == NULL) return -1;
-  if (map_call(((tvmffi_py_object *)self)->state, TVMFFI_PY_G_MAP_SIZE, h, is_dict, NULL, &r) !=
-      0) {
-    return -1;
-  }
-  return (Py_ssize_t)r.v_int64;
+  return h == NULL ? -1 : (Py_ssize_t)cell_of(h)->size;
 }
 
 /* The MISSING sentinel (borrowed, immortal), looked up once. */
@@ -147,71 +225,122 @@ static PyObject *Map_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 enum { KIND_KEYS = 0, KIND_VALUES = 1, KIND_ITEMS = 2 };
 
+/* Reads the entries in place, in the order of the C++ iterator.  `pos` is
+ * the next entry to return and `key` the bytes of its key (compared, never
+ * read through); when the storage moved or the entry no longer holds that
+ * key, the key is looked up again.  The size must not change (as for dict);
+ * giving a present key a new value is allowed. */
 typedef struct {
   PyObject_HEAD
-  PyObject *map;                /* the wrapper, held while iterating */
-  TVMFFIObjectHandle functor;   /* owned: ffi.MapForwardIterFunctor(map), NULL when empty */
-  Py_ssize_t remaining;         /* entries not yet returned */
+  PyObject *map;           /* the wrapper, held while iterating; NULL when done */
+  TVMFFIObject *handle;    /* owned: the map object itself */
+  Py_ssize_t remaining;    /* entries not yet returned */
+  uint64_t pos;
+  TVMFFIAny key;
+  uint64_t size;           /* the size, storage and capacity seen last */
+  const void *data;
+  uint64_t slots;
   int kind;
+  int size_changed;        /* seen once: every later call raises */
+  PyObject *pair;          /* items: the (key, value) tuple reused while only this holds it */
 } map_iter;
 
-/* functor(command) as a Python value: 0 = key, 1 = value, 2 = advance. */
-static PyObject *functor_call(tvmffi_py_state *st, TVMFFIObjectHandle f, int command) {
-  TVMFFIAny arg, r;
-  int rc;
-  arg.type_index = kTVMFFIInt;
-  arg.zero_padding = 0;
-  arg.v_int64 = command;
-  memset(&r, 0, sizeof(r));
-  rc = tvmffi_py_function_call(f, &arg, 1, &r);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
-    return NULL;
-  }
-  return tvmffi_py_result_from_any(st, &r);
+static void map_iter_finish(map_iter *it) {
+  TVMFFIObject *h = it->handle;
+  it->handle = NULL;
+  it->remaining = 0;
+  if (h != NULL) TVMFFIObjectDecRef(h);
+  Py_CLEAR(it->map);
+}
+
+/* An owned copy of a stored value. */
+static TVMFFIAny copy_stored(const TVMFFIAny *v) {
+  if (v->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectIncRef(v->v_obj);
+  return *v;
 }
 
 static PyObject *MapIter_next(PyObject *self) {
   map_iter *it = (map_iter *)self;
   tvmffi_py_state *st;
+  const map_cell *c;
+  const map_kv *kv;
+  TVMFFIAny k, v;
   PyObject *key = NULL, *value = NULL, *res;
-  if (it->remaining <= 0) {
-    Py_CLEAR(it->map);
+  if (it->handle == NULL) return NULL; /* exhausted, or ended by a changed key */
+  c = cell_of(it->handle);
+  /* As dict: checked even after the last entry, and sticky. */
+  if (it->size_changed || c->size != it->size) {
+    it->size_changed = 1;
+    PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
     return NULL;
   }
-  st = ((tvmffi_py_object *)it->map)->state;
-  if (it->kind != KIND_VALUES) {
-    key = functor_call(st, it->functor, 0);
-    if (key == NULL) return NULL;
+  if (it->remaining <= 0) {
+    map_iter_finish(it);
+    return NULL;
   }
-  if (it->kind != KIND_KEYS) {
-    value = functor_call(st, it->functor, 1);
-    if (value == NULL) {
-      Py_XDECREF(key);
+  if (c->data != it->data || c->slots != it->slots || !cell_is_live(c, it->pos) ||
+      memcmp(&cell_kv(c, it->pos)->key, &it->key, sizeof(TVMFFIAny)) != 0) {
+    it->pos = cell_find_bytes(c, &it->key);
+    if (it->pos == cell_end(c)) {
+      /* As dict: raised once, then the iterator is exhausted. */
+      map_iter_finish(it);
+      PyErr_SetString(PyExc_RuntimeError, "dictionary keys changed during iteration");
       return NULL;
     }
+    it->data = c->data;
+    it->slots = c->slots;
   }
+  /* Everything read before any Python code runs (a conversion may). */
+  kv = cell_kv(c, it->pos);
+  k = copy_stored(&kv->key);
+  v = copy_stored(&kv->value);
   if (--it->remaining > 0) {
-    TVMFFIAny arg, r;
-    int rc;
-    arg.type_index = kTVMFFIInt;
-    arg.zero_padding = 0;
-    arg.v_int64 = 2;
-    memset(&r, 0, sizeof(r));
-    rc = tvmffi_py_function_call(it->functor, &arg, 1, &r);
-    if (rc != 0) {
-      Py_XDECREF(key);
-      Py_XDECREF(value);
-      tvmffi_py_raise_from_ffi(st, rc);
-      return NULL;
+    it->pos = cell_next(c, it->pos);
+    if (it->pos == cell_end(c)) {
+      it->remaining = 0; /* the rest moved behind (a present key set again) */
+    } else {
+      it->key = cell_kv(c, it->pos)->key;
     }
-    if (r.type_index == kTVMFFIBool && r.v_int64 == 0) it->remaining = 0; /* a Dict shrank */
   }
-  if (it->kind == KIND_KEYS) return key;
-  if (it->kind == KIND_VALUES) return value;
-  res = PyTuple_Pack(2, key, value);
-  Py_DECREF(key);
-  Py_DECREF(value);
+  st = ((tvmffi_py_object *)it->map)->state;
+  if (it->kind == KIND_VALUES) {
+    if (k.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(k.v_obj);
+  } else {
+    key = tvmffi_py_from_any(st, &k);
+  }
+  if (it->kind == KIND_KEYS) {
+    if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v.v_obj);
+    return key;
+  }
+  if (key == NULL && it->kind == KIND_ITEMS) {
+    if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v.v_obj);
+    return NULL;
+  }
+  value = tvmffi_py_from_any(st, &v);
+  if (it->kind == KIND_VALUES || value == NULL) {
+    Py_XDECREF(key);
+    return value;
+  }
+  /* Like dict's items iterator: the pair of the previous step is reused when
+   * nothing else holds it (the usual `for k, v in m.items()`). */
+  res = it->pair;
+  if (res != NULL && Py_REFCNT(res) == 1) {
+    PyTuple_SetItem(res, 0, key); /* steals; releases the previous key */
+    PyTuple_SetItem(res, 1, value);
+    Py_INCREF(res);
+    /* The collector may have untracked it while it held only atomic values. */
+    if (!PyObject_GC_IsTracked(res)) PyObject_GC_Track(res);
+    return res;
+  }
+  res = PyTuple_New(2);
+  if (res == NULL) {
+    Py_DECREF(key);
+    Py_DECREF(value);
+    return NULL;
+  }
+  PyTuple_SetItem(res, 0, key);
+  PyTuple_SetItem(res, 1, value);
+  if (it->pair == NULL) it->pair = Py_NewRef(res);
   return res;
 }
 
@@ -220,11 +349,23 @@ static PyObject *MapIter_length_hint(PyObject *self, PyObject *unused) {
   return PyLong_FromSsize_t(((map_iter *)self)->remaining);
 }
 
+static int MapIter_traverse(PyObject *self, visitproc visit, void *arg) {
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(((map_iter *)self)->map);
+  Py_VISIT(((map_iter *)self)->pair);
+  return 0;
+}
+
+static int MapIter_clear(PyObject *self) {
+  Py_CLEAR(((map_iter *)self)->pair);
+  map_iter_finish((map_iter *)self);
+  return 0;
+}
+
 static void MapIter_dealloc(PyObject *self) {
   PyTypeObject *tp = Py_TYPE(self);
-  map_iter *it = (map_iter *)self;
-  if (it->functor != NULL) TVMFFIObjectDecRef(it->functor);
-  Py_XDECREF(it->map);
+  PyObject_GC_UnTrack(self);
+  MapIter_clear(self);
   ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
   Py_DECREF(tp);
 }
@@ -236,6 +377,8 @@ static PyType_Slot MapIter_slots[] = {
     {Py_tp_iter, PyObject_SelfIter},
     {Py_tp_iternext, MapIter_next},
     {Py_tp_dealloc, MapIter_dealloc},
+    {Py_tp_traverse, MapIter_traverse},
+    {Py_tp_clear, MapIter_clear},
     {Py_tp_methods, MapIter_methods},
     {Py_tp_doc, "Iterator over the keys, values or items of an ffi.Map or ffi.Dict."},
     {0, NULL}};
@@ -244,7 +387,8 @@ static PyType_Spec MapIter_spec = {
     .name = "tvm_ffi.core.MapIterator",
     .basicsize = sizeof(map_iter),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION |
+             Py_TPFLAGS_HAVE_GC,
     .slots = MapIter_slots,
 };
 
@@ -252,32 +396,26 @@ static PyObject *map_iter_new(PyObject *map, int kind) {
   tvmffi_py_state *st = ((tvmffi_py_object *)map)->state;
   int is_dict;
   TVMFFIObject *h = map_handle(map, &is_dict);
-  Py_ssize_t n;
+  const map_cell *c;
   map_iter *it;
   if (h == NULL) return NULL;
-  n = map_size(map);
-  if (n < 0) return NULL;
   it = (map_iter *)((allocfunc)PyType_GetSlot(st->map_iter_type, Py_tp_alloc))(st->map_iter_type,
                                                                               0);
   if (it == NULL) return NULL;
+  c = cell_of(h);
+  TVMFFIObjectIncRef(h);
   it->map = Py_NewRef(map);
-  it->functor = NULL;
-  it->remaining = n;
+  it->handle = h;
+  it->remaining = (Py_ssize_t)c->size;
+  it->size = c->size;
+  it->data = c->data;
+  it->slots = c->slots;
   it->kind = kind;
-  if (n > 0) {
-    TVMFFIAny r;
-    if (map_call(st, TVMFFI_PY_G_MAP_ITER, h, is_dict, NULL, &r) != 0) {
-      Py_DECREF(it);
-      return NULL;
-    }
-    if (r.type_index != kTVMFFIFunction) {
-      if (r.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(r.v_obj);
-      Py_DECREF(it);
-      PyErr_SetString(PyExc_RuntimeError, "the map iterator functor is not a function");
-      return NULL;
-    }
-    it->functor = r.v_obj;
-  }
+  it->size_changed = 0;
+  it->pair = NULL;
+  it->pos = cell_begin(c);
+  memset(&it->key, 0, sizeof(it->key));
+  if (it->remaining > 0) it->key = cell_kv(c, it->pos)->key;
   return (PyObject *)it;
 }
 
@@ -792,21 +930,11 @@ static PyType_Spec DictBase_spec = {
 
 /* ---- init ----------------------------------------------------------------------------- */
 
-static PyTypeObject *add_type(PyObject *module, PyType_Spec *spec, PyTypeObject *base) {
-  PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, (PyObject *)base);
-  if (tp == NULL) return NULL;
-  if (PyModule_AddType(module, tp) != 0) {
-    Py_DECREF(tp);
-    return NULL;
-  }
-  return tp;
-}
-
 int tvmffi_py_init_map(PyObject *module, tvmffi_py_state *st) {
-  if ((st->map_iter_type = add_type(module, &MapIter_spec, NULL)) == NULL ||
-      (st->map_view_type = add_type(module, &MapView_spec, NULL)) == NULL ||
-      (st->map_base_type = add_type(module, &MapBase_spec, st->object_type)) == NULL ||
-      (st->dict_base_type = add_type(module, &DictBase_spec, st->map_base_type)) == NULL) {
+  if ((st->map_iter_type = tvmffi_py_add_type(module, &MapIter_spec, NULL)) == NULL ||
+      (st->map_view_type = tvmffi_py_add_type(module, &MapView_spec, NULL)) == NULL ||
+      (st->map_base_type = tvmffi_py_add_type(module, &MapBase_spec, st->object_type)) == NULL ||
+      (st->dict_base_type = tvmffi_py_add_type(module, &DictBase_spec, st->map_base_type)) == NULL) {
     return -1;
   }
   return 0;

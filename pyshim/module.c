@@ -29,14 +29,10 @@ static const char *const kGlobalNames[TVMFFI_PY_GLOBAL_COUNT] = {
     "ffi.Dict",
     "ffi.Shape",
     "ffi.List",
-    "ffi.MapSize",
-    "ffi.DictSize",
     "ffi.MapCount",
     "ffi.DictCount",
     "ffi.MapGetItemOrMissing",
     "ffi.DictGetItemOrMissing",
-    "ffi.MapForwardIterFunctor",
-    "ffi.DictForwardIterFunctor",
     "ffi.DictSetItem",
     "ffi.DictErase",
     "ffi.DictClear",
@@ -86,6 +82,16 @@ int tvmffi_py_check_nargs(const char *name, Py_ssize_t nargs, Py_ssize_t lo, Py_
     return -1;
   }
   return 0;
+}
+
+PyTypeObject *tvmffi_py_add_type(PyObject *module, PyType_Spec *spec, PyTypeObject *base) {
+  PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, (PyObject *)base);
+  if (tp == NULL) return NULL;
+  if (PyModule_AddType(module, tp) != 0) {
+    Py_DECREF(tp);
+    return NULL;
+  }
+  return tp;
 }
 
 /* _libtvm_ffi_path() -> str: the file libtvm_ffi was loaded from (the

@@ -583,9 +583,8 @@ static PyMethodDef object_functions[] = {
 
 int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st) {
   if (find_python_class_dealloc() != 0) return -1;
-  st->object_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Object_spec, NULL);
+  st->object_type = tvmffi_py_add_type(module, &Object_spec, NULL);
   if (st->object_type == NULL) return -1;
-  if (PyModule_AddType(module, st->object_type) != 0) return -1;
   if (PyModule_AddFunctions(module, object_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIObject, (PyObject *)st->object_type);
 }

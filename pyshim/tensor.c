@@ -537,10 +537,8 @@ void tvmffi_py_tensor_clear(tvmffi_py_state *st) {
 int tvmffi_py_init_tensor(PyObject *module, tvmffi_py_state *st) {
   PyObject *version;
   int rc;
-  st->tensor.type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Tensor_spec,
-                                                             (PyObject *)st->object_type);
+  st->tensor.type = tvmffi_py_add_type(module, &Tensor_spec, st->object_type);
   if (st->tensor.type == NULL) return -1;
-  if (PyModule_AddType(module, st->tensor.type) != 0) return -1;
   if (tvmffi_py_register_class(st, kTVMFFITensor, (PyObject *)st->tensor.type) != 0) return -1;
   {
     static const char *const kw[4] = {"stream", "max_version", "dl_device", "copy"};
