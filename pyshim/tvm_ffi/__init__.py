@@ -45,6 +45,17 @@ core._set_release_gil_default(
 _atexit.register(core._set_finalizing)
 
 
+_STRUCTURAL = (
+    "deep_copy",
+    "get_first_structural_mismatch",
+    "repr_print",
+    "structural_equal",
+    "structural_hash",
+    "structural_visit",
+    "visit_fields",
+)
+
+
 def __getattr__(name):
     # DLDeviceType is an IntEnum made on first use (see _device.py).
     if name == "DLDeviceType":
@@ -55,6 +66,14 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".cpp", __name__)
+    if name in _STRUCTURAL:  # imported when first used (see structural.py)
+        from . import structural
+
+        return getattr(structural, name)
+    if name == "access_path":
+        import importlib
+
+        return importlib.import_module(".access_path", __name__)
     if name == "ModulePropertyMask":  # likewise (see module.py)
         from .module import ModulePropertyMask
 
@@ -78,7 +97,15 @@ __all__ = [
     "Object",
     "Shape",
     "Tensor",
+    "access_path",
     "convert",
+    "deep_copy",
+    "get_first_structural_mismatch",
+    "repr_print",
+    "structural_equal",
+    "structural_hash",
+    "structural_visit",
+    "visit_fields",
     "convert_func",
     "device",
     "dtype",
