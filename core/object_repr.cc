@@ -245,7 +245,8 @@ class Printer {
     static std::atomic<const TVMFFITypeAttrColumn*> cached{nullptr};
     const TVMFFITypeAttrColumn* column = cached.load(std::memory_order_acquire);
     if (column == nullptr) {
-      TVMFFIByteArray name = ToByteArray("__ffi_repr__");
+      static const char kName[] = "__ffi_repr__";
+      TVMFFIByteArray name{kName, sizeof(kName) - 1};
       column = TVMFFIGetTypeAttrColumn(&name);
       if (column != nullptr) cached.store(column, std::memory_order_release);
     }

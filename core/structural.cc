@@ -2,6 +2,7 @@
 #include "structural.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -158,10 +159,10 @@ inline bool IsHostDevice(int32_t device_type) {
   return device_type == kDLCPU || device_type == kDLCUDAHost || device_type == kDLROCMHost;
 }
 
-// Calls fn(const char* element) for each element of a host tensor, in
-// row-major order, honouring strides.
+// Calls fn(const char* element, int64_t bytes) for each element of a host
+// tensor (at most `limit` of them), in row-major order, honouring strides.
 template <typename F>
-void ForEachElement(const DLTensor& t, F&& fn) {
+void ForEachElement(const DLTensor& t, F&& fn, int64_t limit = INT64_MAX) {
   int64_t elem = (static_cast<int64_t>(t.dtype.bits) * t.dtype.lanes + 7) / 8;
   const char* base = static_cast<const char*>(t.data) + t.byte_offset;
   int64_t total = 1;
@@ -174,6 +175,7 @@ void ForEachElement(const DLTensor& t, F&& fn) {
     strides[static_cast<size_t>(i)] = t.strides != nullptr ? t.strides[i] : run;
     run *= t.shape[i];
   }
+  if (total > limit) total = limit;
   for (int64_t n = 0; n < total; ++n) {
     int64_t offset = 0;
     for (int32_t i = 0; i < t.ndim; ++i) offset += index[static_cast<size_t>(i)] * strides[static_cast<size_t>(i)];
@@ -192,6 +194,23 @@ void CheckHostTensor(const DLTensor& t, const char* walk) {
                              << "; pass skip_tensor_content=True to compare metadata only";
   }
 }
+
+// Two views of the same elements (same data, offset and strides): equal
+// without reading them.
+bool SameMemory(const DLTensor& a, const DLTensor& b) {
+  if (a.data != b.data || a.byte_offset != b.byte_offset) return false;
+  for (int32_t i = 0; i < a.ndim; ++i) {
+    int64_t sa = a.strides != nullptr ? a.strides[i] : -1;
+    int64_t sb = b.strides != nullptr ? b.strides[i] : -1;
+    if (sa != sb) return false;
+  }
+  return true;
+}
+
+// Tensor hashes read at most this many elements (equal tensors agree on
+// them, so the hash stays consistent with equality); a broadcast view of
+// 2^40 elements hashes as fast as a small one.
+constexpr int64_t kHashedTensorElements = 4096;
 
 bool SameTensorMeta(const DLTensor& a, const DLTensor& b) {
   if (a.ndim != b.ndim || a.dtype.code != b.dtype.code || a.dtype.bits != b.dtype.bits ||
@@ -314,18 +333,41 @@ class EqualChecker {
 
   bool TensorEqual(const DLTensor& x, const DLTensor& y) {
     if (!SameTensorMeta(x, y)) return false;
-    if (skip_tensor_) return true;
+    if (skip_tensor_ || SameMemory(x, y)) return true;
     CheckHostTensor(x, "ffi.StructuralEqual");
     CheckHostTensor(y, "ffi.StructuralEqual");
-    std::vector<const char*> xs;
-    ForEachElement(x, [&xs](const char* p, int64_t) { xs.push_back(p); });
-    size_t i = 0;
-    bool same = true;
-    ForEachElement(y, [&](const char* p, int64_t elem) {
-      if (same && std::memcmp(xs[i], p, static_cast<size_t>(elem)) != 0) same = false;
-      ++i;
-    });
-    return same;
+    int64_t elem = (static_cast<int64_t>(x.dtype.bits) * x.dtype.lanes + 7) / 8;
+    int64_t total = 1;
+    for (int32_t i = 0; i < x.ndim; ++i) total *= x.shape[i];
+    const char* bx = static_cast<const char*>(x.data) + x.byte_offset;
+    const char* by = static_cast<const char*>(y.data) + y.byte_offset;
+    if (IsContiguousLayout(x) && IsContiguousLayout(y)) {
+      return total == 0 || std::memcmp(bx, by, static_cast<size_t>(total * elem)) == 0;
+    }
+    // Strided: walk both with one multi-index.
+    size_t nd = static_cast<size_t>(x.ndim);
+    std::vector<int64_t> index(nd, 0), sx(nd), sy(nd);
+    int64_t run = 1;
+    for (size_t i = nd; i-- > 0;) {
+      sx[i] = x.strides != nullptr ? x.strides[i] : run;
+      sy[i] = y.strides != nullptr ? y.strides[i] : run;
+      run *= x.shape[i];
+    }
+    for (int64_t n = 0; n < total; ++n) {
+      int64_t ox = 0, oy = 0;
+      for (size_t i = 0; i < nd; ++i) {
+        ox += index[i] * sx[i];
+        oy += index[i] * sy[i];
+      }
+      if (std::memcmp(bx + ox * elem, by + oy * elem, static_cast<size_t>(elem)) != 0) {
+        return false;
+      }
+      for (size_t i = nd; i-- > 0;) {
+        if (++index[i] < x.shape[i]) break;
+        index[i] = 0;
+      }
+    }
+    return true;
   }
 
   bool SeqEqual(const SeqObj* x, const SeqObj* y) {
@@ -537,9 +579,12 @@ class Hasher {
     for (int32_t i = 0; i < x.ndim; ++i) h = Mix(h, static_cast<uint64_t>(x.shape[i]));
     if (skip_tensor_) return h;
     CheckHostTensor(x, "ffi.StructuralHash");
-    ForEachElement(x, [&h](const char* p, int64_t elem) {
-      h = Mix(h, detail::HashBytes(p, static_cast<size_t>(elem)));
-    });
+    ForEachElement(
+        x,
+        [&h](const char* p, int64_t elem) {
+          h = Mix(h, detail::HashBytes(p, static_cast<size_t>(elem)));
+        },
+        kHashedTensorElements);
     return h;
   }
 
@@ -605,20 +650,22 @@ ObjectRef BuildPath(const std::vector<Step>& steps) {
 
 }  // namespace
 
-bool StructuralEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
-                     bool skip_tensor_content) {
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+            bool skip_tensor_content) {
   EqualChecker checker(map_free_vars, skip_tensor_content, false);
   return checker.Equal(lhs, rhs);
 }
 
-std::optional<std::pair<ObjectRef, ObjectRef>> GetFirstStructuralMismatch(
-    const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars, bool skip_tensor_content) {
+std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
+                                                               const TVMFFIAny& rhs,
+                                                               bool map_free_vars,
+                                                               bool skip_tensor_content) {
   EqualChecker checker(map_free_vars, skip_tensor_content, true);
   if (checker.Equal(lhs, rhs)) return std::nullopt;
   return std::make_pair(BuildPath(checker.lhs_steps()), BuildPath(checker.rhs_steps()));
 }
 
-uint64_t StructuralHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
   Hasher hasher(map_free_vars, skip_tensor_content);
   return hasher.Hash(value);
 }
@@ -632,7 +679,14 @@ const bool kRegistered = RunAtLoad([] {
                            kTVMFFISEqHashKindConstTreeNode)
       .ReadOnlyField("kind", &AccessStepObj::kind, "0 attr, 1 array item, 2 map item, "
                                                    "3-5 the same, missing")
-      .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key");
+      .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key")
+      .Attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
+              if (self.type_index() != AccessStepObj::RuntimeTypeIndex()) {
+                TVMFFI_THROW(TypeError) << "expected ffi.reflection.AccessStep";
+              }
+              return String(StepToString(
+                  static_cast<const AccessStepObj*>(Object::FromHandle(self.raw()->v_obj))));
+            }));
   auto path_of = [](AnyView self) { return ObjectRef(ObjectPtr<Object>::BorrowHandle(
                                         AsPath(self, "AccessPath")->handle())); };
   auto extend = [path_of](AccessKind kind) {
@@ -706,18 +760,21 @@ const bool kRegistered = RunAtLoad([] {
                 }
                 return out;
               })
-      .Method("_repr", [path_of](AnyView self) { return String(AccessPathToString(path_of(self))); });
+      .Method("_repr", [path_of](AnyView self) { return String(AccessPathToString(path_of(self))); })
+      .Attr("__ffi_repr__", Function::FromTyped([path_of](AnyView self, AnyView) {
+              return String(AccessPathToString(path_of(self)));
+            }));
 });
 
 TVMFFI_REGISTER_GLOBAL("ffi.StructuralEqual",
                        [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
-                         return StructuralEqual(*Any(lhs).raw(), *Any(rhs).raw(), map_free_vars,
+                         return SEqual(*Any(lhs).raw(), *Any(rhs).raw(), map_free_vars,
                                                 skip_tensor_content);
                        });
 
 TVMFFI_REGISTER_GLOBAL("ffi.StructuralHash",
                        [](AnyView value, bool map_free_vars, bool skip_tensor_content) {
-                         return static_cast<int64_t>(StructuralHash(
+                         return static_cast<int64_t>(SHash(
                              *Any(value).raw(), map_free_vars, skip_tensor_content));
                        });
 
@@ -725,7 +782,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralHash",
 TVMFFI_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
                        [](AnyView lhs, AnyView rhs, bool map_free_vars,
                           bool skip_tensor_content) -> Any {
-                         auto m = GetFirstStructuralMismatch(*Any(lhs).raw(), *Any(rhs).raw(),
+                         auto m = SFirstMismatch(*Any(lhs).raw(), *Any(rhs).raw(),
                                                              map_free_vars, skip_tensor_content);
                          if (!m.has_value()) return Any();
                          Array<Any> pair;

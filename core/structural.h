@@ -55,13 +55,16 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);
 // "<root>.field[3]["key"][<missing:2>]".
 std::string AccessPathToString(const ObjectRef& path);
 
-// Structural equality and hash (docs/reflection.md has the rules).
-bool StructuralEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+// Structural equality and hash (docs/reflection.md has the rules); the
+// public spelling is include/tvmffi/structural.h, over the ffi.* globals.
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
                      bool skip_tensor_content);
 // The paths (lhs, rhs) to the first difference, or nullopt when equal.
-std::optional<std::pair<ObjectRef, ObjectRef>> GetFirstStructuralMismatch(
-    const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars, bool skip_tensor_content);
-uint64_t StructuralHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
+std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
+                                                               const TVMFFIAny& rhs,
+                                                               bool map_free_vars,
+                                                               bool skip_tensor_content);
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
 
 // For the error message of a walk that went deeper than kStructuralMaxDepth:
 // throws ValueError when `active` (the objects on the current path, outermost

@@ -129,7 +129,8 @@ int CPointCreate(TVMFFIObjectHandle* out) {
 }
 
 void RegisterCPoint() {
-  TVMFFIByteArray key = ToByteArray("testing.CPoint");
+  static const char kKey[] = "testing.CPoint";
+  TVMFFIByteArray key{kKey, sizeof(kKey) - 1};
   g_cpoint_index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
   if (g_cpoint_index < 0) ThrowRaised(g_cpoint_index);
   TVMFFITypeMetadata meta;
@@ -143,7 +144,7 @@ void RegisterCPoint() {
   for (int i = 0; i < 2; ++i) {
     TVMFFIFieldInfo f;
     std::memset(&f, 0, sizeof(f));
-    f.name = ToByteArray(names[i]);
+    f.name = TVMFFIByteArray{names[i], std::strlen(names[i])};
     f.flags = kTVMFFIFieldFlagBitMaskWritable;
     f.size = sizeof(int64_t);
     f.alignment = alignof(int64_t);
@@ -213,6 +214,10 @@ TVMFFI_REGISTER_GLOBAL("testing.snode_set_children", [](ObjectRef node, Any chil
     TVMFFI_THROW(TypeError) << "expected testing.SNode";
   }
   static_cast<SNodeObj*>(node.get_mutable())->children = std::move(children);
+});
+
+TVMFFI_REGISTER_GLOBAL("testing.make_spinned", [](int64_t v) {
+  return ObjectRef(MakeObject<SPinnedObj>(v));
 });
 
 // testing.CPoint(x, y) from C++ (the type has no __ffi_init__ of its own).
