@@ -34,7 +34,7 @@ class DepthGuard {
  public:
   DepthGuard(std::vector<const Object*>* active, const Object* obj, const char* walk)
       : active_(active) {
-    if (active->size() >= static_cast<size_t>(kStructuralMaxDepth)) {
+    if (TooDeep(active->size())) {
       ThrowTooDeep(walk, active->data(), active->size());
     }
     active->push_back(obj);

@@ -1,6 +1,8 @@
 // Structural equality and hashing over values and reflected objects, and access paths.
 #include "structural.h"
 
+#include <pthread.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -107,8 +109,29 @@ void ThrowTooDeep(const char* walk, const Object* const* active, size_t n) {
                                << "` contains itself)";
     }
   }
-  TVMFFI_THROW(RecursionError) << walk << ": the value is nested deeper than "
-                               << kStructuralMaxDepth << " levels";
+  if (n >= static_cast<size_t>(kStructuralMaxDepth)) {
+    TVMFFI_THROW(RecursionError) << walk << ": the value is nested deeper than "
+                                 << kStructuralMaxDepth << " levels";
+  }
+  TVMFFI_THROW(RecursionError) << walk << ": the value is nested too deeply for this thread's "
+                               << "stack (" << n << " levels)";
+}
+
+bool StackNearlyFull() noexcept {
+  constexpr uintptr_t kReserve = 256 * 1024;
+  // The lowest address of this thread's stack, found once per thread (0 when
+  // unknown).
+  thread_local const uintptr_t low = []() -> uintptr_t {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+    void* addr = nullptr;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? reinterpret_cast<uintptr_t>(addr) : 0;
+  }();
+  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return low != 0 && here > low && here - low < kReserve;
 }
 
 namespace {
@@ -276,9 +299,8 @@ class EqualChecker {
       default:
         break;
     }
-    if (depth_ >= kStructuralMaxDepth) ThrowTooDeep("ffi.StructuralEqual", active_.data(), active_.size());
+    if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralEqual", active_.data(), active_.size());
     active_.push_back(la);
-    ++depth_;
     bool ok;
     if (ta == kTVMFFIArray || ta == kTVMFFIList) {
       ok = la == rb || SeqEqual(static_cast<const SeqObj*>(la), static_cast<const SeqObj*>(rb));
@@ -288,7 +310,6 @@ class EqualChecker {
     } else {
       ok = ObjectEqual(la, rb);
     }
-    --depth_;
     active_.pop_back();
     return ok;
   }
@@ -485,7 +506,6 @@ class EqualChecker {
   bool skip_tensor_;
   bool track_;
   int32_t region_;
-  int depth_ = 0;
   std::vector<const Object*> active_;
   std::unordered_map<const Object*, const Object*> lhs_map_, rhs_map_;
   std::vector<Step> lhs_rev_, rhs_rev_;
@@ -545,9 +565,8 @@ class Hasher {
       default:
         break;
     }
-    if (depth_ >= kStructuralMaxDepth) ThrowTooDeep("ffi.StructuralHash", active_.data(), active_.size());
+    if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralHash", active_.data(), active_.size());
     active_.push_back(obj);
-    ++depth_;
     uint64_t h;
     if (t == kTVMFFIArray || t == kTVMFFIList) {
       const SeqObj* s = static_cast<const SeqObj*>(obj);
@@ -565,7 +584,6 @@ class Hasher {
     } else {
       h = ObjectHash(obj);
     }
-    --depth_;
     active_.pop_back();
     return h;
   }
@@ -637,7 +655,6 @@ class Hasher {
 
   bool skip_tensor_;
   int32_t region_;
-  int depth_ = 0;
   std::vector<const Object*> active_;
   std::unordered_map<const Object*, uint64_t> seen_;
 };

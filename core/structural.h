@@ -66,8 +66,19 @@ std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& l
                                                                bool skip_tensor_content);
 uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
 
-// For the error message of a walk that went deeper than kStructuralMaxDepth:
-// throws ValueError when `active` (the objects on the current path, outermost
+// Whether the calling thread has less than 256 KiB of stack left below the
+// caller's frame (false when its stack bounds are unknown).  Walks check it
+// with the depth limit: a thread with a small stack, or frames made large by
+// a sanitizer, gets an error instead of a crash.
+bool StackNearlyFull() noexcept;
+
+// Whether a walk at `depth` levels must stop (the depth limit or the stack).
+inline bool TooDeep(size_t depth) {
+  return depth >= static_cast<size_t>(kStructuralMaxDepth) || StackNearlyFull();
+}
+
+// For the error message of a walk that went too deep (TooDeep): throws
+// ValueError when `active` (the objects on the current path, outermost
 // first) holds an object twice, else RecursionError.
 [[noreturn]] void ThrowTooDeep(const char* walk, const Object* const* active, size_t n);
 
