@@ -17,9 +17,9 @@ namespace core {
 
 // Nesting deeper than this (objects within objects) is refused with a
 // RecursionError naming the walk; a reference cycle is reported as a
-// ValueError when it is found at that depth.  Each level costs one C++ stack
-// frame of a few hundred bytes, so the limit stays well inside an 8 MiB stack
-// (and a 2 MiB thread stack) even under ASan.
+// ValueError when it is found at that depth.  Each level costs a few C++
+// frames (about 1 KiB in a Release build, several in an ASan Debug build), so
+// the walks also watch the stack itself (StackNearlyFull).
 constexpr int kStructuralMaxDepth = 2048;
 
 // Step kinds of an access path (upstream's AccessKind values).

@@ -13,7 +13,8 @@
 //   std::unordered_set<Any, StructuralHashFn, StructuralEqualFn> unique;
 //
 // Errors (a type without structural equality, a reference cycle, nesting
-// deeper than 2048 levels) throw Error: TypeError, ValueError, RecursionError.
+// deeper than 2048 levels or than the thread's stack allows) throw Error:
+// TypeError, ValueError, RecursionError.
 #ifndef TVMFFI_STRUCTURAL_H_
 #define TVMFFI_STRUCTURAL_H_
 
