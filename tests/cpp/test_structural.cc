@@ -1,6 +1,8 @@
 // Structural equality, hashing, first mismatch, deep copy, repr and field visits.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -294,6 +296,36 @@ TEST_CASE("Structural: cycles and deep nesting give errors", "[structural]") {
         "RecursionError: ffi.DeepCopy: the value is nested deeper than 2048 levels");
   CHECK(ThrownBy([&] { ReprPrint(deeper); }) ==
         "RecursionError: ffi.ReprPrint: the value is nested deeper than 2048 levels");
+}
+
+namespace {
+struct SmallStackJob {
+  Any value;
+  std::string result;
+};
+void* HashOnSmallStack(void* arg) {
+  auto* job = static_cast<SmallStackJob*>(arg);
+  job->result = ThrownBy([&] { StructuralHash(job->value); });
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("Structural: a small thread stack gives an error, not a crash", "[structural]") {
+  Any deep = Any(int64_t(0));
+  for (int i = 0; i < 2000; ++i) deep = Any(Array<Any>{deep});
+  SmallStackJob job{deep, ""};
+  pthread_attr_t attr;
+  REQUIRE(pthread_attr_init(&attr) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attr, 512 * 1024) == 0);
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attr, &HashOnSmallStack, &job) == 0);
+  REQUIRE(pthread_join(thread, nullptr) == 0);
+  pthread_attr_destroy(&attr);
+  const std::string prefix =
+      "RecursionError: ffi.StructuralHash: the value is nested too deeply for this thread's "
+      "stack (";
+  CHECK(job.result.rfind(prefix, 0) == 0);
+  CHECK(job.result.back() == ')');
 }
 
 TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
