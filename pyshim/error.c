@@ -492,11 +492,13 @@ int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st) {
   static const char *names[] = {"RuntimeError", "ValueError",     "TypeError",
                                 "AttributeError", "KeyError",     "IndexError",
                                 "AssertionError", "MemoryError",  "OverflowError",
-                                "NotImplementedError", "ZeroDivisionError", NULL};
+                                "NotImplementedError", "ZeroDivisionError", "RecursionError",
+                                NULL};
   PyObject *classes[] = {PyExc_RuntimeError, PyExc_ValueError,     PyExc_TypeError,
                          PyExc_AttributeError, PyExc_KeyError,     PyExc_IndexError,
                          PyExc_AssertionError, PyExc_MemoryError,  PyExc_OverflowError,
-                         PyExc_NotImplementedError, PyExc_ZeroDivisionError};
+                         PyExc_NotImplementedError, PyExc_ZeroDivisionError,
+                         PyExc_RecursionError};
   int i;
   st->error_name_to_type = PyDict_New();
   st->error_type_to_name = PyDict_New();

@@ -12,6 +12,7 @@
 # 4. Runs bench_containers.py (container reads and calls against list/dict
 #    and builtins) in both venvs: one table, also in containers.md.
 # 5. Runs run_tensor.sh (tensor passing) with the same wheel: its own table.
+# 6. Runs run_structural.sh (structural hash/equality) with the same wheel.
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" # ROOT, HERE, PY, bench_venv, bench_install_wheel
@@ -56,3 +57,6 @@ fi
 
 echo
 TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_tensor.sh"
+
+echo
+TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_structural.sh"

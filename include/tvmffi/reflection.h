@@ -267,13 +267,18 @@ inline Function MakeAutoInit(int32_t type_index) {
 template <typename T>
 class ObjectDef {
  public:
-  explicit ObjectDef(const std::string& doc = "") : type_index_(T::RuntimeTypeIndex()) {
+  // `seq_hash_kind` (a TVMFFISEqHashKind) says how structural equality and
+  // hashing treat the type (include/tvmffi/structural.h); the default,
+  // Unsupported, makes them refuse it.
+  explicit ObjectDef(const std::string& doc = "",
+                     int32_t seq_hash_kind = kTVMFFISEqHashKindUnsupported)
+      : type_index_(T::RuntimeTypeIndex()) {
     static_assert(std::is_base_of<Object, T>::value, "T must derive from Object");
     TVMFFITypeMetadata meta;
     std::memset(&meta, 0, sizeof(meta));
     meta.doc = ToByteArray(doc);
     meta.total_size = static_cast<int32_t>(sizeof(T));
-    meta.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+    meta.structural_eq_hash_kind = seq_hash_kind;
     if constexpr (std::is_default_constructible<T>::value) {
       meta.creator = &reflection_detail::CreateDefault<T>;
     }
@@ -294,6 +299,13 @@ class ObjectDef {
                     kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitMaskHasDefault |
                         extra_flags,
                     &default_value);
+  }
+  // A writable field with extra flags (e.g. kTVMFFIFieldFlagBitMaskSEqHashIgnore,
+  // ...SEqHashDefRecursive, ...ReprOff) and no default.
+  template <typename C, typename F>
+  ObjectDef& FieldWithFlags(const char* name, F C::*member, int64_t flags,
+                            const std::string& doc = "") {
+    return AddField(name, member, doc, kTVMFFIFieldFlagBitMaskWritable | flags, nullptr);
   }
   // A frozen field: no Writable flag (the setter exists for internal use).
   template <typename C, typename F>

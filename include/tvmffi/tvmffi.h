@@ -23,6 +23,7 @@
 #include "env.h"
 #include "sentinel.h"
 #include "reflection.h"
+#include "structural.h"
 #include "module.h"
 #include "export.h"
 #include "big_int.h"

@@ -47,6 +47,17 @@ core._set_release_gil_default(
 _atexit.register(core._set_finalizing)
 
 
+_STRUCTURAL = (
+    "deep_copy",
+    "get_first_structural_mismatch",
+    "repr_print",
+    "structural_equal",
+    "structural_hash",
+    "structural_visit",
+    "visit_fields",
+)
+
+
 def __getattr__(name):
     # DLDeviceType is an IntEnum made on first use (see _device.py).
     if name == "DLDeviceType":
@@ -57,6 +68,14 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".cpp", __name__)
+    if name in _STRUCTURAL:  # imported when first used (see structural.py)
+        from . import structural
+
+        return getattr(structural, name)
+    if name == "access_path":
+        import importlib
+
+        return importlib.import_module(".access_path", __name__)
     if name == "ModulePropertyMask":  # likewise (see module.py)
         from .module import ModulePropertyMask
 
@@ -81,7 +100,15 @@ __all__ = [
     "Shape",
     "Tensor",
     "VirtualDevice",
+    "access_path",
     "convert",
+    "deep_copy",
+    "get_first_structural_mismatch",
+    "repr_print",
+    "structural_equal",
+    "structural_hash",
+    "structural_visit",
+    "visit_fields",
     "convert_func",
     "device",
     "dtype",

@@ -176,7 +176,12 @@ def _attach_reflection(cls, info: TypeInfo) -> None:
         ctor = next((fn for name, _, _, fn in info.methods if name == "__ffi_init__"), None)
         if ctor is not None:
 
-            def __init__(self, *args):
+            def __init__(self, *args, **kwargs):
+                if kwargs:
+                    # Keywords follow the KWARGS sentinel as name, value pairs.
+                    args = args + (_kwargs_sentinel(),)
+                    for name, value in kwargs.items():
+                        args = args + (name, value)
                 self.__init_handle_by_constructor__(ctor, *args)
 
         else:
@@ -188,6 +193,31 @@ def _attach_reflection(cls, info: TypeInfo) -> None:
                 )
 
         cls.__init__ = __init__
+    if "__repr__" not in own and _has_fields(info):
+        cls.__repr__ = _reflected_repr
+
+
+def _has_fields(info: TypeInfo) -> bool:
+    if info.fields:
+        return True
+    return any(_type_info(t).fields for t in info.ancestors)
+
+
+def _reflected_repr(self) -> str:
+    """``type_key(field=value, ...)`` through ffi.ReprPrint (fields marked
+    ReprOff are left out)."""
+    if not self.__chandle__():
+        return core.Object.__repr__(self)
+    return get_global_func("ffi.ReprPrint")(self)
+
+
+_KWARGS = []
+
+
+def _kwargs_sentinel():
+    if not _KWARGS:
+        _KWARGS.append(get_global_func("ffi.GetKwargsObject")())
+    return _KWARGS[0]
 
 
 def register_object(type_key=None):

@@ -1,0 +1,813 @@
+// Structural equality and hashing over values and reflected objects, and access paths.
+#include "structural.h"
+
+#include <pthread.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include <tvmffi/any_equal.h>
+#include <tvmffi/array.h>
+#include <tvmffi/dict.h>
+#include <tvmffi/function.h>
+#include <tvmffi/map.h>
+#include <tvmffi/reflection.h>
+#include <tvmffi/shape.h>
+#include <tvmffi/string.h>
+#include <tvmffi/tensor.h>
+#include "reflection_visit.h"
+
+namespace tvmffi {
+namespace core {
+
+// Access paths ------------------------------------------------------------------
+
+ObjectRef AccessPathRoot() { return ObjectRef(MakeObject<AccessPathObj>()); }
+
+ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
+  ObjectPtr<AccessStepObj> step = MakeObject<AccessStepObj>();
+  step->kind = static_cast<int64_t>(kind);
+  step->key = std::move(key);
+  ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
+  out->depth = static_cast<const AccessPathObj*>(path.get())->depth + 1;
+  out->parent = Any(path);
+  out->step = Any(ObjectRef(std::move(step)));
+  return ObjectRef(std::move(out));
+}
+
+namespace {
+
+const AccessPathObj* AsPath(const AnyView& v, const char* what) {
+  const Object* obj = v.type_index() == AccessPathObj::RuntimeTypeIndex()
+                          ? Object::FromHandle(v.raw()->v_obj)
+                          : nullptr;
+  if (obj == nullptr) {
+    TVMFFI_THROW(TypeError) << what << ": expected ffi.reflection.AccessPath, got "
+                            << TypeIndexToDisplayName(v.type_index());
+  }
+  return static_cast<const AccessPathObj*>(obj);
+}
+
+std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
+  std::vector<const AccessStepObj*> steps(static_cast<size_t>(p->depth));
+  for (int64_t i = p->depth; i > 0; --i) {
+    steps[static_cast<size_t>(i - 1)] =
+        static_cast<const AccessStepObj*>(Object::FromHandle(p->step.raw()->v_obj));
+    p = static_cast<const AccessPathObj*>(Object::FromHandle(p->parent.raw()->v_obj));
+  }
+  return steps;
+}
+
+std::string StepToString(const AccessStepObj* s) {
+  const TVMFFIAny& key = *s->key.raw();
+  switch (static_cast<AccessKind>(s->kind)) {
+    case AccessKind::kAttr: {
+      const char* data = "";
+      size_t size = 0;
+      bool is_bytes = false;
+      if (GetStringView(&key, &data, &size, &is_bytes)) return "." + std::string(data, size);
+      return "." + RenderKey(key);
+    }
+    case AccessKind::kArrayItem:
+      return "[" + RenderKey(key) + "]";
+    case AccessKind::kMapItem:
+      return "[" + RenderKey(key) + "]";
+    case AccessKind::kAttrMissing:
+    case AccessKind::kArrayItemMissing:
+    case AccessKind::kMapItemMissing:
+      return "[<missing:" + RenderKey(key) + ">]";
+  }
+  return "[<step kind " + DecimalString(s->kind) + ">]";
+}
+
+bool StepEqual(const AccessStepObj* a, const AccessStepObj* b) {
+  return a->kind == b->kind && AnyKeyEqual(*a->key.raw(), *b->key.raw());
+}
+
+}  // namespace
+
+std::string AccessPathToString(const ObjectRef& path) {
+  std::string out = "<root>";
+  for (const AccessStepObj* s : PathSteps(AsPath(AnyView(path), "AccessPathToString"))) {
+    out += StepToString(s);
+  }
+  return out;
+}
+
+// Too-deep walks ------------------------------------------------------------------
+
+void ThrowTooDeep(const char* walk, const Object* const* active, size_t n) {
+  std::unordered_map<const Object*, size_t> seen;
+  for (size_t i = 0; i < n; ++i) {
+    if (active[i] == nullptr) continue;
+    if (!seen.emplace(active[i], i).second) {
+      TVMFFI_THROW(ValueError) << walk << ": the value contains a reference cycle (an object of "
+                               << "type `" << TypeIndexToDisplayName(active[i]->type_index())
+                               << "` contains itself)";
+    }
+  }
+  if (n >= static_cast<size_t>(kStructuralMaxDepth)) {
+    TVMFFI_THROW(RecursionError) << walk << ": the value is nested deeper than "
+                                 << kStructuralMaxDepth << " levels";
+  }
+  TVMFFI_THROW(RecursionError) << walk << ": the value is nested too deeply for this thread's "
+                               << "stack (" << n << " levels)";
+}
+
+bool StackNearlyFull() noexcept {
+  constexpr uintptr_t kReserve = 256 * 1024;
+  // The lowest address of this thread's stack, found once per thread (0 when
+  // unknown).
+  thread_local const uintptr_t low = []() -> uintptr_t {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+    void* addr = nullptr;
+    size_t size = 0;
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? reinterpret_cast<uintptr_t>(addr) : 0;
+  }();
+  uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return low != 0 && here > low && here - low < kReserve;
+}
+
+namespace {
+
+// Shared by equality and hashing --------------------------------------------------
+
+// Str and Bytes in either form compare by content, so both forms get one index.
+inline int32_t CanonicalIndex(int32_t type_index) {
+  if (type_index == kTVMFFISmallStr) return kTVMFFIStr;
+  if (type_index == kTVMFFISmallBytes) return kTVMFFIBytes;
+  return type_index;
+}
+
+// The metadata kind of a dynamic object type, or -1 for the built-in types
+// compared by identity (functions, errors, modules, opaque objects).
+int32_t SEqHashKindOf(const Object* obj, const TVMFFITypeInfo** info_out, const char* walk) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
+  if (info == nullptr) ThrowRaised(-1);
+  *info_out = info;
+  if (info->metadata == nullptr) {
+    if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
+    TVMFFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+                            << "` has no type metadata, so it has no structural equality or hash";
+  }
+  int32_t kind = static_cast<int32_t>(info->metadata->structural_eq_hash_kind);
+  if (kind == kTVMFFISEqHashKindUnsupported) {
+    if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
+    TVMFFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+                            << "` does not support structural equality or hash (its "
+                            << "structural_eq_hash_kind is Unsupported)";
+  }
+  return kind;
+}
+
+inline bool FloatEqual(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
+
+inline uint64_t FloatBits(double x) {
+  if (std::isnan(x)) return 0x7ff8000000000000ULL;
+  if (x == 0.0) return 0;  // -0.0 == 0.0
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  return bits;
+}
+
+inline bool IsHostDevice(int32_t device_type) {
+  return device_type == kDLCPU || device_type == kDLCUDAHost || device_type == kDLROCMHost;
+}
+
+// Calls fn(const char* element, int64_t bytes) for each element of a host
+// tensor (at most `limit` of them), in row-major order, honouring strides.
+template <typename F>
+void ForEachElement(const DLTensor& t, F&& fn, int64_t limit = INT64_MAX) {
+  int64_t elem = (static_cast<int64_t>(t.dtype.bits) * t.dtype.lanes + 7) / 8;
+  const char* base = static_cast<const char*>(t.data) + t.byte_offset;
+  int64_t total = 1;
+  for (int32_t i = 0; i < t.ndim; ++i) total *= t.shape[i];
+  if (total == 0) return;
+  std::vector<int64_t> index(static_cast<size_t>(t.ndim), 0);
+  std::vector<int64_t> strides(static_cast<size_t>(t.ndim));
+  int64_t run = 1;
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    strides[static_cast<size_t>(i)] = t.strides != nullptr ? t.strides[i] : run;
+    run *= t.shape[i];
+  }
+  if (total > limit) total = limit;
+  for (int64_t n = 0; n < total; ++n) {
+    int64_t offset = 0;
+    for (int32_t i = 0; i < t.ndim; ++i) offset += index[static_cast<size_t>(i)] * strides[static_cast<size_t>(i)];
+    fn(base + offset * elem, elem);
+    for (int32_t i = t.ndim - 1; i >= 0; --i) {
+      if (++index[static_cast<size_t>(i)] < t.shape[i]) break;
+      index[static_cast<size_t>(i)] = 0;
+    }
+  }
+}
+
+void CheckHostTensor(const DLTensor& t, const char* walk) {
+  if (!IsHostDevice(t.device.device_type)) {
+    TVMFFI_THROW(ValueError) << walk << ": cannot read the content of a tensor on device type "
+                             << t.device.device_type
+                             << "; pass skip_tensor_content=True to compare metadata only";
+  }
+}
+
+// Two views of the same elements (same data, offset and strides): equal
+// without reading them.
+bool SameMemory(const DLTensor& a, const DLTensor& b) {
+  if (a.data != b.data || a.byte_offset != b.byte_offset) return false;
+  for (int32_t i = 0; i < a.ndim; ++i) {
+    int64_t sa = a.strides != nullptr ? a.strides[i] : -1;
+    int64_t sb = b.strides != nullptr ? b.strides[i] : -1;
+    if (sa != sb) return false;
+  }
+  return true;
+}
+
+// Tensor hashes read at most this many elements (equal tensors agree on
+// them, so the hash stays consistent with equality); a broadcast view of
+// 2^40 elements hashes as fast as a small one.
+constexpr int64_t kHashedTensorElements = 4096;
+
+bool SameTensorMeta(const DLTensor& a, const DLTensor& b) {
+  if (a.ndim != b.ndim || a.dtype.code != b.dtype.code || a.dtype.bits != b.dtype.bits ||
+      a.dtype.lanes != b.dtype.lanes || a.device.device_type != b.device.device_type ||
+      a.device.device_id != b.device.device_id) {
+    return false;
+  }
+  for (int32_t i = 0; i < a.ndim; ++i) {
+    if (a.shape[i] != b.shape[i]) return false;
+  }
+  return true;
+}
+
+const DLTensor& TensorOf(const Object* obj) {
+  return static_cast<const TensorObj*>(obj)->dl_tensor;
+}
+
+// Equality ------------------------------------------------------------------------
+
+struct Step {
+  AccessKind kind;
+  Any key;
+};
+
+class EqualChecker {
+ public:
+  EqualChecker(bool map_free_vars, bool skip_tensor_content, bool track)
+      : skip_tensor_(skip_tensor_content), track_(track) {
+    region_ = map_free_vars ? kTVMFFIDefRegionKindRecursive : kTVMFFIDefRegionKindNone;
+  }
+
+  bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
+    int32_t ta = CanonicalIndex(a.type_index);
+    int32_t tb = CanonicalIndex(b.type_index);
+    if (ta != tb) return false;
+    if (ta < kTVMFFIStaticObjectBegin) {
+      switch (ta) {
+        case kTVMFFINone:
+          return true;
+        case kTVMFFIFloat:
+          return FloatEqual(a.v_float64, b.v_float64);
+        case kTVMFFIDataType:
+          return a.v_dtype.code == b.v_dtype.code && a.v_dtype.bits == b.v_dtype.bits &&
+                 a.v_dtype.lanes == b.v_dtype.lanes;
+        case kTVMFFIDevice:
+          return a.v_device.device_type == b.v_device.device_type &&
+                 a.v_device.device_id == b.v_device.device_id;
+        default:
+          return AnyKeyEqual(a, b);  // ints, bools, pointers, strings in either form
+      }
+    }
+    const Object* la = Object::FromHandle(a.v_obj);
+    const Object* rb = Object::FromHandle(b.v_obj);
+    switch (ta) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+      case kTVMFFIBigInt:
+        return AnyKeyEqual(a, b);
+      case kTVMFFIShape:
+        return ShapeEqual(a, b);
+      case kTVMFFITensor:
+        return la == rb || TensorEqual(TensorOf(la), TensorOf(rb));
+      default:
+        break;
+    }
+    if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralEqual", active_.data(), active_.size());
+    active_.push_back(la);
+    bool ok;
+    if (ta == kTVMFFIArray || ta == kTVMFFIList) {
+      ok = la == rb || SeqEqual(static_cast<const SeqObj*>(la), static_cast<const SeqObj*>(rb));
+    } else if (ta == kTVMFFIMap || ta == kTVMFFIDict) {
+      ok = la == rb ||
+           MapEqual(static_cast<const MapBaseObj*>(la), static_cast<const MapBaseObj*>(rb));
+    } else {
+      ok = ObjectEqual(la, rb);
+    }
+    active_.pop_back();
+    return ok;
+  }
+
+  // The mismatch steps, root first.
+  std::vector<Step> lhs_steps() const { return Reversed(lhs_rev_); }
+  std::vector<Step> rhs_steps() const { return Reversed(rhs_rev_); }
+
+ private:
+  static std::vector<Step> Reversed(const std::vector<Step>& v) {
+    return std::vector<Step>(v.rbegin(), v.rend());
+  }
+
+  // Records one step of the mismatch path on the way back up.
+  bool Fail(AccessKind lk, Any lkey, AccessKind rk, Any rkey) {
+    if (track_) {
+      lhs_rev_.push_back(Step{lk, std::move(lkey)});
+      rhs_rev_.push_back(Step{rk, std::move(rkey)});
+    }
+    return false;
+  }
+
+  bool ShapeEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
+    const TVMFFIShapeCell* x = TVMFFIShapeGetCellPtr(a.v_obj);
+    const TVMFFIShapeCell* y = TVMFFIShapeGetCellPtr(b.v_obj);
+    size_t n = x->size < y->size ? x->size : y->size;
+    for (size_t i = 0; i < n; ++i) {
+      if (x->data[i] != y->data[i]) {
+        int64_t k = static_cast<int64_t>(i);
+        return Fail(AccessKind::kArrayItem, Any(k), AccessKind::kArrayItem, Any(k));
+      }
+    }
+    return SizeTail(static_cast<int64_t>(x->size), static_cast<int64_t>(y->size));
+  }
+
+  // Equal prefixes: the longer side has an item the other is missing.
+  bool SizeTail(int64_t nx, int64_t ny) {
+    if (nx == ny) return true;
+    if (nx < ny) return Fail(AccessKind::kArrayItemMissing, Any(nx), AccessKind::kArrayItem, Any(nx));
+    return Fail(AccessKind::kArrayItem, Any(ny), AccessKind::kArrayItemMissing, Any(ny));
+  }
+
+  bool TensorEqual(const DLTensor& x, const DLTensor& y) {
+    if (!SameTensorMeta(x, y)) return false;
+    if (skip_tensor_ || SameMemory(x, y)) return true;
+    CheckHostTensor(x, "ffi.StructuralEqual");
+    CheckHostTensor(y, "ffi.StructuralEqual");
+    int64_t elem = (static_cast<int64_t>(x.dtype.bits) * x.dtype.lanes + 7) / 8;
+    int64_t total = 1;
+    for (int32_t i = 0; i < x.ndim; ++i) total *= x.shape[i];
+    const char* bx = static_cast<const char*>(x.data) + x.byte_offset;
+    const char* by = static_cast<const char*>(y.data) + y.byte_offset;
+    if (IsContiguousLayout(x) && IsContiguousLayout(y)) {
+      return total == 0 || std::memcmp(bx, by, static_cast<size_t>(total * elem)) == 0;
+    }
+    // Strided: walk both with one multi-index.
+    size_t nd = static_cast<size_t>(x.ndim);
+    std::vector<int64_t> index(nd, 0), sx(nd), sy(nd);
+    int64_t run = 1;
+    for (size_t i = nd; i-- > 0;) {
+      sx[i] = x.strides != nullptr ? x.strides[i] : run;
+      sy[i] = y.strides != nullptr ? y.strides[i] : run;
+      run *= x.shape[i];
+    }
+    for (int64_t n = 0; n < total; ++n) {
+      int64_t ox = 0, oy = 0;
+      for (size_t i = 0; i < nd; ++i) {
+        ox += index[i] * sx[i];
+        oy += index[i] * sy[i];
+      }
+      if (std::memcmp(bx + ox * elem, by + oy * elem, static_cast<size_t>(elem)) != 0) {
+        return false;
+      }
+      for (size_t i = nd; i-- > 0;) {
+        if (++index[i] < x.shape[i]) break;
+        index[i] = 0;
+      }
+    }
+    return true;
+  }
+
+  bool SeqEqual(const SeqObj* x, const SeqObj* y) {
+    int64_t n = x->size() < y->size() ? x->size() : y->size();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!Equal(x->at(i), y->at(i))) {
+        return Fail(AccessKind::kArrayItem, Any(i), AccessKind::kArrayItem, Any(i));
+      }
+    }
+    return SizeTail(x->size(), y->size());
+  }
+
+  // A key of the lhs map as the rhs would hold it: an object key that was
+  // already mapped (a bound variable) becomes its counterpart.
+  TVMFFIAny MapKey(const TVMFFIAny& key) const {
+    if (key.type_index >= kTVMFFIStaticObjectBegin) {
+      auto it = lhs_map_.find(Object::FromHandle(key.v_obj));
+      if (it != lhs_map_.end()) {
+        TVMFFIAny out = key;
+        out.type_index = it->second->type_index();
+        out.v_obj = static_cast<TVMFFIObject*>(it->second->handle());
+        return out;
+      }
+    }
+    return key;
+  }
+
+  bool MapEqual(const MapBaseObj* x, const MapBaseObj* y) {
+    for (uint64_t pos = x->BeginPos(); pos != x->EndPos(); pos = x->NextPos(pos)) {
+      const auto& kv = x->KVAt(pos);
+      const TVMFFIAny* other = y->FindValue(MapKey(kv.key));
+      Any key = Any(AnyView::FromRaw(kv.key));
+      if (other == nullptr) {
+        return Fail(AccessKind::kMapItem, key, AccessKind::kMapItemMissing, key);
+      }
+      if (!Equal(kv.value, *other)) return Fail(AccessKind::kMapItem, key, AccessKind::kMapItem, key);
+    }
+    if (x->size() == y->size()) return true;
+    // The rhs has a key that no lhs key maps to.
+    for (uint64_t pos = y->BeginPos(); pos != y->EndPos(); pos = y->NextPos(pos)) {
+      const TVMFFIAny& key = y->KVAt(pos).key;
+      bool found = false;
+      for (uint64_t p = x->BeginPos(); p != x->EndPos() && !found; p = x->NextPos(p)) {
+        found = AnyKeyEqual(MapKey(x->KVAt(p).key), key);
+      }
+      if (!found) {
+        Any k = Any(AnyView::FromRaw(key));
+        return Fail(AccessKind::kMapItemMissing, k, AccessKind::kMapItem, k);
+      }
+    }
+    return false;
+  }
+
+  bool ObjectEqual(const Object* x, const Object* y) {
+    if (x->type_index() != y->type_index()) return false;
+    const TVMFFITypeInfo* info = nullptr;
+    int32_t kind = SEqHashKindOf(x, &info, "ffi.StructuralEqual");
+    if (kind < 0 || kind == kTVMFFISEqHashKindUniqueInstance) return x == y;
+    if (kind == kTVMFFISEqHashKindConstTreeNode && x == y) return true;
+    bool mapped_kind = kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar;
+    if (mapped_kind) {
+      auto it = lhs_map_.find(x);
+      if (it != lhs_map_.end()) return it->second == y;
+      if (rhs_map_.count(y) != 0) return false;
+    }
+    if (kind != kTVMFFISEqHashKindFreeVar) {
+      bool ok = FieldsEqual(x, y, info);
+      if (ok && kind == kTVMFFISEqHashKindDAGNode) Bind(x, y);
+      return ok;
+    }
+    // A free variable: its own fields are compared outside a non-recursive
+    // definition region; it binds to its counterpart when inside a region
+    // (or when both sides are the same object).
+    int32_t saved = region_;
+    if (region_ == kTVMFFIDefRegionKindNonRecursive) region_ = kTVMFFIDefRegionKindNone;
+    bool ok = FieldsEqual(x, y, info);
+    region_ = saved;
+    if (!ok) return false;
+    if (x == y || region_ != kTVMFFIDefRegionKindNone) {
+      Bind(x, y);
+      return true;
+    }
+    return false;
+  }
+
+  void Bind(const Object* x, const Object* y) {
+    lhs_map_[x] = y;
+    rhs_map_[y] = x;
+  }
+
+  bool FieldsEqual(const Object* x, const Object* y, const TVMFFITypeInfo* info) {
+    // The fields of a node inside a non-recursive region are no definitions.
+    int32_t outer = region_ == kTVMFFIDefRegionKindNonRecursive ? kTVMFFIDefRegionKindNone : region_;
+    int32_t saved = region_;
+    bool ok = ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
+      region_ = outer;
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) {
+        region_ = kTVMFFIDefRegionKindRecursive;
+      } else if ((f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) &&
+                 outer != kTVMFFIDefRegionKindRecursive) {
+        region_ = kTVMFFIDefRegionKindNonRecursive;
+      }
+      Any a = ReadField(x->handle(), f);
+      Any b = ReadField(y->handle(), f);
+      if (Equal(*a.raw(), *b.raw())) return true;
+      String name(f->name.data, f->name.size);
+      Fail(AccessKind::kAttr, Any(name), AccessKind::kAttr, Any(name));
+      return false;
+    });
+    region_ = saved;
+    return ok;
+  }
+
+  bool skip_tensor_;
+  bool track_;
+  int32_t region_;
+  std::vector<const Object*> active_;
+  std::unordered_map<const Object*, const Object*> lhs_map_, rhs_map_;
+  std::vector<Step> lhs_rev_, rhs_rev_;
+};
+
+// Hashing -------------------------------------------------------------------------
+
+inline uint64_t Mix(uint64_t seed, uint64_t value) {
+  // splitmix64 finaliser over the pair: well spread, cheap, and order-dependent.
+  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + value + 0x632be59bd9b4e019ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+class Hasher {
+ public:
+  Hasher(bool map_free_vars, bool skip_tensor_content) : skip_tensor_(skip_tensor_content) {
+    region_ = map_free_vars ? kTVMFFIDefRegionKindRecursive : kTVMFFIDefRegionKindNone;
+  }
+
+  uint64_t Hash(const TVMFFIAny& v) {
+    int32_t t = CanonicalIndex(v.type_index);
+    if (t < kTVMFFIStaticObjectBegin) {
+      switch (t) {
+        case kTVMFFINone:
+          return Mix(t, 0);
+        case kTVMFFIFloat:
+          return Mix(t, FloatBits(v.v_float64));
+        case kTVMFFIDataType:
+          return Mix(t, (uint64_t(v.v_dtype.code) << 32) | (uint64_t(v.v_dtype.bits) << 16) |
+                            v.v_dtype.lanes);
+        case kTVMFFIDevice:
+          return Mix(t, (uint64_t(static_cast<uint32_t>(v.v_device.device_type)) << 32) |
+                            static_cast<uint32_t>(v.v_device.device_id));
+        case kTVMFFIInt:
+        case kTVMFFIBool:
+          return Mix(t, v.v_uint64);
+        default:
+          return Mix(t, AnyKeyHash(v));
+      }
+    }
+    const Object* obj = Object::FromHandle(v.v_obj);
+    switch (t) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+      case kTVMFFIBigInt:
+        return Mix(t, AnyKeyHash(v));
+      case kTVMFFIShape: {
+        const TVMFFIShapeCell* c = TVMFFIShapeGetCellPtr(v.v_obj);
+        uint64_t h = Mix(t, c->size);
+        for (size_t i = 0; i < c->size; ++i) h = Mix(h, static_cast<uint64_t>(c->data[i]));
+        return h;
+      }
+      case kTVMFFITensor:
+        return TensorHash(TensorOf(obj));
+      default:
+        break;
+    }
+    if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralHash", active_.data(), active_.size());
+    active_.push_back(obj);
+    uint64_t h;
+    if (t == kTVMFFIArray || t == kTVMFFIList) {
+      const SeqObj* s = static_cast<const SeqObj*>(obj);
+      h = Mix(t, static_cast<uint64_t>(s->size()));
+      for (int64_t i = 0; i < s->size(); ++i) h = Mix(h, Hash(s->at(i)));
+    } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
+      // Order-independent: a sum of the entries' hashes.
+      const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
+      uint64_t sum = 0;
+      for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
+        const auto& kv = m->KVAt(pos);
+        sum += Mix(Hash(kv.key), Hash(kv.value));
+      }
+      h = Mix(Mix(t, static_cast<uint64_t>(m->size())), sum);
+    } else {
+      h = ObjectHash(obj);
+    }
+    active_.pop_back();
+    return h;
+  }
+
+ private:
+  uint64_t TensorHash(const DLTensor& x) {
+    uint64_t h = Mix(kTVMFFITensor, static_cast<uint64_t>(x.ndim));
+    h = Mix(h, (uint64_t(x.dtype.code) << 32) | (uint64_t(x.dtype.bits) << 16) | x.dtype.lanes);
+    h = Mix(h, (uint64_t(static_cast<uint32_t>(x.device.device_type)) << 32) |
+                   static_cast<uint32_t>(x.device.device_id));
+    for (int32_t i = 0; i < x.ndim; ++i) h = Mix(h, static_cast<uint64_t>(x.shape[i]));
+    if (skip_tensor_) return h;
+    CheckHostTensor(x, "ffi.StructuralHash");
+    ForEachElement(
+        x,
+        [&h](const char* p, int64_t elem) {
+          h = Mix(h, detail::HashBytes(p, static_cast<size_t>(elem)));
+        },
+        kHashedTensorElements);
+    return h;
+  }
+
+  uint64_t ObjectHash(const Object* obj) {
+    const TVMFFITypeInfo* info = nullptr;
+    int32_t kind = SEqHashKindOf(obj, &info, "ffi.StructuralHash");
+    uint64_t type_bits = Mix(static_cast<uint64_t>(obj->type_index()), info->type_key_hash);
+    auto pointer = reinterpret_cast<uintptr_t>(obj);
+    if (kind < 0 || kind == kTVMFFISEqHashKindUniqueInstance) return Mix(type_bits, pointer);
+    if (kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar) {
+      // A node seen before hashes as a reference to its first visit, as
+      // equality maps it to the counterpart of that visit.
+      auto it = seen_.find(obj);
+      if (it != seen_.end()) return Mix(Mix(type_bits, 0xdaULL), it->second);
+    }
+    if (kind != kTVMFFISEqHashKindFreeVar) {
+      uint64_t h = FieldsHash(obj, info, type_bits);
+      if (kind == kTVMFFISEqHashKindDAGNode) seen_.emplace(obj, seen_.size());
+      return h;
+    }
+    int32_t saved = region_;
+    if (region_ == kTVMFFIDefRegionKindNonRecursive) region_ = kTVMFFIDefRegionKindNone;
+    uint64_t h = FieldsHash(obj, info, type_bits);
+    region_ = saved;
+    if (region_ == kTVMFFIDefRegionKindNone) return Mix(h, pointer);  // free: by identity
+    uint64_t index = seen_.size();
+    seen_.emplace(obj, index);
+    return Mix(Mix(h, 0xdefULL), index);
+  }
+
+  uint64_t FieldsHash(const Object* obj, const TVMFFITypeInfo* info, uint64_t h) {
+    int32_t outer = region_ == kTVMFFIDefRegionKindNonRecursive ? kTVMFFIDefRegionKindNone : region_;
+    int32_t saved = region_;
+    ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
+      region_ = outer;
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) {
+        region_ = kTVMFFIDefRegionKindRecursive;
+      } else if ((f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) &&
+                 outer != kTVMFFIDefRegionKindRecursive) {
+        region_ = kTVMFFIDefRegionKindNonRecursive;
+      }
+      Any value = ReadField(obj->handle(), f);
+      h = Mix(h, Hash(*value.raw()));
+      return true;
+    });
+    region_ = saved;
+    return h;
+  }
+
+  bool skip_tensor_;
+  int32_t region_;
+  std::vector<const Object*> active_;
+  std::unordered_map<const Object*, uint64_t> seen_;
+};
+
+ObjectRef BuildPath(const std::vector<Step>& steps) {
+  ObjectRef p = AccessPathRoot();
+  for (const Step& s : steps) p = AccessPathExtend(p, s.kind, s.key);
+  return p;
+}
+
+}  // namespace
+
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+            bool skip_tensor_content) {
+  EqualChecker checker(map_free_vars, skip_tensor_content, false);
+  return checker.Equal(lhs, rhs);
+}
+
+std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
+                                                               const TVMFFIAny& rhs,
+                                                               bool map_free_vars,
+                                                               bool skip_tensor_content) {
+  EqualChecker checker(map_free_vars, skip_tensor_content, true);
+  if (checker.Equal(lhs, rhs)) return std::nullopt;
+  return std::make_pair(BuildPath(checker.lhs_steps()), BuildPath(checker.rhs_steps()));
+}
+
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
+  Hasher hasher(map_free_vars, skip_tensor_content);
+  return hasher.Hash(value);
+}
+
+// Registration --------------------------------------------------------------------
+
+namespace {
+
+const bool kRegistered = RunAtLoad([] {
+  ObjectDef<AccessStepObj>("One step of an access path: kind (AccessKind) and key.",
+                           kTVMFFISEqHashKindConstTreeNode)
+      .ReadOnlyField("kind", &AccessStepObj::kind, "0 attr, 1 array item, 2 map item, "
+                                                   "3-5 the same, missing")
+      .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key")
+      .Attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
+              if (self.type_index() != AccessStepObj::RuntimeTypeIndex()) {
+                TVMFFI_THROW(TypeError) << "expected ffi.reflection.AccessStep";
+              }
+              return String(StepToString(
+                  static_cast<const AccessStepObj*>(Object::FromHandle(self.raw()->v_obj))));
+            }));
+  auto path_of = [](AnyView self) { return ObjectRef(ObjectPtr<Object>::BorrowHandle(
+                                        AsPath(self, "AccessPath")->handle())); };
+  auto extend = [path_of](AccessKind kind) {
+    return [path_of, kind](AnyView self, Any key) {
+      return AccessPathExtend(path_of(self), kind, std::move(key));
+    };
+  };
+  ObjectDef<AccessPathObj>("A path from a root value to a nested value.",
+                           kTVMFFISEqHashKindConstTreeNode)
+      .ReadOnlyField("parent", &AccessPathObj::parent, "the path without its last step")
+      .ReadOnlyField("step", &AccessPathObj::step, "the last step")
+      .ReadOnlyField("depth", &AccessPathObj::depth, "number of steps")
+      .StaticMethod("_root", []() { return AccessPathRoot(); })
+      .Method("_extend",
+              [](AnyView self, AnyView step) {
+                if (step.type_index() != AccessStepObj::RuntimeTypeIndex()) {
+                  TVMFFI_THROW(TypeError) << "AccessPath._extend: expected "
+                                          << "ffi.reflection.AccessStep, got "
+                                          << TypeIndexToDisplayName(step.type_index());
+                }
+                const auto* s =
+                    static_cast<const AccessStepObj*>(Object::FromHandle(step.raw()->v_obj));
+                ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
+                out->depth = AsPath(self, "AccessPath._extend")->depth + 1;
+                out->parent = Any(self);
+                out->step = Any(step);
+                (void)s;
+                return ObjectRef(std::move(out));
+              })
+      .Method("_attr", [extend](AnyView self, String name) {
+        return extend(AccessKind::kAttr)(self, Any(name));
+      })
+      .Method("_array_item", [extend](AnyView self, int64_t i) {
+        return extend(AccessKind::kArrayItem)(self, Any(i));
+      })
+      .Method("_map_item", extend(AccessKind::kMapItem))
+      .Method("_attr_missing", [extend](AnyView self, String name) {
+        return extend(AccessKind::kAttrMissing)(self, Any(name));
+      })
+      .Method("_array_item_missing", [extend](AnyView self, int64_t i) {
+        return extend(AccessKind::kArrayItemMissing)(self, Any(i));
+      })
+      .Method("_map_item_missing", extend(AccessKind::kMapItemMissing))
+      .Method("_is_prefix_of",
+              [](AnyView self, AnyView other) {
+                const AccessPathObj* a = AsPath(self, "AccessPath._is_prefix_of");
+                const AccessPathObj* b = AsPath(other, "AccessPath._is_prefix_of");
+                if (a->depth > b->depth) return false;
+                std::vector<const AccessStepObj*> x = PathSteps(a), y = PathSteps(b);
+                for (size_t i = 0; i < x.size(); ++i) {
+                  if (!StepEqual(x[i], y[i])) return false;
+                }
+                return true;
+              })
+      .Method("_path_equal",
+              [](AnyView self, AnyView other) {
+                const AccessPathObj* a = AsPath(self, "AccessPath._path_equal");
+                const AccessPathObj* b = AsPath(other, "AccessPath._path_equal");
+                if (a->depth != b->depth) return false;
+                std::vector<const AccessStepObj*> x = PathSteps(a), y = PathSteps(b);
+                for (size_t i = 0; i < x.size(); ++i) {
+                  if (!StepEqual(x[i], y[i])) return false;
+                }
+                return true;
+              })
+      .Method("_to_steps",
+              [](AnyView self) {
+                Array<Any> out;
+                for (const AccessStepObj* s : PathSteps(AsPath(self, "AccessPath._to_steps"))) {
+                  out.push_back(Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(s->handle()))));
+                }
+                return out;
+              })
+      .Method("_repr", [path_of](AnyView self) { return String(AccessPathToString(path_of(self))); })
+      .Attr("__ffi_repr__", Function::FromTyped([path_of](AnyView self, AnyView) {
+              return String(AccessPathToString(path_of(self)));
+            }));
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.StructuralEqual",
+                       [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
+                         return SEqual(*Any(lhs).raw(), *Any(rhs).raw(), map_free_vars,
+                                                skip_tensor_content);
+                       });
+
+TVMFFI_REGISTER_GLOBAL("ffi.StructuralHash",
+                       [](AnyView value, bool map_free_vars, bool skip_tensor_content) {
+                         return static_cast<int64_t>(SHash(
+                             *Any(value).raw(), map_free_vars, skip_tensor_content));
+                       });
+
+// None when equal, else Array [lhs_path, rhs_path].
+TVMFFI_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
+                       [](AnyView lhs, AnyView rhs, bool map_free_vars,
+                          bool skip_tensor_content) -> Any {
+                         auto m = SFirstMismatch(*Any(lhs).raw(), *Any(rhs).raw(),
+                                                             map_free_vars, skip_tensor_content);
+                         if (!m.has_value()) return Any();
+                         Array<Any> pair;
+                         pair.push_back(Any(m->first));
+                         pair.push_back(Any(m->second));
+                         return Any(pair);
+                       });
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi

@@ -1,0 +1,91 @@
+// Structural equality, hashing and access paths (internal interface).
+#ifndef TVMFFI_CORE_STRUCTURAL_H_
+#define TVMFFI_CORE_STRUCTURAL_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <tvmffi/any.h>
+#include <tvmffi/object.h>
+
+namespace tvmffi {
+namespace core {
+
+// Nesting deeper than this (objects within objects) is refused with a
+// RecursionError naming the walk; a reference cycle is reported as a
+// ValueError when it is found at that depth.  Each level costs a few C++
+// frames (about 1 KiB in a Release build, several in an ASan Debug build), so
+// the walks also watch the stack itself (StackNearlyFull).
+constexpr int kStructuralMaxDepth = 2048;
+
+// Step kinds of an access path (upstream's AccessKind values).
+enum class AccessKind : int64_t {
+  kAttr = 0,
+  kArrayItem = 1,
+  kMapItem = 2,
+  kAttrMissing = 3,
+  kArrayItemMissing = 4,
+  kMapItemMissing = 5,
+};
+
+// ffi.reflection.AccessStep: one step (kind, key).
+class AccessStepObj : public Object {
+ public:
+  int64_t kind = 0;
+  Any key;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
+};
+
+// ffi.reflection.AccessPath: a linked list of steps from the root; the root
+// has depth 0 and no parent or step (both None).
+class AccessPathObj : public Object {
+ public:
+  Any parent;
+  Any step;
+  int64_t depth = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
+};
+
+ObjectRef AccessPathRoot();
+ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);
+// "<root>.field[3]["key"][<missing:2>]".
+std::string AccessPathToString(const ObjectRef& path);
+
+// Structural equality and hash (docs/reflection.md has the rules); the
+// public spelling is include/tvmffi/structural.h, over the ffi.* globals.
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+                     bool skip_tensor_content);
+// The paths (lhs, rhs) to the first difference, or nullopt when equal.
+std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
+                                                               const TVMFFIAny& rhs,
+                                                               bool map_free_vars,
+                                                               bool skip_tensor_content);
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
+
+// Whether the calling thread has less than 256 KiB of stack left below the
+// caller's frame (false when its stack bounds are unknown).  Walks check it
+// with the depth limit: a thread with a small stack, or frames made large by
+// a sanitizer, gets an error instead of a crash.
+bool StackNearlyFull() noexcept;
+
+// Whether a walk at `depth` levels must stop (the depth limit or the stack).
+// The stack is looked at every 16 levels: 16 levels take far less than the
+// 256 KiB reserve, even in an ASan Debug build.
+inline bool TooDeep(size_t depth) {
+  return depth >= static_cast<size_t>(kStructuralMaxDepth) ||
+         ((depth & 15) == 15 && StackNearlyFull());
+}
+
+// For the error message of a walk that went too deep (TooDeep): throws
+// ValueError when `active` (the objects on the current path, outermost
+// first) holds an object twice, else RecursionError.
+[[noreturn]] void ThrowTooDeep(const char* walk, const Object* const* active, size_t n);
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_STRUCTURAL_H_

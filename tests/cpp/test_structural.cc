@@ -1,0 +1,392 @@
+// Structural equality, hashing, first mismatch, deep copy, repr and field visits.
+#include <catch2/catch.hpp>
+
+#include <pthread.h>
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "test_util.h"
+#include <tvmffi/array.h>
+#include <tvmffi/dict.h>
+#include <tvmffi/list.h>
+#include <tvmffi/map.h>
+#include <tvmffi/reflection.h>
+#include <tvmffi/shape.h>
+#include <tvmffi/structural.h>
+#include <tvmffi/tensor.h>
+
+using namespace tvmffi::core;
+using namespace test_util;
+
+namespace {
+
+// A free variable; `name` takes no part in equality.
+class VarObj : public Object {
+ public:
+  String name;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(VarObj, "sttest.Var", PlainObject)
+};
+
+// A tree node: `tag` is ignored by equality, `hidden` by repr.
+class NodeObj : public Object {
+ public:
+  int64_t value = 0;
+  Any kids;
+  String tag;
+  String hidden;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(NodeObj, "sttest.Node", PlainObject)
+};
+
+// params define the variables that body uses.
+class FuncObj : public Object {
+ public:
+  Any params;
+  Any body;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(FuncObj, "sttest.Func", PlainObject)
+};
+
+class DagObj : public Object {
+ public:
+  Any value;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(DagObj, "sttest.Dag", PlainObject)
+};
+
+class NoEqObj : public Object {
+ public:
+  int64_t value = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(NoEqObj, "sttest.NoEq", PlainObject)
+};
+
+void RegisterOnce() {
+  static const bool done = [] {
+    ObjectDef<VarObj>("", kTVMFFISEqHashKindFreeVar)
+        .FieldWithFlags("name", &VarObj::name, kTVMFFIFieldFlagBitMaskSEqHashIgnore);
+    ObjectDef<NodeObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("value", &NodeObj::value)
+        .Field("kids", &NodeObj::kids)
+        .FieldWithFlags("tag", &NodeObj::tag, kTVMFFIFieldFlagBitMaskSEqHashIgnore)
+        .FieldWithFlags("hidden", &NodeObj::hidden, kTVMFFIFieldFlagBitMaskReprOff);
+    ObjectDef<FuncObj>("", kTVMFFISEqHashKindTreeNode)
+        .FieldWithFlags("params", &FuncObj::params, kTVMFFIFieldFlagBitMaskSEqHashDefRecursive)
+        .Field("body", &FuncObj::body);
+    ObjectDef<DagObj>("", kTVMFFISEqHashKindDAGNode).Field("value", &DagObj::value);
+    ObjectDef<NoEqObj>("").Field("value", &NoEqObj::value);
+    return true;
+  }();
+  (void)done;
+}
+
+Any Var(const char* name) {
+  RegisterOnce();
+  ObjectPtr<VarObj> v = MakeObject<VarObj>();
+  v->name = String(name);
+  return Any(ObjectRef(std::move(v)));
+}
+
+Any Node(int64_t value, Any kids = Any(), const char* tag = "") {
+  RegisterOnce();
+  ObjectPtr<NodeObj> n = MakeObject<NodeObj>();
+  n->value = value;
+  n->kids = std::move(kids);
+  n->tag = String(tag);
+  n->hidden = String("secret");
+  return Any(ObjectRef(std::move(n)));
+}
+
+Any Func(Any params, Any body) {
+  RegisterOnce();
+  ObjectPtr<FuncObj> f = MakeObject<FuncObj>();
+  f->params = std::move(params);
+  f->body = std::move(body);
+  return Any(ObjectRef(std::move(f)));
+}
+
+Any Dag(Any value) {
+  RegisterOnce();
+  ObjectPtr<DagObj> d = MakeObject<DagObj>();
+  d->value = std::move(value);
+  return Any(ObjectRef(std::move(d)));
+}
+
+// "lhs_path | rhs_path", or "equal".
+std::string Mismatch(const Any& a, const Any& b, bool map_free_vars = false) {
+  auto m = GetFirstStructuralMismatch(a, b, map_free_vars);
+  if (!m.has_value()) return "equal";
+  return ReprPrint(m->first) + " | " + ReprPrint(m->second);
+}
+
+bool SameHash(const Any& a, const Any& b, bool map_free_vars = false) {
+  return StructuralHash(a, map_free_vars) == StructuralHash(b, map_free_vars);
+}
+
+}  // namespace
+
+TEST_CASE("Structural: plain values and strings", "[structural]") {
+  CHECK(StructuralEqual(Any(int64_t(3)), Any(int64_t(3))));
+  CHECK_FALSE(StructuralEqual(Any(int64_t(3)), Any(int64_t(4))));
+  CHECK_FALSE(StructuralEqual(Any(int64_t(1)), Any(1.0)));  // int and float differ
+  CHECK_FALSE(StructuralEqual(Any(int64_t(1)), Any(true)));
+  CHECK(StructuralEqual(Any(std::nan("")), Any(std::nan(""))));
+  CHECK(StructuralEqual(Any(0.0), Any(-0.0)));
+  CHECK(SameHash(Any(0.0), Any(-0.0)));
+  CHECK(StructuralEqual(Any(), Any()));
+  // A short (inline) and a long (heap) string compare by content.
+  CHECK(StructuralEqual(Any("abc"), Any(String("abc"))));
+  CHECK(StructuralEqual(Any(std::string(40, 'x')), Any(String(std::string(40, 'x')))));
+  CHECK(SameHash(Any("abc"), Any(String("abc"))));
+  CHECK_FALSE(StructuralEqual(Any("abc"), Any(Bytes("abc", 3))));
+  CHECK_FALSE(SameHash(Any(int64_t(1)), Any(int64_t(2))));
+}
+
+TEST_CASE("Structural: containers", "[structural]") {
+  Array<Any> a{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(2))}})};
+  Array<Any> b{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(2))}})};
+  CHECK(StructuralEqual(a, b));
+  CHECK(SameHash(a, b));
+  Array<Any> c{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(3))}})};
+  CHECK_FALSE(StructuralEqual(a, c));
+  CHECK(Mismatch(a, c) == "<root>[2][\"k\"] | <root>[2][\"k\"]");
+
+  // Array and List are different types even with the same items.
+  List l;
+  l.push_back(Any(int64_t(1)));
+  CHECK_FALSE(StructuralEqual(Array<Any>{Any(int64_t(1))}, l));
+  CHECK(Mismatch(Array<Any>{Any(int64_t(1))}, l) == "<root> | <root>");
+
+  // Lengths: the shorter side is missing an item.
+  CHECK(Mismatch(Array<Any>{Any(int64_t(1))}, Array<Any>{Any(int64_t(1)), Any(int64_t(2))}) ==
+        "<root>[<missing:1>] | <root>[1]");
+  // Maps: a key absent on one side.
+  Map m1{{Any("a"), Any(int64_t(1))}};
+  Map m2{{Any("b"), Any(int64_t(1))}};
+  CHECK(Mismatch(m1, m2) == "<root>[\"a\"] | <root>[<missing:\"a\">]");
+  Map m3{{Any("a"), Any(int64_t(1))}, {Any("b"), Any(int64_t(1))}};
+  CHECK(Mismatch(m1, m3) == "<root>[<missing:\"b\">] | <root>[\"b\"]");
+  // Map hashing does not depend on insertion order.
+  Dict d1, d2;
+  d1.Set(Any("x"), Any(int64_t(1)));
+  d1.Set(Any("y"), Any(int64_t(2)));
+  d2.Set(Any("y"), Any(int64_t(2)));
+  d2.Set(Any("x"), Any(int64_t(1)));
+  CHECK(StructuralEqual(d1, d2));
+  CHECK(SameHash(d1, d2));
+  // Shapes.
+  CHECK(StructuralEqual(Shape({1, 2, 3}), Shape({1, 2, 3})));
+  CHECK(Mismatch(Shape({1, 2, 3}), Shape({1, 5, 3})) == "<root>[1] | <root>[1]");
+}
+
+TEST_CASE("Structural: tensors by metadata and content", "[structural]") {
+  float x[4] = {1, 2, 3, 4};
+  float y[4] = {1, 2, 3, 5};
+  int64_t shape[1] = {4};
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));
+  t.data = x;
+  t.device = DLDevice{kDLCPU, 0};
+  t.ndim = 1;
+  t.dtype = DType(kDLFloat, 32);
+  t.shape = shape;
+  DLTensor u = t;
+  u.data = y;
+  Tensor a = Tensor::FromBorrowedDLTensor(t);
+  Tensor b = Tensor::FromBorrowedDLTensor(u);
+  CHECK_FALSE(StructuralEqual(a, b));
+  CHECK(StructuralEqual(a, b, false, /*skip_tensor_content=*/true));
+  CHECK(StructuralHash(a, false, true) == StructuralHash(b, false, true));
+  CHECK(StructuralHash(a) != StructuralHash(b));
+  y[3] = 4;
+  CHECK(StructuralEqual(a, b));
+  CHECK(StructuralHash(a) == StructuralHash(b));
+}
+
+TEST_CASE("Structural: ignored fields and reflected objects", "[structural]") {
+  Any a = Node(1, Array<Any>{Node(2)}, "left");
+  Any b = Node(1, Array<Any>{Node(2)}, "right");  // only the ignored tag differs
+  CHECK(StructuralEqual(a, b));
+  CHECK(SameHash(a, b));
+  Any c = Node(1, Array<Any>{Node(3)});
+  CHECK(Mismatch(a, c) == "<root>.kids[0].value | <root>.kids[0].value");
+  CHECK(ThrownBy([] {
+          RegisterOnce();
+          Any n(ObjectRef(MakeObject<NoEqObj>()));
+          StructuralEqual(n, n);
+        }) == "TypeError: ffi.StructuralEqual: type `sttest.NoEq` does not support structural "
+              "equality or hash (its structural_eq_hash_kind is Unsupported)");
+  CHECK(ThrownBy([] {
+          RegisterOnce();
+          StructuralHash(Any(ObjectRef(MakeObject<NoEqObj>())));
+        }) == "TypeError: ffi.StructuralHash: type `sttest.NoEq` does not support structural "
+              "equality or hash (its structural_eq_hash_kind is Unsupported)");
+}
+
+TEST_CASE("Structural: free variables and definitions", "[structural]") {
+  Any x = Var("x"), y = Var("y");
+  CHECK(StructuralEqual(x, x));
+  CHECK_FALSE(StructuralEqual(x, y));
+  CHECK(StructuralEqual(x, y, /*map_free_vars=*/true));
+  CHECK(SameHash(x, y, true));
+  CHECK_FALSE(SameHash(x, y, false));
+  // Bound by params: the functions are equal whatever the variables are.
+  Any f = Func(Array<Any>{x}, Node(0, x));
+  Any g = Func(Array<Any>{y}, Node(0, y));
+  CHECK(StructuralEqual(f, g));
+  CHECK(SameHash(f, g));
+  // A free use of a variable that is not bound: no match.
+  Any h = Func(Array<Any>{y}, Node(0, x));
+  CHECK(Mismatch(f, h) == "<root>.body.kids | <root>.body.kids");
+  // Once bound, a variable maps to one counterpart only.
+  Any z = Var("z");
+  Any two = Func(Array<Any>{x, z}, Array<Any>{x, z});
+  Any swapped = Func(Array<Any>{x, z}, Array<Any>{z, x});
+  CHECK_FALSE(StructuralEqual(two, swapped));
+  CHECK(Mismatch(two, swapped) == "<root>.body[0] | <root>.body[0]");
+}
+
+TEST_CASE("Structural: DAG nodes keep their sharing", "[structural]") {
+  Any shared = Dag(Any(int64_t(1)));
+  Any d1 = Dag(Any(int64_t(1))), d2 = Dag(Any(int64_t(1)));
+  Array<Any> same{shared, shared};
+  Array<Any> distinct{d1, d2};
+  CHECK_FALSE(StructuralEqual(same, distinct));
+  CHECK(Mismatch(same, distinct) == "<root>[1] | <root>[1]");
+  CHECK(StructuralHash(same) != StructuralHash(distinct));
+  Any s2 = Dag(Any(int64_t(1)));
+  CHECK(StructuralEqual(same, Array<Any>{s2, s2}));
+  CHECK(StructuralHash(same) == StructuralHash(Array<Any>{s2, s2}));
+}
+
+TEST_CASE("Structural: cycles and deep nesting give errors", "[structural]") {
+  List cyc;
+  cyc.push_back(Any(int64_t(1)));
+  cyc.push_back(Any(cyc));
+  List cyc2;
+  cyc2.push_back(Any(int64_t(1)));
+  cyc2.push_back(Any(cyc2));
+  const std::string cycle_msg =
+      "ValueError: ffi.StructuralEqual: the value contains a reference cycle (an object of type "
+      "`ffi.List` contains itself)";
+  CHECK(ThrownBy([&] { StructuralEqual(cyc, cyc2); }) == cycle_msg);
+  CHECK(ThrownBy([&] { StructuralHash(cyc); }) ==
+        "ValueError: ffi.StructuralHash: the value contains a reference cycle (an object of type "
+        "`ffi.List` contains itself)");
+  CHECK(ThrownBy([&] { ReprPrint(cyc); }) == "<nothing thrown>");
+  CHECK(ReprPrint(cyc) == "[1, ...]");
+  Any copy = DeepCopy(cyc);
+  CHECK_FALSE(copy.As<ObjectRef>().same_as(cyc));
+  List lc = copy.As<List>();
+  CHECK(lc[1].As<ObjectRef>().same_as(lc));  // the copy's cycle is its own
+  cyc.Set(1, Any());  // break the cycles so that the lists are freed
+  cyc2.Set(1, Any());
+  lc.Set(1, Any());
+
+  Any deep = Any(int64_t(0));
+  for (int i = 0; i < 2048; ++i) deep = Any(Array<Any>{deep});
+  Any deep2 = DeepCopy(deep);
+  CHECK(StructuralEqual(deep, deep2));
+  CHECK(StructuralHash(deep) == StructuralHash(deep2));
+  Any deeper = Any(Array<Any>{deep});
+  CHECK(ThrownBy([&] { StructuralHash(deeper); }) ==
+        "RecursionError: ffi.StructuralHash: the value is nested deeper than 2048 levels");
+  CHECK(ThrownBy([&] { StructuralEqual(deeper, deeper); }) == "<nothing thrown>");  // same object
+  CHECK(ThrownBy([&] { StructuralEqual(deeper, Any(Array<Any>{deep2})); }) ==
+        "RecursionError: ffi.StructuralEqual: the value is nested deeper than 2048 levels");
+  CHECK(ThrownBy([&] { DeepCopy(deeper); }) ==
+        "RecursionError: ffi.DeepCopy: the value is nested deeper than 2048 levels");
+  CHECK(ThrownBy([&] { ReprPrint(deeper); }) ==
+        "RecursionError: ffi.ReprPrint: the value is nested deeper than 2048 levels");
+}
+
+namespace {
+struct SmallStackJob {
+  Any value;
+  std::string result;
+};
+void* HashOnSmallStack(void* arg) {
+  auto* job = static_cast<SmallStackJob*>(arg);
+  job->result = ThrownBy([&] { StructuralHash(job->value); });
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("Structural: a small thread stack gives an error, not a crash", "[structural]") {
+  Any deep = Any(int64_t(0));
+  for (int i = 0; i < 2000; ++i) deep = Any(Array<Any>{deep});
+  SmallStackJob job{deep, ""};
+  pthread_attr_t attr;
+  REQUIRE(pthread_attr_init(&attr) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attr, 512 * 1024) == 0);
+  pthread_t thread;
+  REQUIRE(pthread_create(&thread, &attr, &HashOnSmallStack, &job) == 0);
+  REQUIRE(pthread_join(thread, nullptr) == 0);
+  pthread_attr_destroy(&attr);
+  const std::string prefix =
+      "RecursionError: ffi.StructuralHash: the value is nested too deeply for this thread's "
+      "stack (";
+  CHECK(job.result.rfind(prefix, 0) == 0);
+  CHECK(job.result.back() == ')');
+}
+
+TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
+  Any n = Node(7, Array<Any>{Any("s"), Any(1.5), Any()}, "t");
+  CHECK(ReprPrint(n) == "sttest.Node(value=7, kids=[\"s\", 1.5, None], tag=\"t\")");
+  CHECK(ReprPrint(Map{{Any("k"), Any(true)}}) == "{\"k\": True}");
+  CHECK(ReprPrint(Shape({2, 3})) == "Shape(2, 3)");
+
+  Any c = DeepCopy(n);
+  CHECK_FALSE(c.As<ObjectRef>().same_as(n.As<ObjectRef>()));
+  CHECK(StructuralEqual(n, c));
+  CHECK(ReprPrint(c) == ReprPrint(n));
+  // Sharing is kept: one object copied once.
+  Any leaf = Node(1);
+  Any pair = Any(Array<Any>{leaf, leaf});
+  Array<Any> pc = DeepCopy(pair).As<Array<Any>>();
+  CHECK(pc[0].As<ObjectRef>().same_as(pc[1].As<ObjectRef>()));
+  CHECK_FALSE(pc[0].As<ObjectRef>().same_as(leaf.As<ObjectRef>()));
+
+  std::vector<std::string> seen;
+  VisitReflectedFields(n.As<ObjectRef>(), [&](const std::string& name, const Any& v,
+                                              int64_t flags) {
+    seen.push_back(name + "=" + ReprPrint(v) + "/" + std::to_string(flags));
+  });
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[0] == "value=7/1");
+  CHECK(seen[1] == "kids=[\"s\", 1.5, None]/1");
+  CHECK(seen[2] == "tag=\"t\"/9");
+  CHECK(seen[3] == "hidden=\"secret\"/65");
+
+  std::vector<std::string> visited;
+  StructuralVisit(n, [&](const Any& v) {
+    visited.push_back(ReprPrint(v));
+    return v.type_index() != kTVMFFIArray;  // do not enter arrays
+  });
+  REQUIRE(visited.size() == 5);
+  CHECK(visited[1] == "7");
+  CHECK(visited[2] == "[\"s\", 1.5, None]");
+  CHECK(visited[3] == "\"t\"");
+}
+
+TEST_CASE("Structural: a type registered through the C ABI", "[structural]") {
+  Any p = CallTesting("testing.make_c_int_pair", int64_t(1), int64_t(2));
+  Any q = CallTesting("testing.make_c_int_pair", int64_t(1), int64_t(2));
+  Any r = CallTesting("testing.make_c_int_pair", int64_t(1), int64_t(3));
+  CHECK(StructuralEqual(p, q));
+  CHECK(SameHash(p, q));
+  CHECK(Mismatch(p, r) == "<root>.y | <root>.y");
+  CHECK(ReprPrint(p) == "testing.CIntPair(x=1, y=2)");
+  Any c = DeepCopy(r);
+  CHECK(ReprPrint(c) == "testing.CIntPair(x=1, y=3)");
+  CHECK_FALSE(c.As<ObjectRef>().same_as(r.As<ObjectRef>()));
+  CHECK(ThrownBy([] {
+          DeepCopy(CallTesting("testing.make_spinned", int64_t(1)));
+        }).rfind("TypeError: ffi.DeepCopy: type `testing.SPinned` has no creator", 0) == 0);
+}
+
+TEST_CASE("Structural: hash functors in a set", "[structural]") {
+  std::unordered_set<Any, StructuralHashFn, StructuralEqualFn> set;
+  set.insert(Any(Array<Any>{Any(int64_t(1)), Any("a")}));
+  set.insert(Any(Array<Any>{Any(int64_t(1)), Any("a")}));
+  set.insert(Any(Array<Any>{Any(int64_t(2))}));
+  CHECK(set.size() == 2);
+}

@@ -1,0 +1,282 @@
+"""Structural equality and hashing, access paths, deep copy, repr, visits and
+keyword construction of reflected objects (testing.S* types of libtvm_ffi_testing)."""
+import subprocess
+import sys
+
+import pytest
+
+import tvm_ffi
+import tvm_ffi.testing as t
+from tvm_ffi.access_path import AccessKind, AccessPath, AccessStep
+
+
+@tvm_ffi.register_object("testing.SNode")
+class SNode(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SVar")
+class SVar(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SFunc")
+class SFunc(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SLet")
+class SLet(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SDag")
+class SDag(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SUnique")
+class SUnique(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SNoEq")
+class SNoEq(tvm_ffi.Object):
+    pass
+
+
+@tvm_ffi.register_object("testing.SKw")
+class SKw(tvm_ffi.Object):
+    pass
+
+
+seq = tvm_ffi.structural_equal
+shash = tvm_ffi.structural_hash
+
+
+def mismatch(a, b, **kw):
+    m = tvm_ffi.get_first_structural_mismatch(a, b, **kw)
+    return None if m is None else (repr(m[0]), repr(m[1]))
+
+
+def test_exports_are_lazy():
+    code = (
+        "import sys, tvm_ffi; assert 'tvm_ffi.structural' not in sys.modules; "
+        "f = tvm_ffi.structural_equal; assert 'tvm_ffi.structural' in sys.modules; "
+        "assert tvm_ffi.access_path.AccessPath.__name__ == 'AccessPath'; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
+    for name in ("structural_equal", "structural_hash", "get_first_structural_mismatch",
+                 "structural_visit", "access_path", "deep_copy"):
+        assert name in tvm_ffi.__all__
+
+
+def test_values_and_containers():
+    assert seq(1, 1) and not seq(1, 2)
+    assert not seq(1, 1.0)
+    assert not seq(True, 1)
+    assert seq(float("nan"), float("nan"))
+    assert seq(0.0, -0.0) and shash(0.0) == shash(-0.0)
+    assert seq("a" * 20, "a" * 20) and seq("ab", "ab")
+    assert not seq("ab", b"ab")
+    assert seq(None, None)
+    a = tvm_ffi.convert([1, "x", {"k": [1.5, None]}])
+    b = tvm_ffi.convert([1, "x", {"k": [1.5, None]}])
+    assert not a.same_as(b)
+    assert seq(a, b) and shash(a) == shash(b)
+    c = tvm_ffi.convert([1, "x", {"k": [1.5, 2]}])
+    assert not seq(a, c) and shash(a) != shash(c)
+    assert mismatch(a, c) == ('<root>[2]["k"][1]', '<root>[2]["k"][1]')
+    assert mismatch(a, b) is None
+    assert tvm_ffi.get_first_structural_mismatch(a, b) is None
+    # Array and List differ; so do Map and Dict.
+    assert not seq(tvm_ffi.Array([1]), tvm_ffi.List([1]))
+    assert not seq(tvm_ffi.Map({"a": 1}), tvm_ffi.Dict({"a": 1}))
+    assert seq(tvm_ffi.Dict({"a": 1, "b": 2}), tvm_ffi.Dict({"b": 2, "a": 1}))
+    assert shash(tvm_ffi.Dict({"a": 1, "b": 2})) == shash(tvm_ffi.Dict({"b": 2, "a": 1}))
+    assert seq(tvm_ffi.Shape([1, 2]), tvm_ffi.Shape([1, 2]))
+    assert mismatch(tvm_ffi.Shape([1, 2]), tvm_ffi.Shape([1, 2, 3])) == (
+        "<root>[<missing:2>]", "<root>[2]")
+    assert mismatch(tvm_ffi.Map({"a": 1}), tvm_ffi.Map({"b": 1})) == (
+        '<root>["a"]', '<root>[<missing:"a">]')
+    assert mismatch(tvm_ffi.Array([1, 2]), tvm_ffi.Array([1])) == (
+        "<root>[1]", "<root>[<missing:1>]")
+    assert 0 <= shash(a) < 2**64
+
+
+def test_tensor_metadata_and_content():
+    np = pytest.importorskip("numpy")
+    x = tvm_ffi.from_dlpack(np.array([1.0, 2.0], dtype="float32"))
+    y = tvm_ffi.from_dlpack(np.array([1.0, 3.0], dtype="float32"))
+    z = tvm_ffi.from_dlpack(np.array([1.0, 2.0], dtype="float32"))
+    assert seq(x, z) and shash(x) == shash(z)
+    assert not seq(x, y)
+    assert seq(x, y, skip_tensor_content=True)
+    assert shash(x, skip_tensor_content=True) == shash(y, skip_tensor_content=True)
+    w = tvm_ffi.from_dlpack(np.array([1.0, 2.0], dtype="float64"))
+    assert not seq(x, w, skip_tensor_content=True)
+
+
+def test_ignored_field_and_objects():
+    a = SNode(value=1, children=[SNode(value=2)], tag="left")
+    b = SNode(value=1, children=[SNode(value=2)], tag="right")
+    assert seq(a, b) and shash(a) == shash(b)
+    c = SNode(value=1, children=[SNode(value=3)])
+    assert mismatch(a, c) == ("<root>.children[0].value", "<root>.children[0].value")
+    lhs, rhs = tvm_ffi.get_first_structural_mismatch(a, c)
+    assert isinstance(lhs, AccessPath)
+    assert lhs == AccessPath.root().attr("children").array_item(0).attr("value")
+    assert lhs.to_steps()[0].kind == AccessKind.ATTR and lhs.to_steps()[0].key == "children"
+    with pytest.raises(TypeError) as e:
+        seq(SNoEq(value=1), SNoEq(value=1))
+    assert str(e.value) == (
+        "ffi.StructuralEqual: type `testing.SNoEq` does not support structural equality or "
+        "hash (its structural_eq_hash_kind is Unsupported)")
+    with pytest.raises(TypeError, match="ffi.StructuralHash: type `testing.SNoEq`"):
+        shash(SNoEq(value=1))
+    u = SUnique(value=1)
+    assert seq(u, u) and not seq(u, SUnique(value=1))
+
+
+def test_free_vars_and_definitions():
+    x, y = SVar("x"), SVar("y")
+    assert seq(x, x) and not seq(x, y)
+    assert seq(x, y, map_free_vars=True)
+    assert shash(x, map_free_vars=True) == shash(y, map_free_vars=True)
+    assert shash(x) != shash(y)
+    f = SFunc([x], SNode(children=x))
+    g = SFunc([y], SNode(children=y))
+    assert seq(f, g) and shash(f) == shash(g)
+    h = SFunc([y], SNode(children=x))
+    assert mismatch(f, h) == ("<root>.body.children", "<root>.body.children")
+    assert not seq(SNode(children=x), SNode(children=y))
+    assert seq(SNode(children=x), SNode(children=y), map_free_vars=True)
+    # A non-recursive definition: let x = x_outer ... binds only the var itself.
+    o1, o2 = SVar("o"), SVar("p")
+    l1 = SLet(var=x, value=o1, body=x)
+    l2 = SLet(var=y, value=o2, body=y)
+    assert not seq(l1, l2)  # the free value differs
+    assert mismatch(l1, l2) == ("<root>.value", "<root>.value")
+    l3 = SLet(var=y, value=o1, body=y)
+    assert seq(l1, l3) and shash(l1) == shash(l3)
+
+
+def test_dag_sharing():
+    s = SDag(1)
+    assert not seq([s, s], [SDag(1), SDag(1)])
+    t2 = SDag(1)
+    assert seq(tvm_ffi.Array([s, s]), tvm_ffi.Array([t2, t2]))
+    assert shash(tvm_ffi.Array([s, s])) == shash(tvm_ffi.Array([t2, t2]))
+    assert shash(tvm_ffi.Array([s, s])) != shash(tvm_ffi.Array([SDag(1), SDag(1)]))
+
+
+def test_cycles_and_depth_give_errors():
+    n = SNode()
+    t.snode_set_children(n, tvm_ffi.List([n]))
+    m = SNode()
+    t.snode_set_children(m, tvm_ffi.List([m]))
+    msg = ("the value contains a reference cycle (an object of type `testing.SNode` "
+           "contains itself)")
+    with pytest.raises(ValueError) as e:
+        seq(n, m)
+    assert str(e.value) == "ffi.StructuralEqual: " + msg
+    with pytest.raises(ValueError) as e:
+        shash(n)
+    assert str(e.value) == "ffi.StructuralHash: " + msg
+    assert repr(n) == "testing.SNode(value=0, children=[...], tag=\"\")"
+    c = tvm_ffi.deep_copy(n)
+    assert c.children[0].same_as(c) and not c.same_as(n)
+    for obj in (n, m, c):
+        t.snode_set_children(obj, None)  # free the cycles
+
+    chain = t.make_snode_chain(2048)
+    assert seq(chain, t.make_snode_chain(2048))
+    deep = t.make_snode_chain(2049)
+    with pytest.raises(RecursionError) as e:
+        shash(deep)
+    assert str(e.value) == "ffi.StructuralHash: the value is nested deeper than 2048 levels"
+    with pytest.raises(RecursionError):
+        seq(deep, t.make_snode_chain(2049))
+    with pytest.raises(RecursionError):
+        tvm_ffi.deep_copy(deep)
+    with pytest.raises(RecursionError):
+        repr(deep)
+
+
+def test_access_path_api():
+    root = AccessPath.root()
+    assert repr(root) == "<root>"
+    p = root.attr("a").array_item(2).map_item("k").attr_missing("z")
+    assert repr(p) == '<root>.a[2]["k"][<missing:"z">]'
+    assert repr(root.array_item_missing(3).map_item_missing(1)) == "<root>[<missing:3>][<missing:1>]"
+    assert p.depth == 4 and p.parent.depth == 3
+    assert root.attr("a").is_prefix_of(p) and not p.is_prefix_of(root.attr("a"))
+    assert p == root.attr("a").array_item(2).map_item("k").attr_missing("z")
+    assert p != root.attr("a") and hash(p) == hash(root.attr("a").array_item(2).map_item("k").attr_missing("z"))
+    steps = p.to_steps()
+    assert [s.kind for s in steps] == [0, 1, 2, 3]
+    assert isinstance(steps[0], AccessStep)
+    assert repr(steps[1]) == "AccessStep(ARRAY_ITEM, 2)"
+    with pytest.raises(ValueError, match="AccessPath can't be initialized directly"):
+        AccessPath()
+
+
+def test_repr_and_deep_copy():
+    a = SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t", note="hidden")
+    assert repr(a) == 'testing.SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t")'
+    assert tvm_ffi.repr_print(tvm_ffi.Shape([2, 3])) == "Shape(2, 3)"
+    assert tvm_ffi.repr_print(t.make_c_int_pair(1, 2)) == "testing.CIntPair(x=1, y=2)"
+    c = tvm_ffi.deep_copy(a)
+    assert not c.same_as(a) and not c.children.same_as(a.children)
+    assert seq(a, c) and c.note == "hidden"
+    leaf = SNode(value=1)
+    pair = tvm_ffi.deep_copy(tvm_ffi.Array([leaf, leaf]))
+    assert pair[0].same_as(pair[1]) and not pair[0].same_as(leaf)
+    with pytest.raises(TypeError, match=r"ffi.DeepCopy: type `testing.SPinned` has no creator"):
+        tvm_ffi.deep_copy(t.make_spinned(1))
+    p = tvm_ffi.deep_copy(t.make_c_int_pair(3, 4))
+    assert tvm_ffi.repr_print(p) == "testing.CIntPair(x=3, y=4)"
+
+
+def test_visits():
+    a = SNode(value=1, children=[2, {"k": 3}], tag="x")
+    fields = []
+    tvm_ffi.visit_fields(a, lambda name, value, flags: fields.append((name, flags)))
+    assert fields == [("value", 3), ("children", 3), ("tag", 11), ("note", 67)]
+    seen = []
+    tvm_ffi.structural_visit(a, lambda v: seen.append(v))
+    assert seen[0].same_as(a)
+    assert seen[1:3] == [1, [2, {"k": 3}]]
+    assert seen[3:5] == [2, {"k": 3}]
+    assert seen[5:] == ["k", 3, "x", ""]
+    pruned = []
+    tvm_ffi.structural_visit(a, lambda v: (pruned.append(v), not isinstance(v, tvm_ffi.Array))[1])
+    assert len(pruned) == 5  # the node, value, children (not entered), tag, note
+    with pytest.raises(TypeError, match="structural_visit: callback must be callable"):
+        tvm_ffi.structural_visit(a, 3)
+
+
+def test_keyword_construction():
+    k = SKw(1)
+    assert (k.a, k.b, k.c, k.d) == (1, 2, "c", 0.5)
+    k = SKw(1, 5, c="z")
+    assert (k.a, k.b, k.c) == (1, 5, "z")
+    k = SKw(b=3, a=4)
+    assert (k.a, k.b) == (4, 3)
+    with pytest.raises(TypeError) as e:
+        SKw(b=3)
+    assert str(e.value) == "__ffi_init__ of `testing.SKw`: missing argument `a`"
+    with pytest.raises(TypeError) as e:
+        SKw(1, nope=2)
+    assert str(e.value) == "__ffi_init__ of `testing.SKw`: unexpected keyword argument `nope`"
+    with pytest.raises(TypeError) as e:
+        SKw(1, a=2)
+    assert str(e.value) == "__ffi_init__ of `testing.SKw`: multiple values for argument `a`"
+    with pytest.raises(TypeError) as e:
+        SKw(1, 2, "c")  # c is keyword-only
+    assert str(e.value) == "__ffi_init__ of `testing.SKw`: takes 2 positional arguments but 3 were given"
+    with pytest.raises(TypeError) as e:
+        SKw(1, d=1.0)  # d is no init parameter
+    assert str(e.value) == "__ffi_init__ of `testing.SKw`: unexpected keyword argument `d`"
+    assert seq(SKw(1, c="q"), SKw(a=1, b=2, c="q"))
