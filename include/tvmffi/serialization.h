@@ -1,4 +1,4 @@
-// JSON graph serialization and JSON text, from C++ (docs/serialization.md).
+// JSON graph serialization and JSON text, from C++ (docs/reflection.md).
 //
 // A veneer over the core library's globals ffi.ToJSONGraph,
 // ffi.ToJSONGraphString, ffi.FromJSONGraph, ffi.FromJSONGraphString,

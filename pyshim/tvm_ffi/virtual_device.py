@@ -1,6 +1,6 @@
 """tvm_ffi.VirtualDevice: where a value lives, as a set of optional constraints.
 
-The FFI type "ffi.VirtualDevice" (see docs/serialization.md): four read-only
+The FFI type "ffi.VirtualDevice" (see docs/reflection.md): four read-only
 fields, each of which may be unconstrained: ``device_type_int`` (-1),
 ``virtual_device_id`` (-1), ``target`` (None) and ``memory_scope`` ("").
 """
