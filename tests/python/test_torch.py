@@ -63,7 +63,7 @@ def test_kernel_writes_are_seen_by_torch():
         (torch.int8, "int8"),
         (torch.int64, "int64"),
         (torch.uint8, "uint8"),
-        (torch.complex64, "complex64"),
+        (torch.complex64, None),  # DLPack code 5: no dtype text (see docs/tensors.md)
     ],
 )
 def test_torch_in_torch_out(dtype, name):
@@ -71,7 +71,8 @@ def test_torch_in_torch_out(dtype, name):
     r = t.echo(a)
     assert type(r) is torch.Tensor
     assert r.dtype == dtype and r.shape == (2, 3) and r.data_ptr() == a.data_ptr()
-    assert t.tensor_dtype(a) == name
+    if name is not None:
+        assert t.tensor_dtype(a) == name
 
 
 def test_result_made_by_the_callee_comes_back_as_torch_when_torch_came_in():
@@ -147,7 +148,7 @@ def test_environment_switch_falls_back_to_dunder_dlpack():
     # 10 calls and one from_dlpack, each through torch's __dlpack__; results
     # stay tvm_ffi tensors.
     out = run_python(_COUNT_DLPACK, TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API="1")
-    assert out == ["12", "tvm_ffi.core"]
+    assert out == ["11", "tvm_ffi.core"]
 
 
 def test_cpu_call_leaves_the_stream_alone():
