@@ -92,6 +92,7 @@ CHILD = textwrap.dedent(r'''
             "DLDeviceType": lambda: tvm_ffi.DLDeviceType.kDLCPU,
             "Module": lambda: tvm_ffi.system_lib(),
             "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
+            "StreamContext": lambda: tvm_ffi.StreamContext(tvm_ffi.device("cuda:0"), 0x10),
         }
 
     def own_methods(cls):
