@@ -9,12 +9,13 @@
 # default ~/.cache/tvm-ffi/torch-wheels), so only the first run on a machine
 # downloads them; `pip download` fetches only what the wheelhouse lacks, then
 # the install reads the wheelhouse alone.  TVM_FFI_TORCH_SPEC picks the
-# version (default: torch, the newest).
+# version (default: torch==2.15.0, pinned so that the wheelhouse stays valid
+# and CI does not download a new 5 GB set when torch releases).
 set -euo pipefail
 
 PY="${1:?usage: install-torch.sh <venv python>}"
 HOUSE="${TVM_FFI_TORCH_WHEELHOUSE:-$HOME/.cache/tvm-ffi/torch-wheels}"
-SPEC="${TVM_FFI_TORCH_SPEC:-torch}"
+SPEC="${TVM_FFI_TORCH_SPEC:-torch==2.15.0}"
 mkdir -p "$HOUSE"
 
 start=$(date +%s)
