@@ -25,6 +25,10 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY312" -m venv "$VENV"
   "$VENV/bin/python" -m pip install --quiet pytest numpy ml_dtypes
 fi
+# torch loads under the preloaded ASan runtime, so its tests run here too.
+if ! "$VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
+  bash "$ROOT/.ci/install-torch.sh" "$VENV/bin/python"
+fi
 
 # libstdc++ is preloaded too: ASan intercepts __cxa_throw only when the C++
 # runtime is present at start-up, and python itself is a C program.
@@ -34,5 +38,5 @@ cd "$BUILD"
 LD_PRELOAD="$PRELOAD" \
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  PYTHONPATH="$BUILD/python" \
+  PYTHONPATH="$BUILD/python" TVM_FFI_REQUIRE_TORCH=1 \
   "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python"

@@ -77,9 +77,15 @@ for PY in "$PY312" "$PY313"; do
   "$venv/bin/python" -m pip install --quiet --upgrade pip
   "$venv/bin/python" -m pip install --quiet "$WHEEL" pytest numpy ml_dtypes ||
     fail "installing the wheel into Python $ver"
+  # torch from the package index (wheels kept between runs: .ci/install-torch.sh);
+  # TVM_FFI_REQUIRE_TORCH=1 makes the torch tests fail instead of skipping.
+  step "Python $ver: installing torch"
+  torch_start=$(date +%s)
+  bash "$ROOT/.ci/install-torch.sh" "$venv/bin/python" || fail "installing torch into Python $ver"
+  echo "python-tests: torch install on Python $ver took $(( $(date +%s) - torch_start )) s"
   # Run from outside the source tree so that the installed package is tested.
   step "Python $ver: pytest tests/python"
-  (cd "$WORK" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python") ||
+  (cd "$WORK" && TVM_FFI_REQUIRE_TORCH=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python") ||
     fail "the Python suite on Python $ver"
   "$venv/bin/python" - <<'PY' || fail "the installed layout on Python $ver"
 import os, tvm_ffi

@@ -424,6 +424,10 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   if (tp == st->tensor.ndarray_type) {
     return tvmffi_py_tensor_to_any(st, obj, out, temps) < 0 ? -1 : 0;
   }
+  /* The last type seen with a DLPack C exchange API (torch.Tensor): exchange.c. */
+  if (tp == st->tensor.exchange_type) {
+    return tvmffi_py_exchange_to_any(st, obj, st->tensor.exchange_api, out, temps);
+  }
 
   /* Subclasses and protocols. */
   if (PyObject_TypeCheck(obj, st->object_type)) return object_to_any(obj, out);

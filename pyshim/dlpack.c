@@ -1,6 +1,7 @@
 /* dlpack.c: DLPack producers as ffi.Tensor: capsules ("dltensor_versioned"
  * or legacy "dltensor"), objects with __dlpack__ (a versioned capsule asked
- * for first), and which Python types are tensors at all (cached per type). */
+ * for first), types with a DLPack C exchange API (exchange.c), and which
+ * Python types are tensors at all (cached per type). */
 #include "pyshim.h"
 
 #include <string.h>
@@ -9,6 +10,7 @@
 #define KIND_DLPACK 1     /* the type defines __dlpack__                      */
 #define KIND_FFI_OBJECT 2 /* ... and __tvm_ffi_object__, which wins for args  */
 #define KIND_NUMPY 4      /* exactly numpy.ndarray: the paths without capsule */
+#define KIND_EXCHANGE 8   /* the type publishes a DLPack C exchange API       */
 
 /* ---- DLPack capsules ------------------------------------------------------------ */
 
@@ -128,46 +130,82 @@ static int is_numpy_ndarray(PyTypeObject *tp) {
   return yes;
 }
 
-static int classify_type(tvmffi_py_state *st, PyTypeObject *tp) {
+/* The KIND_* bits of tp; *api and *owner (a new reference) when it
+ * publishes an exchange API. */
+static int classify_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExchangeAPI **api,
+                         PyObject **owner) {
   int kind = 0, r;
-  r = has_attr((PyObject *)tp, st->str_dlpack);
+  r = tvmffi_py_exchange_lookup(st, tp, api, owner);
   if (r < 0) return -1;
-  if (r == 0) return 0;
+  if (r) kind |= KIND_EXCHANGE;
+  r = has_attr((PyObject *)tp, st->str_dlpack);
+  if (r < 0) goto fail;
+  if (r == 0) return kind;
   kind |= KIND_DLPACK;
   r = has_attr((PyObject *)tp, st->str_ffi_object);
-  if (r < 0) return -1;
+  if (r < 0) goto fail;
   if (r) kind |= KIND_FFI_OBJECT;
   if (is_numpy_ndarray(tp)) kind |= KIND_NUMPY;
   return kind;
+fail:
+  if (kind & KIND_EXCHANGE) Py_CLEAR(*owner);
+  return -1;
 }
 
 /* The KIND_* bits of tp, cached per type (protocols are read from the class,
- * once, as upstream does).  A full cache just stops caching. */
-static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp) {
+ * once, as upstream does), and its exchange API in *api (borrowed; NULL if
+ * none).  A full cache stops caching; an API found then is kept alive by
+ * tp's attribute for as long as the caller uses it. */
+static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExchangeAPI **api) {
   int i, kind;
+  PyObject *owner = NULL;
+  *api = NULL;
   for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    if (st->tensor.types[i] == tp) return st->tensor.kinds[i];
+    if (st->tensor.types[i] == tp) {
+      *api = st->tensor.exchange_apis[i];
+      return st->tensor.kinds[i];
+    }
     if (st->tensor.types[i] == NULL) break;
   }
-  kind = classify_type(st, tp);
+  kind = classify_type(st, tp, api, &owner);
   if (kind < 0) return -1;
   if (i < TVMFFI_PY_TENSOR_CACHE) {
     st->tensor.types[i] = (PyTypeObject *)Py_NewRef((PyObject *)tp);
     st->tensor.kinds[i] = (unsigned char)kind;
+    st->tensor.exchange_apis[i] = *api;
+    st->tensor.exchange_owners[i] = owner; /* the reference moves here */
+    owner = NULL;
   }
+  Py_XDECREF(owner);
   /* convert.c then sends numpy arrays here before any other check. */
   if ((kind & KIND_NUMPY) && st->tensor.ndarray_type == NULL) {
     st->tensor.ndarray_type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
   }
+  /* ... and the last exchange-API type straight to exchange.c. */
+  if ((kind & KIND_EXCHANGE) && i < TVMFFI_PY_TENSOR_CACHE) {
+    PyTypeObject *old = st->tensor.exchange_type;
+    st->tensor.exchange_type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
+    st->tensor.exchange_api = *api;
+    Py_XDECREF((PyObject *)old);
+  }
   return kind;
 }
 
-/* A new tensor reference for obj, whose type has the KIND_DLPACK bit. */
-static int tensor_from_producer(tvmffi_py_state *st, PyObject *obj, int kind, int32_t align,
-                                int contiguous, TVMFFIObjectHandle *out) {
+/* A new tensor reference for obj, whose type has the KIND_DLPACK or
+ * KIND_EXCHANGE bit.  numpy's own paths first; then the exchange API, where
+ * a BufferError (the producer or the checks refused) falls back to
+ * __dlpack__ when the type has it. */
+static int tensor_from_producer(tvmffi_py_state *st, PyObject *obj, int kind,
+                                const DLPackExchangeAPI *api, int32_t align, int contiguous,
+                                TVMFFIObjectHandle *out) {
   if (kind & KIND_NUMPY) {
     int rc = tvmffi_py_tensor_from_numpy(st, obj, align, contiguous, out);
     if (rc != 0) return rc < 0 ? -1 : 0;
+  }
+  if (kind & KIND_EXCHANGE) {
+    if (tvmffi_py_exchange_to_tensor(st, obj, api, align, contiguous, out) == 0) return 0;
+    if (!(kind & KIND_DLPACK) || !PyErr_ExceptionMatches(PyExc_BufferError)) return -1;
+    PyErr_Clear();
   }
   return tensor_from_dlpack_method(st, obj, align, contiguous, out);
 }
@@ -175,10 +213,15 @@ static int tensor_from_producer(tvmffi_py_state *st, PyObject *obj, int kind, in
 int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                             tvmffi_py_temps *temps) {
   TVMFFIObjectHandle h;
-  int kind = kind_of_type(st, Py_TYPE(obj));
+  const DLPackExchangeAPI *api;
+  int kind = kind_of_type(st, Py_TYPE(obj), &api);
   if (kind < 0) return -1;
-  if (!(kind & KIND_DLPACK) || (kind & KIND_FFI_OBJECT)) return 0;
-  if (tensor_from_producer(st, obj, kind, 0, 0, &h) != 0) return -1;
+  if (kind & KIND_FFI_OBJECT) return 0;
+  if ((kind & KIND_EXCHANGE) && !(kind & KIND_NUMPY)) {
+    return tvmffi_py_exchange_to_any(st, obj, api, out, temps) != 0 ? -1 : 1;
+  }
+  if (!(kind & KIND_DLPACK)) return 0;
+  if (tensor_from_producer(st, obj, kind, api, 0, 0, &h) != 0) return -1;
   out->type_index = kTVMFFITensor;
   out->v_obj = (TVMFFIObject *)h;
   return tvmffi_py_temps_add(temps, h) != 0 ? -1 : 1;
@@ -186,12 +229,13 @@ int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
 
 int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj, int32_t align,
                                  int contiguous, TVMFFIObjectHandle *out) {
+  const DLPackExchangeAPI *api;
   int kind;
   if (PyCapsule_CheckExact(obj)) {
     return tvmffi_py_tensor_from_capsule(st, obj, align, contiguous, out) != 0 ? -1 : 1;
   }
-  kind = kind_of_type(st, Py_TYPE(obj));
+  kind = kind_of_type(st, Py_TYPE(obj), &api);
   if (kind < 0) return -1;
-  if (!(kind & KIND_DLPACK)) return 0;
-  return tensor_from_producer(st, obj, kind, align, contiguous, out) != 0 ? -1 : 1;
+  if (!(kind & (KIND_DLPACK | KIND_EXCHANGE))) return 0;
+  return tensor_from_producer(st, obj, kind, api, align, contiguous, out) != 0 ? -1 : 1;
 }

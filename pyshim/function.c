@@ -21,6 +21,7 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
                                      PyObject *kwnames) {
   tvmffi_py_function *fn = (tvmffi_py_function *)self;
   TVMFFIAny result;
+  const DLPackExchangeAPI *exchange = NULL;
   /* PyVectorcall_NARGS is a function call in the limited API; the flag bit
    * it masks off is part of the limited API (PEP 590). */
   Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET);
@@ -28,7 +29,14 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
     PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
     return NULL;
   }
-  if (tvmffi_py_call(fn->state, fn->handle, args, n, fn->release_gil, &result) != 0) return NULL;
+  if (tvmffi_py_call_ex(fn->state, fn->handle, args, n, fn->release_gil, &result, &exchange) != 0) {
+    return NULL;
+  }
+  /* Tensors in through a DLPack C exchange API: a tensor result goes back
+   * out as the producer's type (torch in, torch out; exchange.c). */
+  if (exchange != NULL && result.type_index == kTVMFFITensor) {
+    return tvmffi_py_exchange_result(fn->state, exchange, &result);
+  }
   return tvmffi_py_result_from_any(fn->state, &result);
 }
 

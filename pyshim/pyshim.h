@@ -48,6 +48,15 @@ typedef struct {
   Py_ssize_t itemsizes[TVMFFI_PY_TENSOR_CACHE];
   /* numpy's array struct agreed with the buffer protocol: 1 yes, -1 no, 0 untested. */
   int ndarray_layout;
+  /* exchange.c: the DLPack C exchange API of cached types (borrowed from
+   * the capsule or class in exchange_owners, which are owned), and the last
+   * type seen with one, for convert.c's pointer compare. */
+  const DLPackExchangeAPI *exchange_apis[TVMFFI_PY_TENSOR_CACHE];
+  PyObject *exchange_owners[TVMFFI_PY_TENSOR_CACHE];
+  PyTypeObject *exchange_type;
+  const DLPackExchangeAPI *exchange_api;
+  /* TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 at import: never use the C API. */
+  int skip_exchange;
 } tvmffi_py_tensor_state;
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4
@@ -231,6 +240,13 @@ typedef struct {
   TVMFFIObjectHandle *temps;
   Py_ssize_t num_temps;
   Py_ssize_t cap_temps;
+  /* exchange.c: the DLPack C exchange API of the first argument converted
+   * through one (NULL: none), and the stream its producer reported for the
+   * first non-CPU such tensor (stream_device_type -1: none). */
+  const DLPackExchangeAPI *exchange;
+  int32_t stream_device_type;
+  int32_t stream_device_id;
+  void *stream;
 } tvmffi_py_temps;
 
 
@@ -279,6 +295,8 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
   t->temps = t->inline_temps;
   t->num_temps = 0;
   t->cap_temps = TVMFFI_PY_INLINE_ARGS;
+  t->exchange = NULL;
+  t->stream_device_type = -1;
 }
 
 /* convert.c */
@@ -403,6 +421,15 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
   return tvmffi_py_to_any(st, obj, out, temps);
 }
 
+/* exchange.c (declared here for the inline call loop below): calls f with
+ * the stream and tensor allocator of the arguments' DLPack C exchange API
+ * installed, then restores both.  The FFI return code, or
+ * TVMFFI_PY_EXCHANGE_PY_ERROR with a Python error set (and no result) when
+ * installing or restoring failed. */
+#define TVMFFI_PY_EXCHANGE_PY_ERROR (-1000)
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                             TVMFFIAny *args, int32_t n, int release_gil,
+                                             const tvmffi_py_temps *temps, TVMFFIAny *result);
 /* error.c (declared here for the inline call loop below) */
 TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
 
@@ -412,9 +439,9 @@ TVMFFI_PY_HIDDEN void tvmffi_py_raise_from_ffi(tvmffi_py_state *st, int rc);
  * 0 and an owned *result, or -1 with a Python error set.  Inline: it is the
  * whole body of Function.__call__, where every nanosecond shows.
  */
-static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
-                                 PyObject *const *args, Py_ssize_t n, int release_gil,
-                                 TVMFFIAny *result) {
+static inline int tvmffi_py_call_ex(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                    PyObject *const *args, Py_ssize_t n, int release_gil,
+                                    TVMFFIAny *result, const DLPackExchangeAPI **exchange_out) {
   TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS], *cargs = inline_args;
   tvmffi_py_temps temps;
   Py_ssize_t i;
@@ -439,7 +466,16 @@ static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
     }
   }
   memset(result, 0, sizeof(*result));
-  if (release_gil) {
+  if (temps.exchange != NULL) {
+    /* Tensors came through a DLPack C exchange API (exchange.c). */
+    if (exchange_out != NULL) *exchange_out = temps.exchange;
+    rc = tvmffi_py_exchange_call(st, f, cargs, (int32_t)n, release_gil, &temps, result);
+    if (rc == TVMFFI_PY_EXCHANGE_PY_ERROR) {
+      tvmffi_py_temps_release(&temps);
+      if (cargs != inline_args) PyMem_Free(cargs);
+      return -1;
+    }
+  } else if (release_gil) {
     PyThreadState *ts = PyEval_SaveThread();
     rc = tvmffi_py_function_call(f, cargs, (int32_t)n, result);
     PyEval_RestoreThread(ts);
@@ -453,6 +489,13 @@ static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
     return -1;
   }
   return 0;
+}
+
+/* tvmffi_py_call_ex without asking which exchange API the arguments used. */
+static inline int tvmffi_py_call(tvmffi_py_state *st, TVMFFIObjectHandle f,
+                                 PyObject *const *args, Py_ssize_t n, int release_gil,
+                                 TVMFFIAny *result) {
+  return tvmffi_py_call_ex(st, f, args, n, release_gil, result, NULL);
 }
 
 /* Steals *value, like tvmffi_py_from_any. */
@@ -535,6 +578,29 @@ TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj,
                                                   int32_t align, int contiguous,
                                                   TVMFFIObjectHandle *out);
+
+/* exchange.c: the DLPack C exchange API (type(x).__dlpack_c_exchange_api__) */
+/* The validated exchange API published by class tp: 1 (*api set, *owner a
+ * new reference that keeps it alive), 0 none (or skipped by the
+ * environment), -1 error (a malformed or unsupported table). */
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_lookup(tvmffi_py_state *st, PyTypeObject *tp,
+                                               const DLPackExchangeAPI **api, PyObject **owner);
+/* A call argument through api: a tensor owned by temps, its API and stream
+ * recorded in temps.  0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj,
+                                               const DLPackExchangeAPI *api, TVMFFIAny *out,
+                                               tvmffi_py_temps *temps);
+/* A new tensor reference for obj through api (from_dlpack).  0, or -1 with
+ * an error (BufferError when the producer or the checks refused). */
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_tensor(tvmffi_py_state *st, PyObject *obj,
+                                                  const DLPackExchangeAPI *api, int32_t align,
+                                                  int contiguous, TVMFFIObjectHandle *out);
+/* Steals *result, a kTVMFFITensor: the producer's own tensor type through
+ * api when it can take it back, else a core.Tensor. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_exchange_result(tvmffi_py_state *st,
+                                                     const DLPackExchangeAPI *api,
+                                                     TVMFFIAny *result);
+TVMFFI_PY_HIDDEN int tvmffi_py_init_exchange(PyObject *module, tvmffi_py_state *st);
 
 /* protocols.c: conversion rows read off a value's class */
 /* 1: obj converted into *out (objects made are owned by temps); 0: no such

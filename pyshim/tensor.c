@@ -516,7 +516,9 @@ int tvmffi_py_tensor_traverse(tvmffi_py_state *st, visitproc visit, void *arg) {
   for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
     Py_VISIT(st->tensor.types[i]);
     Py_VISIT(st->tensor.descrs[i]);
+    Py_VISIT(st->tensor.exchange_owners[i]);
   }
+  Py_VISIT(st->tensor.exchange_type);
   return 0;
 }
 
@@ -530,7 +532,11 @@ void tvmffi_py_tensor_clear(tvmffi_py_state *st) {
   for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
     Py_CLEAR(st->tensor.types[i]);
     Py_CLEAR(st->tensor.descrs[i]);
+    Py_CLEAR(st->tensor.exchange_owners[i]);
+    st->tensor.exchange_apis[i] = NULL;
   }
+  Py_CLEAR(st->tensor.exchange_type);
+  st->tensor.exchange_api = NULL;
   st->tensor.ndarray_layout = 0;
 }
 
@@ -552,6 +558,7 @@ int tvmffi_py_init_tensor(PyObject *module, tvmffi_py_state *st) {
   st->tensor.max_version = Py_BuildValue("(ii)", TVMFFI_PY_DLPACK_MAJOR, TVMFFI_PY_DLPACK_MINOR);
   if (st->tensor.kwnames == NULL || st->tensor.max_version == NULL) return -1;
   if (PyModule_AddFunctions(module, tensor_functions) != 0) return -1;
+  if (tvmffi_py_init_exchange(module, st) != 0) return -1;
   version = Py_BuildValue("(ii)", TVMFFI_PY_DLPACK_MAJOR, TVMFFI_PY_DLPACK_MINOR);
   if (version == NULL) return -1;
   rc = PyModule_AddObjectRef(module, "__dlpack_version__", version);

@@ -30,6 +30,14 @@ CASES = [
     ("a.__dlpack__()", "numpy's own capsule export (max_version=(1, 0))"),
     ("x.__dlpack__()", "tvm_ffi.Tensor capsule export (max_version=(1, 0))"),
     ("np.from_dlpack(x)", "numpy.from_dlpack(tvm_ffi.Tensor)"),
+    # torch rows (when torch imports): torch.float32[4] tensors
+    ("nop(ta)", "1 torch tensor into the packed no-op"),
+    ("nop(ta,tb,tc)", "3 torch tensors into the packed no-op"),
+    ("tensor_noop(ta)", "1 torch tensor into the typed f(Tensor) no-op"),
+    ("tensor_noop3(ta,tb,tc)", "3 torch tensors into the typed 3-Tensor no-op"),
+    ("echo(ta)", "torch in, torch out: testing.echo(torch tensor)"),
+    ("from_dlpack(ta)", "tvm_ffi.from_dlpack(torch tensor)"),
+    ("ta.__dlpack__()", "torch's own capsule export (max_version=(1, 0))"),
 ]
 
 
@@ -69,6 +77,25 @@ def measure(number):
         env["tensor_noop3"] = get("testing.tensor_noop3")
         stmts["tensor_noop(a)"] = "tensor_noop(a)"
         stmts["tensor_noop3(a,b,c)"] = "tensor_noop3(a, b, c)"
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        env["torch"] = torch
+        env["ta"], env["tb"], env["tc"] = (torch.ones(4, dtype=torch.float32) for _ in range(3))
+        env["echo"] = get("testing.echo")
+        stmts["nop(ta)"] = "nop(ta)"
+        stmts["nop(ta,tb,tc)"] = "nop(ta, tb, tc)"
+        stmts["echo(ta)"] = "echo(ta)"
+        stmts["from_dlpack(ta)"] = "from_dlpack(ta)"
+        stmts["ta.__dlpack__()"] = "ta.__dlpack__(max_version=(1, 0))"
+        if noop is not None:
+            stmts["tensor_noop(ta)"] = "tensor_noop(ta)"
+            stmts["tensor_noop3(ta,tb,tc)"] = "tensor_noop3(ta, tb, tc)"
+        # Sanity: torch in, torch out, same memory.
+        back = env["echo"](env["ta"])
+        assert isinstance(back, torch.Tensor) and back.data_ptr() == env["ta"].data_ptr(), type(back)
     # Sanity: the no-ops really take the arrays as tensors, without copies.
     env["nop"](a, b, c)
     assert np.from_dlpack(env["x"]).__array_interface__["data"][0] == a.ctypes.data
@@ -105,7 +132,9 @@ def print_table(runs):
             r0, r1 = runs[0][1], runs[1][1]
             # The same work in the other run: typed no-ops exist only here,
             # so they are compared with the other run's packed no-op.
-            other = {"tensor_noop(a)": "nop(a)", "tensor_noop3(a,b,c)": "nop(a,b,c)"}.get(key, key)
+            other = {"tensor_noop(a)": "nop(a)", "tensor_noop3(a,b,c)": "nop(a,b,c)",
+                     "tensor_noop(ta)": "nop(ta)",
+                     "tensor_noop3(ta,tb,tc)": "nop(ta,tb,tc)"}.get(key, key)
             if key in r0 and other in r1:
                 row.append(f"{r0[key] / r1[other]:.2f}")
             else:
@@ -136,8 +165,14 @@ def main():
 
     label = args.label or getattr(tvm_ffi, "__name__", "tvm_ffi")
     results = measure(args.number)
+    try:
+        import torch
+
+        torch_version = torch.__version__
+    except ImportError:
+        torch_version = "absent"
     print(f"# {label} {getattr(tvm_ffi, '__version__', '?')}, numpy {numpy.__version__}, "
-          f"Python {sys.version.split()[0]}, {platform.machine()}")
+          f"torch {torch_version}, Python {sys.version.split()[0]}, {platform.machine()}")
     print_table([(label, results)])
     if args.json:
         with open(args.json, "w") as f:

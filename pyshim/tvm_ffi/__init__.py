@@ -80,6 +80,10 @@ def __getattr__(name):
         from .module import ModulePropertyMask
 
         return ModulePropertyMask
+    if name in ("StreamContext", "use_raw_stream", "use_torch_stream", "get_raw_stream"):
+        from . import stream  # imported on first use (see stream.py)
+
+        return getattr(stream, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -98,6 +102,7 @@ __all__ = [
     "ModulePropertyMask",
     "Object",
     "Shape",
+    "StreamContext",
     "Tensor",
     "VirtualDevice",
     "access_path",
@@ -115,6 +120,7 @@ __all__ = [
     "from_dlpack",
     "get_global_func",
     "get_global_func_metadata",
+    "get_raw_stream",
     "init_ffi_api",
     "libinfo",
     "load_module",
@@ -125,6 +131,8 @@ __all__ = [
     "serialization",
     "remove_global_func",
     "system_lib",
+    "use_raw_stream",
+    "use_torch_stream",
     "cpp",
     "__version__",
     "__version_tuple__",

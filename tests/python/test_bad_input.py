@@ -93,6 +93,7 @@ CHILD = textwrap.dedent(r'''
             "Module": lambda: tvm_ffi.system_lib(),
             "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
             "VirtualDevice": lambda: tvm_ffi.VirtualDevice(tvm_ffi.device("cuda", 0), None, "g"),
+            "StreamContext": lambda: tvm_ffi.StreamContext(tvm_ffi.device("cuda:0"), 0x10),
         }
 
     def own_methods(cls):

@@ -1,0 +1,224 @@
+"""The DLPack C exchange API (type(x).__dlpack_c_exchange_api__), through
+core.DLTensorTestWrapper: a tensor type whose exchange functions are
+implemented in the extension and count their calls.  Runs without torch and
+without a GPU (a fake "cuda:0" device and fake stream integers)."""
+import gc
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tvm_ffi
+import tvm_ffi.testing as t
+from tvm_ffi import core
+
+W = core.DLTensorTestWrapper
+CUDA0 = tvm_ffi.device("cuda:0")
+CPU0 = tvm_ffi.device("cpu:0")
+
+
+@pytest.fixture(autouse=True)
+def reset_counts():
+    W._reset()
+    W._set_stream(0)
+    yield
+    W._set_stream(0)
+
+
+def wrapped(device=None, fail=False):
+    a = np.arange(6, dtype="float32").reshape(2, 3)
+    return a, W(tvm_ffi.from_dlpack(a), device=device, fail=fail)
+
+
+def counts(**expected):
+    base = {"from_py": 0, "to_py": 0, "stream": 0, "alloc": 0, "free": 0}
+    base.update(expected)
+    return base
+
+
+def test_the_class_publishes_a_capsule():
+    cap = W.__dlpack_c_exchange_api__
+    assert type(cap).__name__ == "PyCapsule"
+    assert "dlpack_exchange_api" in repr(cap)
+
+
+def test_argument_goes_through_the_exchange_api_without_a_copy():
+    a, w = wrapped()
+    assert t.tensor_data_ptr(w) == a.ctypes.data
+    assert t.tensor_shape(w) == (2, 3)
+    assert t.tensor_sum_f32(w) == 15.0
+    # One import per argument; a CPU tensor asks for no stream; no tensor came back.
+    assert W._counts() == counts(from_py=3)
+
+
+def test_three_arguments_three_imports_one_call():
+    _, w = wrapped()
+    assert t.tensor_noop3(w, w, w) is None
+    assert W._counts() == counts(from_py=3)
+
+
+def test_tensor_result_goes_back_to_the_producer_type():
+    a, w = wrapped()
+    r = t.echo(w)
+    assert type(r) is W
+    assert r.tensor.data_ptr() == a.ctypes.data and r.tensor.shape == (2, 3)
+    assert W._counts() == counts(from_py=1, to_py=1)
+    # Without exchange-API arguments a tensor result stays a tvm_ffi.Tensor.
+    x = t.echo(tvm_ffi.from_dlpack(a))
+    assert type(x) is tvm_ffi.Tensor
+    assert W._counts() == counts(from_py=1, to_py=1)
+
+
+def test_from_dlpack_uses_the_exchange_api():
+    a, w = wrapped()
+    x = tvm_ffi.from_dlpack(w)
+    assert type(x) is tvm_ffi.Tensor and x.data_ptr() == a.ctypes.data
+    assert W._counts() == counts(from_py=1)
+    with pytest.raises(RuntimeError, match="not aligned to 64 bytes"):
+        tvm_ffi.from_dlpack(W(tvm_ffi.from_dlpack(a[:, 1:])), require_alignment=64)
+
+
+def test_producer_error_propagates():
+    _, w = wrapped(fail=True)
+    with pytest.raises(BufferError, match="refused on purpose"):
+        t.tensor_noop(w)
+    # No __dlpack__ to fall back to: from_dlpack raises the producer's error.
+    with pytest.raises(BufferError, match="refused on purpose"):
+        tvm_ffi.from_dlpack(w)
+
+
+def test_stream_of_a_non_cpu_tensor_is_set_for_the_call_and_restored():
+    _, w = wrapped(device=CUDA0)
+    W._set_stream(0x1234)
+    seen = tvm_ffi.convert(lambda *xs: (xs[0].device.dlpack_device_type(), tvm_ffi.get_raw_stream(CUDA0)))
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0
+    assert list(seen(w)) == [2, 0x1234]
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0
+    # Asked once per call, for the first non-CPU tensor only.
+    assert list(seen(w, w, w)) == [2, 0x1234]
+    assert W._counts()["stream"] == 2
+    # An explicit outer stream comes back after the call.
+    with tvm_ffi.use_raw_stream(CUDA0, 0x99):
+        assert list(seen(w)) == [2, 0x1234]
+        assert tvm_ffi.get_raw_stream(CUDA0) == 0x99
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0
+
+
+def test_stream_restored_when_the_call_raises():
+    _, w = wrapped(device=CUDA0)
+    W._set_stream(0x5678)
+
+    def boom(x):
+        assert tvm_ffi.get_raw_stream(CUDA0) == 0x5678
+        raise KeyError("inside")
+
+    f = tvm_ffi.convert(boom)
+    with pytest.raises(KeyError, match="inside"):
+        f(w)
+    assert tvm_ffi.get_raw_stream(CUDA0) == 0
+
+
+def test_cpu_tensors_leave_streams_alone():
+    _, w = wrapped()
+    seen = tvm_ffi.convert(lambda x: tvm_ffi.get_raw_stream(CPU0))
+    with tvm_ffi.use_raw_stream(CPU0, 0x77):
+        assert seen(w) == 0x77
+    assert W._counts()["stream"] == 0
+
+
+def test_allocator_is_installed_for_the_call_and_restored():
+    _, w = wrapped()
+    make = tvm_ffi.convert(lambda x: t.env_tensor_alloc("float32", 4, 5))
+    r = make(w)
+    assert type(r) is W and r.tensor.shape == (4, 5) and r.tensor.dtype == "float32"
+    assert W._counts() == counts(from_py=1, to_py=1, alloc=1)
+    del r
+    gc.collect()
+    assert W._counts()["free"] == 1
+    # Outside the call the environment has no allocator again.
+    with pytest.raises(RuntimeError, match="no DLPack tensor allocator is set"):
+        t.env_tensor_alloc("float32", 2)
+
+
+def test_no_reference_leaks():
+    a, w = wrapped(device=CUDA0)
+    x = w.tensor
+    before = (sys.getrefcount(w), sys.getrefcount(x))
+    for _ in range(200):
+        t.tensor_noop(w)
+        t.echo(w)
+        tvm_ffi.from_dlpack(w)
+    gc.collect()
+    assert (sys.getrefcount(w), sys.getrefcount(x)) == before
+
+
+class _Holder:
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+def test_minimal_table_works_without_its_optional_functions():
+    class Minimal(_Holder):
+        __dlpack_c_exchange_api__ = W._api("minimal")
+
+    a = np.arange(4, dtype="float32")
+    m = Minimal(tvm_ffi.from_dlpack(a))
+    assert t.tensor_data_ptr(m) == a.ctypes.data
+    r = t.echo(m)  # no managed_tensor_to_py_object_no_sync: stays a tvm_ffi.Tensor
+    assert type(r) is tvm_ffi.Tensor and r.data_ptr() == a.ctypes.data
+
+
+def test_legacy_int_attribute():
+    class Legacy(_Holder):
+        __c_dlpack_exchange_api__ = W._api("address")
+
+    a = np.arange(4, dtype="float32")
+    assert t.tensor_data_ptr(Legacy(tvm_ffi.from_dlpack(a))) == a.ctypes.data
+    assert W._counts()["from_py"] == 1
+
+
+@pytest.mark.parametrize(
+    "kind,error,message",
+    [
+        ("v2", ValueError, r"class .*Bad has version 2\.0; tvm_ffi reads major version 1"),
+        ("no_from", ValueError, r"NULL managed_tensor_from_py_object_no_sync"),
+        ("wrong_name", TypeError, r"must be a PyCapsule named 'dlpack_exchange_api'"),
+    ],
+)
+def test_malformed_tables_are_refused(kind, error, message):
+    class Bad(_Holder):
+        __dlpack_c_exchange_api__ = W._api(kind)
+
+    b = Bad(tvm_ffi.from_dlpack(np.zeros(2, dtype="float32")))
+    with pytest.raises(error, match=message):
+        t.tensor_noop(b)
+    with pytest.raises(error, match=message):
+        tvm_ffi.from_dlpack(b)
+    assert W._counts()["from_py"] == 0
+
+
+def test_not_a_capsule_is_refused():
+    class Bad(_Holder):
+        __dlpack_c_exchange_api__ = "nope"
+
+    with pytest.raises(TypeError, match=r"Bad.__dlpack_c_exchange_api__ must be a PyCapsule.*'nope'"):
+        t.tensor_noop(Bad(None))
+
+
+def test_environment_switch_turns_the_exchange_api_off():
+    code = (
+        "import numpy as np, tvm_ffi, tvm_ffi.testing as t\n"
+        "from tvm_ffi import core\n"
+        "W = core.DLTensorTestWrapper\n"
+        "w = W(tvm_ffi.from_dlpack(np.zeros(3, dtype='float32')))\n"
+        "try:\n"
+        "    tvm_ffi.from_dlpack(w)\n"
+        "except TypeError as e:\n"
+        "    print('TypeError', 'from_dlpack needs' in str(e))\n"
+        "print(W._counts()['from_py'])\n"
+    )
+    env = dict(os.environ, TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.stdout.split() == ["TypeError", "True", "0"], out.stderr
