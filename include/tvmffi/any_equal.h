@@ -109,19 +109,44 @@ inline uint64_t ModMersenne31(uint64_t x) {
 // arithmetic.  Stable across runs and platforms.
 inline uint64_t HashBytes(const char* data, size_t size) {
   constexpr uint64_t kMultiplier = 1099511628211ULL;
-  auto load = [](const char* p, size_t n) {
-    uint64_t word = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    std::memcpy(&word, p, n);
+  // Fixed-size loads only: a variable-length copy into a stack word is a
+  // library call and stalls the load that follows it.
+  auto load64 = [](const char* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto load32 = [](const char* p) {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    return static_cast<uint64_t>(w);
+  };
+  // The 1-7 bytes at p as a zero-padded little-endian word.
+  auto load_tail = [&](const char* p, size_t n) -> uint64_t {
+    if (n >= 4) {
+      // Two overlapping 4-byte loads: bytes 0-3, and bytes n-4..n-1 of which
+      // the top n-4 are bytes 4..n-1.
+      return load32(p) | ((load32(p + n - 4) >> (8 * (8 - n))) << 32);
+    }
+    uint64_t w = static_cast<unsigned char>(p[0]);
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << (8 * (n / 2));
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n - 1])) << (8 * (n - 1));
+    return w;
+  };
 #else
+  auto load_word = [](const char* p, size_t n) {
+    uint64_t word = 0;
     for (size_t k = n; k > 0; --k) word = (word << 8) | static_cast<unsigned char>(p[k - 1]);
-#endif
     return word;
   };
+  auto load64 = [&](const char* p) { return load_word(p, 8); };
+  auto load_tail = load_word;
+#endif
   uint64_t h = 0;
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load(data + i, 8));
-  if (i < size) h = ModMersenne31(h * kMultiplier + load(data + i, size - i));
+  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load64(data + i));
+  if (i < size) h = ModMersenne31(h * kMultiplier + load_tail(data + i, size - i));
   return h;
 }
 
