@@ -58,6 +58,52 @@ inline TVMFFIAny CallKeyHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32
   return result;
 }
 
+// Whether the n bytes at a and b are the same; short runs without a call.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n <= 16 && n >= 8) {
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return n == 0 || std::memcmp(a, b, n) == 0;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// AnyKeyEqual once the values differ in their raw bytes and one of them is
+// text or an object.
+inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
+  if (a.type_index == b.type_index &&
+      (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes)) {
+    // Two heap strings (or two heap bytes): the common case of str keys.
+    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
+    return x->size == y->size && SameBytes(x->data, y->data, x->size);
+  }
+  const char* da;
+  const char* db;
+  size_t na, nb;
+  bool bytes_a, bytes_b;
+  if (GetStringView(&a, &da, &na, &bytes_a)) {
+    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
+    return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
+  }
+  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
+  static const TVMFFITypeAttrColumn* column = KeyAttrColumn("__any_equal__");
+  const TVMFFIAny* hook = KeyAttrEntry(column, a.type_index);
+  if (hook == nullptr) return false;
+  TVMFFIAny args[2] = {a, b};
+  TVMFFIAny result = CallKeyHook(*hook, args, 2);
+  bool equal = result.v_int64 != 0;
+  AnyRelease(&result);
+  return equal;
+}
+
 }  // namespace detail
 
 // Container-key equality (spec §5, and apache-tvm-ffi's AnyEqual).  Rules:
@@ -73,23 +119,7 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
   // Values that are neither text nor objects are equal only when identical.
   if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
-  const char* da;
-  const char* db;
-  size_t na, nb;
-  bool bytes_a, bytes_b;
-  if (GetStringView(&a, &da, &na, &bytes_a)) {
-    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
-    return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
-  }
-  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
-  static const TVMFFITypeAttrColumn* column = detail::KeyAttrColumn("__any_equal__");
-  const TVMFFIAny* hook = detail::KeyAttrEntry(column, a.type_index);
-  if (hook == nullptr) return false;
-  TVMFFIAny args[2] = {a, b};
-  TVMFFIAny result = detail::CallKeyHook(*hook, args, 2);
-  bool equal = result.v_int64 != 0;
-  AnyRelease(&result);
-  return equal;
+  return detail::AnyKeyEqualSlow(a, b);
 }
 
 namespace detail {
@@ -170,13 +200,10 @@ inline std::string RenderFloat(double x) {
 
 }  // namespace detail
 
-// The key hash of apache-tvm-ffi (AnyHash), which its C++ headers compute
-// inline on maps this library builds: every string form hashes as
-// kTVMFFIStr, every bytes form as kTVMFFIBytes (a small one by its 8 value
-// bytes, which equals the byte hash of its text); an object whose type has an
-// "__any_hash__" attribute by that hook; anything else by type index and its
-// 8 value bytes.  Consistent with AnyKeyEqual.
-inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
+namespace detail {
+
+// AnyKeyHash of text and objects (type index kTVMFFIRawStr and above).
+inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
   switch (v.type_index) {
     case kTVMFFISmallStr:
       return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
@@ -208,6 +235,21 @@ inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
     }
   }
   return detail::HashCombine(type_bits, v.v_uint64);
+}
+
+}  // namespace detail
+
+// The key hash of apache-tvm-ffi (AnyHash), which its C++ headers compute
+// inline on maps this library builds: every string form hashes as
+// kTVMFFIStr, every bytes form as kTVMFFIBytes (a small one by its 8 value
+// bytes, which equals the byte hash of its text); an object whose type has an
+// "__any_hash__" attribute by that hook; anything else by type index and its
+// 8 value bytes.  Consistent with AnyKeyEqual.
+inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
+  if (v.type_index < kTVMFFIRawStr) {
+    return detail::HashCombine(static_cast<uint32_t>(v.type_index), v.v_uint64);
+  }
+  return detail::AnyKeyHashSlow(v);
 }
 
 // A key as written in KeyError messages: str keys in double quotes (with "

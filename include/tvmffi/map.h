@@ -23,11 +23,16 @@
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "any.h"
 #include "any_equal.h"
@@ -149,7 +154,10 @@ class DenseMap {
   static_assert(sizeof(Item) == 48, "dense entry layout");
   static_assert(sizeof(Block) == kBlockSlots * 49, "dense block layout");
 
-  explicit DenseMap(MapCell* cell) : c_(cell) {}
+  // The storage pointer and size are read once: the table must not be
+  // replaced while this view is in use.
+  explicit DenseMap(MapCell* cell)
+      : c_(cell), blocks_(static_cast<Block*>(cell->data)), mask_(cell->slots - 1) {}
 
   // Optional: `hashes[i]` holds the hash of entry i's key, kept up to date
   // by the methods below, so that moving a chain does not hash again.
@@ -189,7 +197,7 @@ class DenseMap {
     return blocks;
   }
 
-  uint64_t slots() const { return c_->slots; }
+  uint64_t slots() const { return mask_ + 1; }
   uint8_t& Meta(uint64_t i) const { return Blocks()[i / kBlockSlots].meta[i % kBlockSlots]; }
   Item& At(uint64_t i) const { return Blocks()[i / kBlockSlots].items[i % kBlockSlots]; }
   bool IsLive(uint64_t i) const {
@@ -199,7 +207,7 @@ class DenseMap {
   // The next member of i's chain, or kMapNoIndex.
   uint64_t ChainNext(uint64_t i, uint8_t meta) const {
     uint64_t d = Jump(meta & kJumpMask);
-    return d == 0 ? kMapNoIndex : (i + d) & (c_->slots - 1);
+    return d == 0 ? kMapNoIndex : (i + d) & mask_;
   }
 
   // The entry holding `key`, or kMapNoIndex.
@@ -301,10 +309,10 @@ class DenseMap {
   }
 
  private:
-  Block* Blocks() const { return static_cast<Block*>(c_->data); }
+  Block* Blocks() const { return blocks_; }
 
   bool IsFull() const {
-    return static_cast<double>(c_->size + 1) > static_cast<double>(c_->slots) * kMaxLoadFactor;
+    return static_cast<double>(c_->size + 1) > static_cast<double>(mask_ + 1) * kMaxLoadFactor;
   }
   void SetJump(uint64_t i, uint8_t jump) const {
     uint8_t& m = Meta(i);
@@ -322,8 +330,28 @@ class DenseMap {
   }
   // The first empty entry among the jumps from i, and its jump code.
   bool NextEmpty(uint64_t i, uint8_t* jump, uint64_t* out) const {
-    for (uint8_t code = 1; code < kNumJumps; ++code) {
-      uint64_t candidate = (i + Jump(code)) & (c_->slots - 1);
+    uint8_t code = 1;
+#if defined(__SSE2__)
+    if (mask_ + 1 >= kBlockSlots) {
+      // Codes 1-15 jump 1-15 entries: the rest of i's block, then the start
+      // of the next one (the first again when there is one block).  One
+      // 16-byte compare per block finds the first empty entry among them.
+      uint64_t block = i / kBlockSlots;
+      uint32_t off = static_cast<uint32_t>(i % kBlockSlots);
+      uint64_t next_block = (block + 1) & ((mask_ + 1) / kBlockSlots - 1);
+      uint32_t bits = ((EmptyBits(block) >> (off + 1)) | (EmptyBits(next_block) << (15 - off))) &
+                      0x7FFFu;  // bit d-1: entry i+d is empty
+      if (bits != 0) {
+        uint32_t d = static_cast<uint32_t>(__builtin_ctz(bits)) + 1;
+        *jump = static_cast<uint8_t>(d);
+        *out = (i + d) & mask_;
+        return true;
+      }
+      code = kBlockSlots;
+    }
+#endif
+    for (; code < kNumJumps; ++code) {
+      uint64_t candidate = (i + Jump(code)) & mask_;
       if (Meta(candidate) == kEmpty) {
         *jump = code;
         *out = candidate;
@@ -332,6 +360,14 @@ class DenseMap {
     }
     return false;
   }
+#if defined(__SSE2__)
+  // Bit k set: entry k of block b is empty.
+  uint32_t EmptyBits(uint64_t b) const {
+    __m128i meta = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Blocks()[b].meta));
+    return static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(meta, _mm_set1_epi8(static_cast<char>(kEmpty)))));
+  }
+#endif
   // The member before i in its chain (i is not a head).
   uint64_t FindPrev(uint64_t i) const {
     uint64_t hash = hashes_ != nullptr ? hashes_[i] : AnyKeyHash(At(i).kv.key);
@@ -398,6 +434,8 @@ class DenseMap {
   }
 
   MapCell* c_;
+  Block* blocks_;
+  uint64_t mask_;  // slots - 1
   uint64_t* hashes_ = nullptr;
 };
 
@@ -672,14 +710,18 @@ class MapBaseObj : public Object {
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
     // Each key is hashed once, however many tables are tried.
-    std::vector<uint64_t> hashes;
-    hashes.reserve(static_cast<size_t>(cell_.size));
-    for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
-      hashes.push_back(AnyKeyHash(KVAt(pos).key));
+    // The hashes of the new table need no initial value: an entry's is
+    // written whenever the entry is filled, and only filled ones are read.
+    std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(cell_.size) + 1]);
+    {
+      size_t k = 0;
+      for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
+        hashes[k++] = AnyKeyHash(KVAt(pos).key);
+      }
     }
-    std::vector<uint64_t> fresh_hashes;
+    std::unique_ptr<uint64_t[]> fresh_hashes;
     for (;;) {
-      fresh_hashes.assign(static_cast<size_t>(slots), 0);
+      fresh_hashes.reset(new uint64_t[static_cast<size_t>(slots)]);
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
       fresh.size = 0;
@@ -691,7 +733,7 @@ class MapBaseObj : public Object {
       bool fits = true;
       try {
         detail::DenseMap to(&fresh);
-        to.UseHashCache(fresh_hashes.data());
+        to.UseHashCache(fresh_hashes.get());
         size_t k = 0;
         for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos), ++k) {
           const KV& kv = KVAt(pos);
