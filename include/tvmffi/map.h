@@ -200,6 +200,13 @@ class DenseMap {
   uint64_t slots() const { return mask_ + 1; }
   uint8_t& Meta(uint64_t i) const { return Blocks()[i / kBlockSlots].meta[i % kBlockSlots]; }
   Item& At(uint64_t i) const { return Blocks()[i / kBlockSlots].items[i % kBlockSlots]; }
+  // Starts loading entry i's pair, which is on another cache line than its
+  // metadata byte, while the metadata is read.
+  void Prefetch(uint64_t i) const {
+#if defined(__GNUC__)
+    __builtin_prefetch(&At(i).kv);
+#endif
+  }
   bool IsLive(uint64_t i) const {
     uint8_t m = Meta(i);
     return m != kEmpty && m != kProtected;
@@ -214,6 +221,7 @@ class DenseMap {
   uint64_t Find(const TVMFFIAny& key, uint64_t hash) const {
     if (c_->size == 0) return kMapNoIndex;
     uint64_t i = FibHash(hash, c_->fib_shift);
+    Prefetch(i);
     uint8_t m = Meta(i);
     if (m & kTailBit) return kMapNoIndex;  // empty, protected, or another chain's member
     for (;;) {
@@ -235,6 +243,7 @@ class DenseMap {
                  bool known_absent = false) {
     if (c_->slots == 0) return false;
     uint64_t i = FibHash(hash, c_->fib_shift);
+    Prefetch(i);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
       PlaceNew(i, 0, key, hash);
@@ -484,8 +493,16 @@ class MapBaseObj : public Object {
   }
   // The value stored under `key`, borrowed; nullptr when absent.
   const TVMFFIAny* FindValue(const TVMFFIAny& key) const {
-    uint64_t pos = FindPos(key);
-    return pos == EndPos() ? nullptr : &KVAt(pos).value;
+    if (IsSmall()) {
+      const KV* kv = SmallData();
+      for (uint64_t i = 0; i < cell_.size; ++i) {
+        if (AnyKeyEqual(kv[i].key, key)) return &kv[i].value;
+      }
+      return nullptr;
+    }
+    detail::DenseMap dense = Dense();
+    uint64_t pos = dense.Find(key, AnyKeyHash(key));
+    return pos == detail::kMapNoIndex ? nullptr : &dense.At(pos).kv.value;
   }
 
   // Inserts or replaces; takes over both owning values.  A replaced value is
@@ -709,16 +726,27 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // Each key is hashed once, however many tables are tried.
-    // The hashes of the new table need no initial value: an entry's is
-    // written whenever the entry is filled, and only filled ones are read.
-    std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(cell_.size) + 1]);
-    {
-      size_t k = 0;
-      for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
-        hashes[k++] = AnyKeyHash(KVAt(pos).key);
+    // The pairs in iteration order, each with its key's hash: every key is
+    // hashed once, however many tables are tried.
+    struct Moving {
+      KV kv;
+      uint64_t hash;
+    };
+    const size_t size = static_cast<size_t>(cell_.size);
+    std::unique_ptr<Moving[]> moving(new Moving[size + 1]);
+    size_t n = 0;
+    if (IsSmall()) {
+      for (; n < size; ++n) moving[n].kv = SmallData()[n];
+    } else {
+      detail::DenseMap from = Dense();
+      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && n < size;
+           pos = from.At(pos).next) {
+        moving[n++].kv = from.At(pos).kv;
       }
     }
+    for (size_t k = 0; k < n; ++k) moving[k].hash = AnyKeyHash(moving[k].kv.key);
+    // The hashes of the new table need no initial value: an entry's is
+    // written whenever the entry is filled, and only filled ones are read.
     std::unique_ptr<uint64_t[]> fresh_hashes;
     for (;;) {
       fresh_hashes.reset(new uint64_t[static_cast<size_t>(slots)]);
@@ -734,14 +762,13 @@ class MapBaseObj : public Object {
       try {
         detail::DenseMap to(&fresh);
         to.UseHashCache(fresh_hashes.get());
-        size_t k = 0;
-        for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos), ++k) {
-          const KV& kv = KVAt(pos);
+        for (size_t k = 0; k < n && fits; ++k) {
           uint64_t at;
           bool existed;
-          fits = to.TryInsert(kv.key, hashes[k], &at, &existed, /*known_absent=*/true);
+          fits = to.TryInsert(moving[k].kv.key, moving[k].hash, &at, &existed,
+                              /*known_absent=*/true);
           if (fits) {
-            to.At(at).kv.value = kv.value;
+            to.At(at).kv.value = moving[k].kv.value;
             to.ListPushBack(at);
           }
         }
