@@ -11,6 +11,14 @@
 #include "any.h"
 #include "string.h"
 
+// Keeps the rare, long paths of key hashing and equality out of the loops
+// that call them (map lookups and inserts), so those loops stay small.
+#if defined(__GNUC__)
+#define TVMFFI_KEY_SLOW_PATH __attribute__((noinline))
+#else
+#define TVMFFI_KEY_SLOW_PATH
+#endif
+
 namespace tvmffi {
 namespace core {
 
@@ -77,7 +85,7 @@ namespace detail {
 
 // AnyKeyEqual once the values differ in their raw bytes and one of them is
 // text or an object.
-inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
+TVMFFI_KEY_SLOW_PATH inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (a.type_index == b.type_index &&
       (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes)) {
     // Two heap strings (or two heap bytes): the common case of str keys.
@@ -119,6 +127,11 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
   // Values that are neither text nor objects are equal only when identical.
   if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
+  if (a.type_index == kTVMFFIStr && b.type_index == kTVMFFIStr) {  // the common text keys
+    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
+    return x->size == y->size && detail::SameBytes(x->data, y->data, x->size);
+  }
   return detail::AnyKeyEqualSlow(a, b);
 }
 
@@ -203,7 +216,7 @@ inline std::string RenderFloat(double x) {
 namespace detail {
 
 // AnyKeyHash of text and objects (type index kTVMFFIRawStr and above).
-inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
+TVMFFI_KEY_SLOW_PATH inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
   switch (v.type_index) {
     case kTVMFFISmallStr:
       return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
@@ -248,6 +261,10 @@ inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
 inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
   if (v.type_index < kTVMFFIRawStr) {
     return detail::HashCombine(static_cast<uint32_t>(v.type_index), v.v_uint64);
+  }
+  if (v.type_index == kTVMFFIStr) {  // the common text key
+    const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(v.v_obj);
+    return detail::HashCombine(kTVMFFIStr, detail::HashBytes(b->data, b->size));
   }
   return detail::AnyKeyHashSlow(v);
 }

@@ -243,7 +243,6 @@ class DenseMap {
                  bool known_absent = false) {
     if (c_->slots == 0) return false;
     uint64_t i = FibHash(hash, c_->fib_shift);
-    Prefetch(i);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
       PlaceNew(i, 0, key, hash);
