@@ -159,10 +159,6 @@ class DenseMap {
   explicit DenseMap(MapCell* cell)
       : c_(cell), blocks_(static_cast<Block*>(cell->data)), mask_(cell->slots - 1) {}
 
-  // Optional: `hashes[i]` holds the hash of entry i's key, kept up to date
-  // by the methods below, so that moving a chain does not hash again.
-  void UseHashCache(uint64_t* hashes) { hashes_ = hashes; }
-
   // The distance selected by a jump code (kMapJumps).
   static uint64_t Jump(uint8_t code) { return kMapJumps.value[code]; }
 
@@ -245,7 +241,7 @@ class DenseMap {
     uint64_t i = FibHash(hash, c_->fib_shift);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
-      PlaceNew(i, 0, key, hash);
+      PlaceNew(i, 0, key);
       *out = i;
       *existed = false;
       return true;
@@ -254,7 +250,7 @@ class DenseMap {
       // The entry belongs to another chain: move that chain's rest away.
       if (IsFull()) return false;
       if (!TrySpareHead(i)) return false;
-      PlaceNew(i, 0, key, hash);
+      PlaceNew(i, 0, key);
       *out = i;
       *existed = false;
       return true;
@@ -273,7 +269,7 @@ class DenseMap {
     uint8_t jump;
     uint64_t empty;
     if (!NextEmpty(tail, &jump, &empty)) return false;
-    PlaceNew(empty, kTailBit, key, hash);
+    PlaceNew(empty, kTailBit, key);
     SetJump(tail, jump);
     *out = empty;
     *existed = false;
@@ -301,7 +297,6 @@ class DenseMap {
     }
     ListUnlink(i);
     At(i).kv = At(last).kv;
-    if (hashes_ != nullptr) hashes_[i] = hashes_[last];
     ListReplace(last, i);
     Meta(last) = kEmpty;
     SetJump(prev, 0);
@@ -326,9 +321,8 @@ class DenseMap {
     uint8_t& m = Meta(i);
     m = static_cast<uint8_t>((m & kTailBit) | jump);
   }
-  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key, uint64_t hash) {
+  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key) {
     Meta(i) = meta;
-    if (hashes_ != nullptr) hashes_[i] = hash;
     Item& item = At(i);
     item.kv.key = key;
     AnyZero(&item.kv.value);
@@ -376,11 +370,18 @@ class DenseMap {
         _mm_movemask_epi8(_mm_cmpeq_epi8(meta, _mm_set1_epi8(static_cast<char>(kEmpty)))));
   }
 #endif
-  // The member before i in its chain (i is not a head).
+  // The member before i in its chain (i is not a head): the live entry
+  // whose jump leads to i (there is exactly one), found by trying the jumps
+  // backwards from i, shortest first; no key is hashed.
   uint64_t FindPrev(uint64_t i) const {
-    uint64_t hash = hashes_ != nullptr ? hashes_[i] : AnyKeyHash(At(i).kv.key);
-    uint64_t prev = FibHash(hash, c_->fib_shift);
-    for (uint64_t next = ChainNext(prev, Meta(prev)); next != i;
+    for (uint8_t code = 1; code < kNumJumps; ++code) {
+      uint64_t p = (i - Jump(code)) & mask_;
+      uint8_t m = Meta(p);
+      if (m != kEmpty && m != kProtected && (m & kJumpMask) == code) return p;
+    }
+    // Not reached in a well-formed table; walk i's chain from its start.
+    uint64_t prev = FibHash(AnyKeyHash(At(i).kv.key), c_->fib_shift);
+    for (uint64_t next = ChainNext(prev, Meta(prev)); next != i && next != kMapNoIndex;
          prev = next, next = ChainNext(next, Meta(next))) {
     }
     return prev;
@@ -398,7 +399,6 @@ class DenseMap {
       if (!NextEmpty(w, &jump, &empty)) return false;
       Meta(empty) = kTailBit;
       At(empty).kv = At(r).kv;
-      if (hashes_ != nullptr) hashes_[empty] = hashes_[r];
       ListReplace(r, empty);
       uint8_t r_meta = Meta(r);
       Meta(r) = first ? kProtected : kEmpty;
@@ -444,7 +444,6 @@ class DenseMap {
   MapCell* c_;
   Block* blocks_;
   uint64_t mask_;  // slots - 1
-  uint64_t* hashes_ = nullptr;
 };
 
 }  // namespace detail
@@ -725,30 +724,9 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // The pairs in iteration order, each with its key's hash: every key is
-    // hashed once, however many tables are tried.
-    struct Moving {
-      KV kv;
-      uint64_t hash;
-    };
-    const size_t size = static_cast<size_t>(cell_.size);
-    std::unique_ptr<Moving[]> moving(new Moving[size + 1]);
-    size_t n = 0;
-    if (IsSmall()) {
-      for (; n < size; ++n) moving[n].kv = SmallData()[n];
-    } else {
-      detail::DenseMap from = Dense();
-      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && n < size;
-           pos = from.At(pos).next) {
-        moving[n++].kv = from.At(pos).kv;
-      }
-    }
-    for (size_t k = 0; k < n; ++k) moving[k].hash = AnyKeyHash(moving[k].kv.key);
-    // The hashes of the new table need no initial value: an entry's is
-    // written whenever the entry is filled, and only filled ones are read.
-    std::unique_ptr<uint64_t[]> fresh_hashes;
+    // Keys are hashed as they move (again if a table turns out too small,
+    // which is rare), so growth needs no memory besides the new table.
     for (;;) {
-      fresh_hashes.reset(new uint64_t[static_cast<size_t>(slots)]);
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
       fresh.size = 0;
@@ -760,15 +738,23 @@ class MapBaseObj : public Object {
       bool fits = true;
       try {
         detail::DenseMap to(&fresh);
-        to.UseHashCache(fresh_hashes.get());
-        for (size_t k = 0; k < n && fits; ++k) {
+        auto move = [&](const KV& kv) {
           uint64_t at;
           bool existed;
-          fits = to.TryInsert(moving[k].kv.key, moving[k].hash, &at, &existed,
-                              /*known_absent=*/true);
+          fits = to.TryInsert(kv.key, AnyKeyHash(kv.key), &at, &existed, /*known_absent=*/true);
           if (fits) {
-            to.At(at).kv.value = moving[k].kv.value;
+            to.At(at).kv.value = kv.value;
             to.ListPushBack(at);
+          }
+        };
+        if (IsSmall()) {
+          const KV* kv = SmallData();
+          for (uint64_t k = 0; k < cell_.size && fits; ++k) move(kv[k]);
+        } else {
+          detail::DenseMap from = Dense();
+          for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && fits;
+               pos = from.At(pos).next) {
+            move(from.At(pos).kv);
           }
         }
       } catch (...) {
