@@ -724,8 +724,23 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // Keys are hashed as they move (again if a table turns out too small,
-    // which is rare), so growth needs no memory besides the new table.
+    // The pairs in iteration order, and each key's hash, computed once
+    // however many tables are tried (a table that turns out too small is
+    // retried twice as large).
+    const size_t size = static_cast<size_t>(cell_.size);
+    std::unique_ptr<const KV*[]> pairs(new const KV*[size + 1]);
+    std::unique_ptr<uint64_t[]> hashes(new uint64_t[size + 1]);
+    size_t n = 0;
+    if (IsSmall()) {
+      for (; n < size; ++n) pairs[n] = &SmallData()[n];
+    } else {
+      detail::DenseMap from = Dense();
+      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && n < size;
+           pos = from.At(pos).next) {
+        pairs[n++] = &from.At(pos).kv;
+      }
+    }
+    for (size_t k = 0; k < n; ++k) hashes[k] = AnyKeyHash(pairs[k]->key);
     for (;;) {
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
@@ -738,23 +753,13 @@ class MapBaseObj : public Object {
       bool fits = true;
       try {
         detail::DenseMap to(&fresh);
-        auto move = [&](const KV& kv) {
+        for (size_t k = 0; k < n && fits; ++k) {
           uint64_t at;
           bool existed;
-          fits = to.TryInsert(kv.key, AnyKeyHash(kv.key), &at, &existed, /*known_absent=*/true);
+          fits = to.TryInsert(pairs[k]->key, hashes[k], &at, &existed, /*known_absent=*/true);
           if (fits) {
-            to.At(at).kv.value = kv.value;
+            to.At(at).kv.value = pairs[k]->value;
             to.ListPushBack(at);
-          }
-        };
-        if (IsSmall()) {
-          const KV* kv = SmallData();
-          for (uint64_t k = 0; k < cell_.size && fits; ++k) move(kv[k]);
-        } else {
-          detail::DenseMap from = Dense();
-          for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && fits;
-               pos = from.At(pos).next) {
-            move(from.At(pos).kv);
           }
         }
       } catch (...) {
