@@ -11,6 +11,14 @@
 #include "any.h"
 #include "string.h"
 
+// Keeps the rare, long paths of key hashing and equality out of the loops
+// that call them (map lookups and inserts), so those loops stay small.
+#if defined(__GNUC__)
+#define TVMFFI_KEY_SLOW_PATH __attribute__((noinline))
+#else
+#define TVMFFI_KEY_SLOW_PATH
+#endif
+
 namespace tvmffi {
 namespace core {
 
@@ -58,6 +66,52 @@ inline TVMFFIAny CallKeyHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32
   return result;
 }
 
+// Whether the n bytes at a and b are the same; short runs without a call.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n <= 16 && n >= 8) {
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return n == 0 || std::memcmp(a, b, n) == 0;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// AnyKeyEqual once the values differ in their raw bytes and one of them is
+// text or an object.
+TVMFFI_KEY_SLOW_PATH inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
+  if (a.type_index == b.type_index &&
+      (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes)) {
+    // Two heap strings (or two heap bytes): the common case of str keys.
+    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
+    return x->size == y->size && SameBytes(x->data, y->data, x->size);
+  }
+  const char* da;
+  const char* db;
+  size_t na, nb;
+  bool bytes_a, bytes_b;
+  if (GetStringView(&a, &da, &na, &bytes_a)) {
+    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
+    return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
+  }
+  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
+  static const TVMFFITypeAttrColumn* column = KeyAttrColumn("__any_equal__");
+  const TVMFFIAny* hook = KeyAttrEntry(column, a.type_index);
+  if (hook == nullptr) return false;
+  TVMFFIAny args[2] = {a, b};
+  TVMFFIAny result = CallKeyHook(*hook, args, 2);
+  bool equal = result.v_int64 != 0;
+  AnyRelease(&result);
+  return equal;
+}
+
 }  // namespace detail
 
 // Container-key equality (spec §5, and apache-tvm-ffi's AnyEqual).  Rules:
@@ -73,23 +127,12 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
   // Values that are neither text nor objects are equal only when identical.
   if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
-  const char* da;
-  const char* db;
-  size_t na, nb;
-  bool bytes_a, bytes_b;
-  if (GetStringView(&a, &da, &na, &bytes_a)) {
-    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
-    return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
+  if (a.type_index == kTVMFFIStr && b.type_index == kTVMFFIStr) {  // the common text keys
+    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
+    return x->size == y->size && detail::SameBytes(x->data, y->data, x->size);
   }
-  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
-  static const TVMFFITypeAttrColumn* column = detail::KeyAttrColumn("__any_equal__");
-  const TVMFFIAny* hook = detail::KeyAttrEntry(column, a.type_index);
-  if (hook == nullptr) return false;
-  TVMFFIAny args[2] = {a, b};
-  TVMFFIAny result = detail::CallKeyHook(*hook, args, 2);
-  bool equal = result.v_int64 != 0;
-  AnyRelease(&result);
-  return equal;
+  return detail::AnyKeyEqualSlow(a, b);
 }
 
 namespace detail {
@@ -109,19 +152,44 @@ inline uint64_t ModMersenne31(uint64_t x) {
 // arithmetic.  Stable across runs and platforms.
 inline uint64_t HashBytes(const char* data, size_t size) {
   constexpr uint64_t kMultiplier = 1099511628211ULL;
-  auto load = [](const char* p, size_t n) {
-    uint64_t word = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    std::memcpy(&word, p, n);
+  // Fixed-size loads only: a variable-length copy into a stack word is a
+  // library call and stalls the load that follows it.
+  auto load64 = [](const char* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto load32 = [](const char* p) {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    return static_cast<uint64_t>(w);
+  };
+  // The 1-7 bytes at p as a zero-padded little-endian word.
+  auto load_tail = [&](const char* p, size_t n) -> uint64_t {
+    if (n >= 4) {
+      // Two overlapping 4-byte loads: bytes 0-3, and bytes n-4..n-1 of which
+      // the top n-4 are bytes 4..n-1.
+      return load32(p) | ((load32(p + n - 4) >> (8 * (8 - n))) << 32);
+    }
+    uint64_t w = static_cast<unsigned char>(p[0]);
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << (8 * (n / 2));
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n - 1])) << (8 * (n - 1));
+    return w;
+  };
 #else
+  auto load_word = [](const char* p, size_t n) {
+    uint64_t word = 0;
     for (size_t k = n; k > 0; --k) word = (word << 8) | static_cast<unsigned char>(p[k - 1]);
-#endif
     return word;
   };
+  auto load64 = [&](const char* p) { return load_word(p, 8); };
+  auto load_tail = load_word;
+#endif
   uint64_t h = 0;
   size_t i = 0;
-  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load(data + i, 8));
-  if (i < size) h = ModMersenne31(h * kMultiplier + load(data + i, size - i));
+  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load64(data + i));
+  if (i < size) h = ModMersenne31(h * kMultiplier + load_tail(data + i, size - i));
   return h;
 }
 
@@ -145,13 +213,10 @@ inline std::string RenderFloat(double x) {
 
 }  // namespace detail
 
-// The key hash of apache-tvm-ffi (AnyHash), which its C++ headers compute
-// inline on maps this library builds: every string form hashes as
-// kTVMFFIStr, every bytes form as kTVMFFIBytes (a small one by its 8 value
-// bytes, which equals the byte hash of its text); an object whose type has an
-// "__any_hash__" attribute by that hook; anything else by type index and its
-// 8 value bytes.  Consistent with AnyKeyEqual.
-inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
+namespace detail {
+
+// AnyKeyHash of text and objects (type index kTVMFFIRawStr and above).
+TVMFFI_KEY_SLOW_PATH inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
   switch (v.type_index) {
     case kTVMFFISmallStr:
       return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
@@ -183,6 +248,25 @@ inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
     }
   }
   return detail::HashCombine(type_bits, v.v_uint64);
+}
+
+}  // namespace detail
+
+// The key hash of apache-tvm-ffi (AnyHash), which its C++ headers compute
+// inline on maps this library builds: every string form hashes as
+// kTVMFFIStr, every bytes form as kTVMFFIBytes (a small one by its 8 value
+// bytes, which equals the byte hash of its text); an object whose type has an
+// "__any_hash__" attribute by that hook; anything else by type index and its
+// 8 value bytes.  Consistent with AnyKeyEqual.
+inline uint64_t AnyKeyHash(const TVMFFIAny& v) {
+  if (v.type_index < kTVMFFIRawStr) {
+    return detail::HashCombine(static_cast<uint32_t>(v.type_index), v.v_uint64);
+  }
+  if (v.type_index == kTVMFFIStr) {  // the common text key
+    const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(v.v_obj);
+    return detail::HashCombine(kTVMFFIStr, detail::HashBytes(b->data, b->size));
+  }
+  return detail::AnyKeyHashSlow(v);
 }
 
 // A key as written in KeyError messages: str keys in double quotes (with "

@@ -23,11 +23,16 @@
 #include <cstring>
 #include <initializer_list>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "any.h"
 #include "any_equal.h"
@@ -149,11 +154,10 @@ class DenseMap {
   static_assert(sizeof(Item) == 48, "dense entry layout");
   static_assert(sizeof(Block) == kBlockSlots * 49, "dense block layout");
 
-  explicit DenseMap(MapCell* cell) : c_(cell) {}
-
-  // Optional: `hashes[i]` holds the hash of entry i's key, kept up to date
-  // by the methods below, so that moving a chain does not hash again.
-  void UseHashCache(uint64_t* hashes) { hashes_ = hashes; }
+  // The storage pointer and size are read once: the table must not be
+  // replaced while this view is in use.
+  explicit DenseMap(MapCell* cell)
+      : c_(cell), blocks_(static_cast<Block*>(cell->data)), mask_(cell->slots - 1) {}
 
   // The distance selected by a jump code (kMapJumps).
   static uint64_t Jump(uint8_t code) { return kMapJumps.value[code]; }
@@ -189,9 +193,16 @@ class DenseMap {
     return blocks;
   }
 
-  uint64_t slots() const { return c_->slots; }
+  uint64_t slots() const { return mask_ + 1; }
   uint8_t& Meta(uint64_t i) const { return Blocks()[i / kBlockSlots].meta[i % kBlockSlots]; }
   Item& At(uint64_t i) const { return Blocks()[i / kBlockSlots].items[i % kBlockSlots]; }
+  // Starts loading entry i's pair, which is on another cache line than its
+  // metadata byte, while the metadata is read.
+  void Prefetch(uint64_t i) const {
+#if defined(__GNUC__)
+    __builtin_prefetch(&At(i).kv);
+#endif
+  }
   bool IsLive(uint64_t i) const {
     uint8_t m = Meta(i);
     return m != kEmpty && m != kProtected;
@@ -199,13 +210,14 @@ class DenseMap {
   // The next member of i's chain, or kMapNoIndex.
   uint64_t ChainNext(uint64_t i, uint8_t meta) const {
     uint64_t d = Jump(meta & kJumpMask);
-    return d == 0 ? kMapNoIndex : (i + d) & (c_->slots - 1);
+    return d == 0 ? kMapNoIndex : (i + d) & mask_;
   }
 
   // The entry holding `key`, or kMapNoIndex.
   uint64_t Find(const TVMFFIAny& key, uint64_t hash) const {
     if (c_->size == 0) return kMapNoIndex;
     uint64_t i = FibHash(hash, c_->fib_shift);
+    Prefetch(i);
     uint8_t m = Meta(i);
     if (m & kTailBit) return kMapNoIndex;  // empty, protected, or another chain's member
     for (;;) {
@@ -229,7 +241,7 @@ class DenseMap {
     uint64_t i = FibHash(hash, c_->fib_shift);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
-      PlaceNew(i, 0, key, hash);
+      PlaceNew(i, 0, key);
       *out = i;
       *existed = false;
       return true;
@@ -238,7 +250,7 @@ class DenseMap {
       // The entry belongs to another chain: move that chain's rest away.
       if (IsFull()) return false;
       if (!TrySpareHead(i)) return false;
-      PlaceNew(i, 0, key, hash);
+      PlaceNew(i, 0, key);
       *out = i;
       *existed = false;
       return true;
@@ -257,7 +269,7 @@ class DenseMap {
     uint8_t jump;
     uint64_t empty;
     if (!NextEmpty(tail, &jump, &empty)) return false;
-    PlaceNew(empty, kTailBit, key, hash);
+    PlaceNew(empty, kTailBit, key);
     SetJump(tail, jump);
     *out = empty;
     *existed = false;
@@ -285,7 +297,6 @@ class DenseMap {
     }
     ListUnlink(i);
     At(i).kv = At(last).kv;
-    if (hashes_ != nullptr) hashes_[i] = hashes_[last];
     ListReplace(last, i);
     Meta(last) = kEmpty;
     SetJump(prev, 0);
@@ -301,18 +312,17 @@ class DenseMap {
   }
 
  private:
-  Block* Blocks() const { return static_cast<Block*>(c_->data); }
+  Block* Blocks() const { return blocks_; }
 
   bool IsFull() const {
-    return static_cast<double>(c_->size + 1) > static_cast<double>(c_->slots) * kMaxLoadFactor;
+    return static_cast<double>(c_->size + 1) > static_cast<double>(mask_ + 1) * kMaxLoadFactor;
   }
   void SetJump(uint64_t i, uint8_t jump) const {
     uint8_t& m = Meta(i);
     m = static_cast<uint8_t>((m & kTailBit) | jump);
   }
-  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key, uint64_t hash) {
+  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key) {
     Meta(i) = meta;
-    if (hashes_ != nullptr) hashes_[i] = hash;
     Item& item = At(i);
     item.kv.key = key;
     AnyZero(&item.kv.value);
@@ -322,8 +332,28 @@ class DenseMap {
   }
   // The first empty entry among the jumps from i, and its jump code.
   bool NextEmpty(uint64_t i, uint8_t* jump, uint64_t* out) const {
-    for (uint8_t code = 1; code < kNumJumps; ++code) {
-      uint64_t candidate = (i + Jump(code)) & (c_->slots - 1);
+    uint8_t code = 1;
+#if defined(__SSE2__)
+    if (mask_ + 1 >= kBlockSlots) {
+      // Codes 1-15 jump 1-15 entries: the rest of i's block, then the start
+      // of the next one (the first again when there is one block).  One
+      // 16-byte compare per block finds the first empty entry among them.
+      uint64_t block = i / kBlockSlots;
+      uint32_t off = static_cast<uint32_t>(i % kBlockSlots);
+      uint64_t next_block = (block + 1) & ((mask_ + 1) / kBlockSlots - 1);
+      uint32_t bits = ((EmptyBits(block) >> (off + 1)) | (EmptyBits(next_block) << (15 - off))) &
+                      0x7FFFu;  // bit d-1: entry i+d is empty
+      if (bits != 0) {
+        uint32_t d = static_cast<uint32_t>(__builtin_ctz(bits)) + 1;
+        *jump = static_cast<uint8_t>(d);
+        *out = (i + d) & mask_;
+        return true;
+      }
+      code = kBlockSlots;
+    }
+#endif
+    for (; code < kNumJumps; ++code) {
+      uint64_t candidate = (i + Jump(code)) & mask_;
       if (Meta(candidate) == kEmpty) {
         *jump = code;
         *out = candidate;
@@ -332,11 +362,26 @@ class DenseMap {
     }
     return false;
   }
-  // The member before i in its chain (i is not a head).
+#if defined(__SSE2__)
+  // Bit k set: entry k of block b is empty.
+  uint32_t EmptyBits(uint64_t b) const {
+    __m128i meta = _mm_loadu_si128(reinterpret_cast<const __m128i*>(Blocks()[b].meta));
+    return static_cast<uint32_t>(
+        _mm_movemask_epi8(_mm_cmpeq_epi8(meta, _mm_set1_epi8(static_cast<char>(kEmpty)))));
+  }
+#endif
+  // The member before i in its chain (i is not a head): the live entry
+  // whose jump leads to i (there is exactly one), found by trying the jumps
+  // backwards from i, shortest first; no key is hashed.
   uint64_t FindPrev(uint64_t i) const {
-    uint64_t hash = hashes_ != nullptr ? hashes_[i] : AnyKeyHash(At(i).kv.key);
-    uint64_t prev = FibHash(hash, c_->fib_shift);
-    for (uint64_t next = ChainNext(prev, Meta(prev)); next != i;
+    for (uint8_t code = 1; code < kNumJumps; ++code) {
+      uint64_t p = (i - Jump(code)) & mask_;
+      uint8_t m = Meta(p);
+      if (m != kEmpty && m != kProtected && (m & kJumpMask) == code) return p;
+    }
+    // Not reached in a well-formed table; walk i's chain from its start.
+    uint64_t prev = FibHash(AnyKeyHash(At(i).kv.key), c_->fib_shift);
+    for (uint64_t next = ChainNext(prev, Meta(prev)); next != i && next != kMapNoIndex;
          prev = next, next = ChainNext(next, Meta(next))) {
     }
     return prev;
@@ -354,7 +399,6 @@ class DenseMap {
       if (!NextEmpty(w, &jump, &empty)) return false;
       Meta(empty) = kTailBit;
       At(empty).kv = At(r).kv;
-      if (hashes_ != nullptr) hashes_[empty] = hashes_[r];
       ListReplace(r, empty);
       uint8_t r_meta = Meta(r);
       Meta(r) = first ? kProtected : kEmpty;
@@ -398,7 +442,8 @@ class DenseMap {
   }
 
   MapCell* c_;
-  uint64_t* hashes_ = nullptr;
+  Block* blocks_;
+  uint64_t mask_;  // slots - 1
 };
 
 }  // namespace detail
@@ -446,8 +491,16 @@ class MapBaseObj : public Object {
   }
   // The value stored under `key`, borrowed; nullptr when absent.
   const TVMFFIAny* FindValue(const TVMFFIAny& key) const {
-    uint64_t pos = FindPos(key);
-    return pos == EndPos() ? nullptr : &KVAt(pos).value;
+    if (IsSmall()) {
+      const KV* kv = SmallData();
+      for (uint64_t i = 0; i < cell_.size; ++i) {
+        if (AnyKeyEqual(kv[i].key, key)) return &kv[i].value;
+      }
+      return nullptr;
+    }
+    detail::DenseMap dense = Dense();
+    uint64_t pos = dense.Find(key, AnyKeyHash(key));
+    return pos == detail::kMapNoIndex ? nullptr : &dense.At(pos).kv.value;
   }
 
   // Inserts or replaces; takes over both owning values.  A replaced value is
@@ -671,15 +724,24 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // Each key is hashed once, however many tables are tried.
-    std::vector<uint64_t> hashes;
-    hashes.reserve(static_cast<size_t>(cell_.size));
-    for (uint64_t pos = BeginPos(); pos != EndPos(); pos = NextPos(pos)) {
-      hashes.push_back(AnyKeyHash(KVAt(pos).key));
+    // The pairs in iteration order, and each key's hash, computed once
+    // however many tables are tried (a table that turns out too small is
+    // retried twice as large).
+    const size_t size = static_cast<size_t>(cell_.size);
+    std::unique_ptr<const KV*[]> pairs(new const KV*[size + 1]);
+    std::unique_ptr<uint64_t[]> hashes(new uint64_t[size + 1]);
+    size_t n = 0;
+    if (IsSmall()) {
+      for (; n < size; ++n) pairs[n] = &SmallData()[n];
+    } else {
+      detail::DenseMap from = Dense();
+      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && n < size;
+           pos = from.At(pos).next) {
+        pairs[n++] = &from.At(pos).kv;
+      }
     }
-    std::vector<uint64_t> fresh_hashes;
+    for (size_t k = 0; k < n; ++k) hashes[k] = AnyKeyHash(pairs[k]->key);
     for (;;) {
-      fresh_hashes.assign(static_cast<size_t>(slots), 0);
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
       fresh.size = 0;
@@ -691,15 +753,12 @@ class MapBaseObj : public Object {
       bool fits = true;
       try {
         detail::DenseMap to(&fresh);
-        to.UseHashCache(fresh_hashes.data());
-        size_t k = 0;
-        for (uint64_t pos = BeginPos(); pos != EndPos() && fits; pos = NextPos(pos), ++k) {
-          const KV& kv = KVAt(pos);
+        for (size_t k = 0; k < n && fits; ++k) {
           uint64_t at;
           bool existed;
-          fits = to.TryInsert(kv.key, hashes[k], &at, &existed, /*known_absent=*/true);
+          fits = to.TryInsert(pairs[k]->key, hashes[k], &at, &existed, /*known_absent=*/true);
           if (fits) {
-            to.At(at).kv.value = kv.value;
+            to.At(at).kv.value = pairs[k]->value;
             to.ListPushBack(at);
           }
         }

@@ -6,6 +6,7 @@
  *   usage: compat_cxx_driver <path to libcompat_cxx_kernel.so> */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <tvm/ffi/c_api.h>
@@ -129,6 +130,49 @@ static void test_our_map(int n) {
   CHECK(our_get_int("Map", r, int_value(-7)) == 70);
   release(&r);
   release(&m);
+}
+
+/* Larger Maps of ours, built by ffi.Map pair by pair, equal the tables
+ * upstream's code builds from the same pairs: many growths, chains moved out
+ * of the way, long probes.  kind 0: int keys i*7919; 1: str keys "key
+ * number i" (heap strings); 2: str keys "k<i>" (small strings up to 7 bytes);
+ * 3: str keys of 1-40 bytes. */
+static void test_our_big_map(int kind, int n) {
+  TVMFFIAny* args = (TVMFFIAny*)malloc(sizeof(TVMFFIAny) * 2 * (size_t)n);
+  char* text = (char*)malloc((size_t)n * 48);
+  TVMFFIAny m, r, flat;
+  int i, k, ok = 1;
+  for (i = 0; i < n; ++i) {
+    char* t = text + (size_t)i * 48;
+    if (kind == 0) {
+      args[2 * i] = int_value((int64_t)i * 7919);
+    } else {
+      if (kind == 1) {
+        snprintf(t, 48, "key number %d", i);
+      } else if (kind == 2) {
+        snprintf(t, 48, "k%d", i);
+      } else {
+        int len = 1 + (i * 7) % 40;
+        for (k = 0; k < len; ++k) t[k] = (char)('a' + (i * 13 + k * 5) % 26);
+        snprintf(t + len, 48 - (size_t)len, "%d", i); /* distinct keys */
+      }
+      args[2 * i] = raw_str_value(t);
+    }
+    args[2 * i + 1] = int_value(i);
+  }
+  CHECK(call_global("ffi.Map", args, 2 * n, &m) == 0);
+  CHECK(our_size("Map", m) == n);
+  for (i = 0; i < n; ++i) ok = ok && our_get_int("Map", m, args[2 * i]) == i;
+  CHECK(ok);
+  CHECK(call("compat_cxx.map_items", 1, m, none_value(), none_value(), &flat) == 0);
+  CHECK(call("compat_cxx.map_same_table_as_upstream", 2, m, flat, none_value(), &r) == 0);
+  if (!text_is(&r, "")) printf("kind %d, %d keys: tables differ\n", kind, n);
+  CHECK(text_is(&r, ""));
+  release(&r);
+  release(&flat);
+  release(&m);
+  free(text);
+  free(args);
 }
 
 /* A Map made by upstream's code read and iterated by our library. */
@@ -272,6 +316,10 @@ int main(int argc, char** argv) {
   }
   test_arrays_and_lists();
   for (n = 0; n <= 40; n += (n < 10 ? 1 : 15)) test_our_map(n);
+  for (n = 100; n <= 3000; n = n * 3 + 100) {
+    int kind;
+    for (kind = 0; kind < 4; ++kind) test_our_big_map(kind, n);
+  }
   test_their_map();
   test_dicts();
   test_strings_shapes_tensors();

@@ -300,6 +300,29 @@ TEST_CASE("Map: key hashes are apache-tvm-ffi's AnyHash", "[map]") {
   CHECK(AnyKeyHash(small_bytes) == 2660953320ULL);
 }
 
+TEST_CASE("Map: the fast byte hash equals the plain definition at every length", "[map]") {
+  // The plain definition: little-endian 8-byte words, the last one
+  // zero-padded, h = (h * 1099511628211 + word) % (2^31 - 1), wrapping.
+  auto plain = [](const unsigned char* p, size_t n) {
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i += 8) {
+      uint64_t word = 0;
+      for (size_t k = 0; k < 8 && i + k < n; ++k) word |= uint64_t(p[i + k]) << (8 * k);
+      h = (h * 1099511628211ULL + word) % 2147483647ULL;
+    }
+    return h;
+  };
+  unsigned char buf[64];
+  for (size_t i = 0; i < sizeof(buf); ++i) buf[i] = static_cast<unsigned char>(0xF7 - 37 * i);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t n = 0; n + offset <= sizeof(buf); ++n) {
+      const char* data = reinterpret_cast<const char*>(buf + offset);
+      INFO("offset " << offset << ", length " << n);
+      CHECK(detail::HashBytes(data, n) == plain(buf + offset, n));
+    }
+  }
+}
+
 namespace {
 
 // An object type whose keys compare by `word` through the __any_hash__ and
