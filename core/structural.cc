@@ -258,6 +258,18 @@ struct Step {
   Any key;
 };
 
+// The definition region a field's value is compared in: a field flagged
+// as a definition opens one (a non-recursive one only outside a recursive
+// region); any other field stays in the node's outer region.
+int32_t FieldRegion(int32_t outer, int64_t flags) {
+  if (flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) return kTVMFFIDefRegionKindRecursive;
+  if ((flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) &&
+      outer != kTVMFFIDefRegionKindRecursive) {
+    return kTVMFFIDefRegionKindNonRecursive;
+  }
+  return outer;
+}
+
 class EqualChecker {
  public:
   EqualChecker(bool map_free_vars, bool skip_tensor_content, bool track)
@@ -485,13 +497,7 @@ class EqualChecker {
     int32_t saved = region_;
     bool ok = ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
-      region_ = outer;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) {
-        region_ = kTVMFFIDefRegionKindRecursive;
-      } else if ((f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) &&
-                 outer != kTVMFFIDefRegionKindRecursive) {
-        region_ = kTVMFFIDefRegionKindNonRecursive;
-      }
+      region_ = FieldRegion(outer, f->flags);
       Any a = ReadField(x->handle(), f);
       Any b = ReadField(y->handle(), f);
       if (Equal(*a.raw(), *b.raw())) return true;
@@ -638,13 +644,7 @@ class Hasher {
     int32_t saved = region_;
     ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
-      region_ = outer;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefRecursive) {
-        region_ = kTVMFFIDefRegionKindRecursive;
-      } else if ((f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive) &&
-                 outer != kTVMFFIDefRegionKindRecursive) {
-        region_ = kTVMFFIDefRegionKindNonRecursive;
-      }
+      region_ = FieldRegion(outer, f->flags);
       Any value = ReadField(obj->handle(), f);
       h = Mix(h, Hash(*value.raw()));
       return true;
