@@ -314,11 +314,14 @@ class EqualChecker {
     if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralEqual", active_.data(), active_.size());
     active_.push_back(la);
     bool ok;
+    // A container is walked even when both sides are the same object: the
+    // DAG nodes and variables inside must be bound on the way, or a later
+    // comparison of one of them against another object would be judged
+    // without the binding (Array([arr, d]) against Array([arr, d2])).
     if (ta == kTVMFFIArray || ta == kTVMFFIList) {
-      ok = la == rb || SeqEqual(static_cast<const SeqObj*>(la), static_cast<const SeqObj*>(rb));
+      ok = SeqEqual(static_cast<const SeqObj*>(la), static_cast<const SeqObj*>(rb));
     } else if (ta == kTVMFFIMap || ta == kTVMFFIDict) {
-      ok = la == rb ||
-           MapEqual(static_cast<const MapBaseObj*>(la), static_cast<const MapBaseObj*>(rb));
+      ok = MapEqual(static_cast<const MapBaseObj*>(la), static_cast<const MapBaseObj*>(rb));
     } else {
       ok = ObjectEqual(la, rb);
     }

@@ -100,6 +100,17 @@ static uint64_t cell_find_bytes(const map_cell *c, const TVMFFIAny *key) {
   return end;
 }
 
+/* The 16 bytes of the key last in iteration order (dense form); zero when
+ * there is none. */
+static TVMFFIAny cell_tail_key(const map_cell *c) {
+  TVMFFIAny none;
+  if (cell_is_small(c) || c->size == 0 || c->iter_list_tail == MAP_NO_INDEX) {
+    memset(&none, 0, sizeof(none));
+    return none;
+  }
+  return cell_kv(c, c->iter_list_tail)->key;
+}
+
 /* The handle of a Map or Dict wrapper, and whether it is a Dict; NULL with an
  * error for anything else. */
 static TVMFFIObject *map_handle(PyObject *self, int *is_dict) {
@@ -240,6 +251,9 @@ typedef struct {
   uint64_t size;           /* the size, storage and capacity seen last */
   const void *data;
   uint64_t slots;
+  TVMFFIAny last;          /* the key returned last (zero before the first) */
+  TVMFFIAny tail;          /* dense form: the key last in iteration order, as seen last */
+  int tail_seen;           /* tail was read in the dense form */
   int kind;
   int size_changed;        /* seen once: every later call raises */
   PyObject *pair;          /* items: the (key, value) tuple reused while only this holds it */
@@ -278,6 +292,27 @@ static PyObject *MapIter_next(PyObject *self) {
     map_iter_finish(it);
     return NULL;
   }
+  /* Setting a present key of a dense Dict moves it to the end of the
+   * iteration order (as upstream's Dict does).  The key just returned may
+   * move (`for k in d: d[k] = ...`): it was visited, and the count of
+   * entries left stops the walk before it comes round again.  Any other key
+   * moved would be visited twice or skipped, so that raises. */
+  if (!cell_is_small(c)) {
+    TVMFFIAny tail = cell_tail_key(c);
+    if (!it->tail_seen) {
+      /* Small until now: a small Dict sets keys in place, so only the turn
+       * to the dense form can have reordered, and it keeps the order. */
+      it->tail = tail;
+      it->tail_seen = 1;
+    } else if (memcmp(&tail, &it->tail, sizeof(tail)) != 0) {
+      if (memcmp(&tail, &it->last, sizeof(tail)) != 0) {
+        map_iter_finish(it);
+        PyErr_SetString(PyExc_RuntimeError, "dictionary keys changed during iteration");
+        return NULL;
+      }
+      it->tail = tail;
+    }
+  }
   if (c->data != it->data || c->slots != it->slots || !cell_is_live(c, it->pos) ||
       memcmp(&cell_kv(c, it->pos)->key, &it->key, sizeof(TVMFFIAny)) != 0) {
     it->pos = cell_find_bytes(c, &it->key);
@@ -292,6 +327,7 @@ static PyObject *MapIter_next(PyObject *self) {
   }
   /* Everything read before any Python code runs (a conversion may). */
   kv = cell_kv(c, it->pos);
+  it->last = kv->key;
   k = copy_stored(&kv->key);
   v = copy_stored(&kv->value);
   if (--it->remaining > 0) {
@@ -414,6 +450,9 @@ static PyObject *map_iter_new(PyObject *map, int kind) {
   it->size_changed = 0;
   it->pair = NULL;
   it->pos = cell_begin(c);
+  memset(&it->last, 0, sizeof(it->last));
+  it->tail = cell_tail_key(c);
+  it->tail_seen = !cell_is_small(c);
   memset(&it->key, 0, sizeof(it->key));
   if (it->remaining > 0) it->key = cell_kv(c, it->pos)->key;
   return (PyObject *)it;

@@ -148,6 +148,32 @@ def test_setting_present_keys_during_iteration_is_allowed(n):
     assert sorted(d.values()) == [i + 1000 for i in range(n)]
 
 
+@pytest.mark.parametrize("n", [20, 3000])
+@pytest.mark.parametrize("ahead", [1, 5])
+def test_setting_a_key_not_yet_visited_raises_instead_of_skipping(n, ahead):
+    # In the dense form, setting a present key moves it to the end of the
+    # order (as upstream's Dict does).  For a key not yet visited that would
+    # visit it late or skip the ones behind; it raises instead.
+    d = tvm_ffi.Dict({f"k{i}": i for i in range(n)})
+    seen = []
+    with pytest.raises(RuntimeError, match="^dictionary keys changed during iteration$"):
+        for k in d:
+            seen.append(k)
+            if k == "k0":
+                d[f"k{ahead}"] = 100
+    assert seen == ["k0"]
+    assert d[f"k{ahead}"] == 100 and len(d) == n
+
+
+def test_setting_a_visited_key_other_than_the_current_one_raises():
+    d = tvm_ffi.Dict({f"k{i}": i for i in range(20)})
+    it = iter(d)
+    assert [next(it), next(it)] == ["k0", "k1"]
+    d["k0"] = -1  # visited, but not the key just returned
+    with pytest.raises(RuntimeError, match="^dictionary keys changed during iteration$"):
+        next(it)
+
+
 def test_storage_replaced_at_same_size_is_followed():
     # A full small Dict (4 of 4) turns dense when a present key is set again:
     # the storage moves, the size stays; iteration finds its place again.

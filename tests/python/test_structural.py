@@ -169,6 +169,14 @@ def test_dag_sharing():
     assert seq(tvm_ffi.Array([s, s]), tvm_ffi.Array([t2, t2]))
     assert shash(tvm_ffi.Array([s, s])) == shash(tvm_ffi.Array([t2, t2]))
     assert shash(tvm_ffi.Array([s, s])) != shash(tvm_ffi.Array([SDag(1), SDag(1)]))
+    # A container shared by both sides still binds the nodes inside it.
+    d, d2 = SDag(1), SDag(1)
+    arr = tvm_ffi.Array([d])
+    assert not seq(tvm_ffi.Array([arr, d]), tvm_ffi.Array([arr, d2]))
+    assert shash(tvm_ffi.Array([arr, d])) != shash(tvm_ffi.Array([arr, d2]))
+    assert seq(tvm_ffi.Array([arr, d]), tvm_ffi.Array([arr, d]))
+    m = tvm_ffi.Map({"k": d})
+    assert not seq(tvm_ffi.Array([m, d]), tvm_ffi.Array([m, d2]))
 
 
 def test_cycles_and_depth_give_errors():
