@@ -1,6 +1,7 @@
 // Built on the field visitor: deep copy, readable repr, field and structural visits.
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -255,10 +256,22 @@ class Printer {
       if (row >= 0 && row < column->size && column->data[row].type_index == kTVMFFIFunction) {
         // A type's own repr: hook(self, fn_repr) -> str.
         Function hook(ObjectPtr<Object>::BorrowHandle(column->data[row].v_obj));
-        Function recurse = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        // The hook may keep fn_repr past its own return; the printer lives on
+        // this call's stack, so the link is cut when the hook is done.
+        auto self = std::make_shared<std::atomic<Printer*>>(this);
+        Function recurse = Function::FromPacked([self](const AnyView* args, int32_t n, Any* rv) {
           if (n != 1) TVMFFI_THROW(TypeError) << "fn_repr takes one argument";
-          *rv = String(Print(*Any(args[0]).raw()));
+          Printer* printer = self->load(std::memory_order_acquire);
+          if (printer == nullptr) {
+            TVMFFI_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
+                                          "that received it had returned";
+          }
+          *rv = String(printer->Print(*Any(args[0]).raw()));
         });
+        struct Unlink {
+          std::atomic<Printer*>* link;
+          ~Unlink() { link->store(nullptr, std::memory_order_release); }
+        } unlink{self.get()};
         return hook(AnyView::FromRaw(v), recurse).As<std::string>();
       }
     }

@@ -302,6 +302,48 @@ TEST_CASE("Structural: cycles and deep nesting give errors", "[structural]") {
 }
 
 namespace {
+// A type whose repr is its own hook; the hook keeps the fn_repr it was given.
+class HookedObj : public Object {
+ public:
+  Any inner;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(HookedObj, "sttest.Hooked", PlainObject)
+};
+
+Function* KeptFnRepr() {
+  static Function kept;
+  return &kept;
+}
+
+Any Hooked(Any inner) {
+  static const bool done = [] {
+    Function hook = Function::FromTyped([](ObjectRef self, Function fn_repr) {
+      *KeptFnRepr() = fn_repr;
+      const HookedObj* h = static_cast<const HookedObj*>(self.get());
+      return String("<hooked " + fn_repr(h->inner).As<std::string>() + ">");
+    });
+    ObjectDef<HookedObj>("").Field("inner", &HookedObj::inner).Attr("__ffi_repr__", Any(hook));
+    return true;
+  }();
+  (void)done;
+  ObjectPtr<HookedObj> h = MakeObject<HookedObj>();
+  h->inner = std::move(inner);
+  return Any(ObjectRef(std::move(h)));
+}
+}  // namespace
+
+TEST_CASE("Repr: a type's __ffi_repr__ hook and the fn_repr it is given", "[structural]") {
+  Any value = Hooked(Any(Array<Any>{Any(int64_t(1)), Any("x")}));
+  CHECK(ReprPrint(Array<Any>{value}) == "[<hooked [1, \"x\"]>]");
+  // The printer that fn_repr reached is gone once ReprPrint returns: calling
+  // the kept function is an error, not a use after free.
+  REQUIRE(KeptFnRepr()->defined());
+  CHECK(ThrownBy([&] { (*KeptFnRepr())(Any(int64_t(2))); }) ==
+        "RuntimeError: fn_repr was called after the __ffi_repr__ call that received it had "
+        "returned");
+  *KeptFnRepr() = Function();
+}
+
+namespace {
 struct SmallStackJob {
   Any value;
   std::string result;
