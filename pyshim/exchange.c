@@ -257,9 +257,16 @@ PyObject *tvmffi_py_exchange_result(tvmffi_py_state *st, const DLPackExchangeAPI
     return (PyObject *)py;
   }
   /* The producer cannot hold this tensor (a dtype or device it does not
-   * know): the result stays a core.Tensor. */
+   * know): the result stays a core.Tensor.  DLPack says the call steals mt
+   * even when it fails, so mt is not ours to delete any more (at worst the
+   * producer leaks it).  An interrupt or a MemoryError is not a refusal and
+   * propagates. */
+  if (PyErr_Occurred() != NULL && (!PyErr_ExceptionMatches(PyExc_Exception) ||
+                                  PyErr_ExceptionMatches(PyExc_MemoryError))) {
+    TVMFFIObjectDecRef(h);
+    return NULL;
+  }
   PyErr_Clear();
-  mt->deleter(mt);
   return tvmffi_py_from_any(st, result);
 }
 
@@ -276,6 +283,10 @@ typedef struct {
 /* Calls into the test table (process-wide C counters, read by _counts()). */
 static long test_count_from, test_count_to, test_count_stream, test_count_alloc, test_count_free;
 static void *test_stream = NULL; /* what current_work_stream reports */
+/* managed_tensor_to_py_object_no_sync refuses with this exception type
+ * (NULL: it does not refuse).  It frees the tensor it was given, which the
+ * call steals in every case. */
+static PyObject *test_to_py_refusal = NULL;
 
 static PyObject *TestWrapper_new(PyTypeObject *type, PyObject *args, PyObject *kwds);
 
@@ -346,6 +357,11 @@ static int test_to_py(DLManagedTensorVersioned *mt, void **out) {
   tvmffi_py_state *st;
   TVMFFIObjectHandle h;
   ++test_count_to;
+  if (test_to_py_refusal != NULL) {
+    mt->deleter(mt);
+    PyErr_SetString(test_to_py_refusal, "DLTensorTestWrapper: refused");
+    return -1;
+  }
   /* The one state of tvm_ffi.core (test helper: one interpreter). */
   core = PyImport_ImportModule("tvm_ffi.core");
   if (core == NULL) return -1;
@@ -520,6 +536,24 @@ static PyObject *TestWrapper_set_stream(PyObject *cls, PyObject *value) {
   Py_RETURN_NONE;
 }
 
+/* _set_to_py_refusal(exception type or None). */
+static PyObject *TestWrapper_set_to_py_refusal(PyObject *cls, PyObject *value) {
+  (void)cls;
+  if (value != Py_None && !(PyType_Check(value) &&
+                            PyType_IsSubtype((PyTypeObject *)value,
+                                             (PyTypeObject *)PyExc_BaseException))) {
+    PyErr_Format(PyExc_TypeError, "_set_to_py_refusal takes an exception type or None, got %R",
+                 value);
+    return NULL;
+  }
+  {
+    PyObject *old = test_to_py_refusal;
+    test_to_py_refusal = value == Py_None ? NULL : Py_NewRef(value);
+    Py_XDECREF(old);
+  }
+  Py_RETURN_NONE;
+}
+
 /* _api(kind) -> a capsule (or, for "address", the int address) of a table:
  * "good", "minimal", "v2" (major version 2), "no_from" (NULL
  * managed_tensor_from_py_object_no_sync), "wrong_name" (a capsule of the
@@ -552,6 +586,7 @@ static PyMethodDef TestWrapper_methods[] = {
     {"_counts", TestWrapper_counts, METH_NOARGS | METH_CLASS, NULL},
     {"_reset", TestWrapper_reset, METH_NOARGS | METH_CLASS, NULL},
     {"_set_stream", TestWrapper_set_stream, METH_O | METH_CLASS, NULL},
+    {"_set_to_py_refusal", TestWrapper_set_to_py_refusal, METH_O | METH_CLASS, NULL},
     {"_api", TestWrapper_api, METH_O | METH_CLASS, NULL},
     {NULL, NULL, 0, NULL}};
 

@@ -222,3 +222,32 @@ def test_environment_switch_turns_the_exchange_api_off():
     env = dict(os.environ, TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API="1")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.stdout.split() == ["TypeError", "True", "0"], out.stderr
+
+
+@pytest.mark.parametrize("refusal", [ValueError, TypeError])
+def test_producer_refusing_a_result_leaves_a_tvm_ffi_tensor(refusal):
+    # The producer owns (and here frees) the DLPack tensor it refused; the
+    # result is the library's own tensor, still alive and usable.
+    a = np.arange(6, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(a))
+    W._set_to_py_refusal(refusal)
+    try:
+        r = t.echo(w)
+    finally:
+        W._set_to_py_refusal(None)
+    assert type(r) is tvm_ffi.Tensor
+    assert r.data_ptr() == a.ctypes.data
+    assert W._counts()["to_py"] == 1
+    np.testing.assert_array_equal(np.from_dlpack(r), a)
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt, MemoryError])
+def test_interrupt_in_producer_result_propagates(exc):
+    a = np.arange(3, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(a))
+    W._set_to_py_refusal(exc)
+    try:
+        with pytest.raises(exc, match="DLTensorTestWrapper: refused"):
+            t.echo(w)
+    finally:
+        W._set_to_py_refusal(None)
