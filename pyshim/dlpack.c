@@ -140,12 +140,13 @@ static int classify_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExch
   if (r) kind |= KIND_EXCHANGE;
   r = has_attr((PyObject *)tp, st->str_dlpack);
   if (r < 0) goto fail;
-  if (r == 0) return kind;
-  kind |= KIND_DLPACK;
+  if (r) kind |= KIND_DLPACK;
+  if (kind == 0) return kind;
+  /* __tvm_ffi_object__ comes before both tensor protocols for arguments. */
   r = has_attr((PyObject *)tp, st->str_ffi_object);
   if (r < 0) goto fail;
   if (r) kind |= KIND_FFI_OBJECT;
-  if (is_numpy_ndarray(tp)) kind |= KIND_NUMPY;
+  if ((kind & KIND_DLPACK) && is_numpy_ndarray(tp)) kind |= KIND_NUMPY;
   return kind;
 fail:
   if (kind & KIND_EXCHANGE) Py_CLEAR(*owner);
@@ -182,7 +183,7 @@ static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExcha
     st->tensor.ndarray_type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
   }
   /* ... and the last exchange-API type straight to exchange.c. */
-  if ((kind & KIND_EXCHANGE) && i < TVMFFI_PY_TENSOR_CACHE) {
+  if ((kind & KIND_EXCHANGE) && !(kind & KIND_FFI_OBJECT) && i < TVMFFI_PY_TENSOR_CACHE) {
     PyTypeObject *old = st->tensor.exchange_type;
     st->tensor.exchange_type = (PyTypeObject *)Py_NewRef((PyObject *)tp);
     st->tensor.exchange_api = *api;

@@ -251,3 +251,22 @@ def test_interrupt_in_producer_result_propagates(exc):
             t.echo(w)
     finally:
         W._set_to_py_refusal(None)
+
+
+def test_tvm_ffi_object_protocol_wins_over_the_exchange_api():
+    # Argument rule 6 (__tvm_ffi_object__) comes before rule 7 (exchange API).
+    arr = tvm_ffi.Array([1, 2])
+
+    class Both(_Holder):
+        __dlpack_c_exchange_api__ = W._api("good")
+
+        def __tvm_ffi_object__(self):
+            return arr
+
+    b = Both(tvm_ffi.from_dlpack(np.arange(2, dtype="float32")))
+    for _ in range(2):  # the second call takes the per-type cache
+        r = t.echo(b)
+        assert isinstance(r, tvm_ffi.Array) and r.same_as(arr)
+    assert W._counts()["from_py"] == 0
+    # from_dlpack still takes the tensor protocol.
+    assert tvm_ffi.from_dlpack(b).shape == (2,)
