@@ -177,8 +177,8 @@ static TVMFFISeqCell *seq_cell(PyObject *self) {
   return TVMFFISeqGetCellPtr(h);
 }
 
-/* The Python value of element i (which must be in range). */
-static PyObject *seq_item(tvmffi_py_state *st, const TVMFFISeqCell *cell, int64_t i) {
+/* The Python value of element i of container wrapper self (i must be in range). */
+static PyObject *seq_item(PyObject *self, const TVMFFISeqCell *cell, int64_t i) {
   const TVMFFIAny *v = &((const TVMFFIAny *)cell->data)[i];
   switch (v->type_index) {
     case kTVMFFINone:
@@ -190,7 +190,7 @@ static PyObject *seq_item(tvmffi_py_state *st, const TVMFFISeqCell *cell, int64_
     case kTVMFFIBool:
       return PyBool_FromLong(v->v_int64 != 0);
     default:
-      return tvmffi_py_from_view(st, v);
+      return tvmffi_py_container_element_view(self, v);
   }
 }
 
@@ -238,7 +238,6 @@ static int normalize_index(PyObject *self, PyObject *index, int64_t size, Py_ssi
 
 /* A plain list of the elements self[start:stop:step]. */
 static PyObject *seq_slice(PyObject *self, PyObject *slice) {
-  tvmffi_py_state *st = ((tvmffi_py_object *)self)->state;
   Py_ssize_t start, stop, step, n, k;
   TVMFFISeqCell *cell;
   PyObject *out;
@@ -254,7 +253,7 @@ static PyObject *seq_slice(PyObject *self, PyObject *slice) {
       Py_DECREF(out);
       return index_error(self, slice, cell->size);
     }
-    v = seq_item(st, cell, start);
+    v = seq_item(self, cell, start);
     if (v == NULL) {
       Py_DECREF(out);
       return NULL;
@@ -275,7 +274,7 @@ static PyObject *Seq_subscript(PyObject *self, PyObject *key) {
     long long j = PyLong_AsLongLongAndOverflow(key, &overflow);
     if (overflow == 0 && !(j == -1 && PyErr_Occurred())) {
       if (j < 0) j += cell->size;
-      if (j >= 0 && j < cell->size) return seq_item(((tvmffi_py_object *)self)->state, cell, j);
+      if (j >= 0 && j < cell->size) return seq_item(self, cell, j);
       return index_error(self, key, cell->size);
     }
     PyErr_Clear();
@@ -284,7 +283,7 @@ static PyObject *Seq_subscript(PyObject *self, PyObject *key) {
   cell = seq_cell(self); /* __index__ may have run Python code */
   if (cell == NULL) return NULL;
   if (i >= cell->size) return index_error(self, key, cell->size);
-  return seq_item(((tvmffi_py_object *)self)->state, cell, i);
+  return seq_item(self, cell, i);
 }
 
 /* sq_item: i is already made non-negative by the caller (PySequence_GetItem). */
@@ -299,7 +298,7 @@ static PyObject *Seq_item_at(PyObject *self, Py_ssize_t i) {
     }
     return NULL;
   }
-  return seq_item(((tvmffi_py_object *)self)->state, cell, i);
+  return seq_item(self, cell, i);
 }
 
 static Py_ssize_t Seq_length(PyObject *self) {
@@ -378,7 +377,7 @@ static PyObject *SeqIter_next(PyObject *self) {
   cell = seq_cell(it->seq);
   if (cell == NULL) return NULL;
   if (it->next < cell->size) {
-    return seq_item(((tvmffi_py_object *)it->seq)->state, cell, it->next++);
+    return seq_item(it->seq, cell, it->next++);
   }
   Py_CLEAR(it->seq);
   return NULL;
@@ -638,7 +637,7 @@ static PyType_Slot SeqBase_slots[] = {
 
 static PyType_Spec SeqBase_spec = {
     .name = "tvm_ffi.core.SeqBase",
-    .basicsize = 0, /* the layout of core.Object */
+    .basicsize = sizeof(tvmffi_py_container),
     .itemsize = 0,
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = SeqBase_slots,
@@ -1026,7 +1025,8 @@ static PyObject *mod_seq_getitem(PyObject *module, PyObject *const *args, Py_ssi
     return NULL;
   }
   v = ((const TVMFFIAny *)cell->data)[i];
-  return tvmffi_py_from_view(st, &v);
+  return TVMFFI_PY_IS_CONTAINER(st, args[0]) ? tvmffi_py_container_element_view(args[0], &v)
+                                              : tvmffi_py_from_view(st, &v);
 }
 
 static PyMethodDef container_functions[] = {

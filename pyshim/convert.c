@@ -430,7 +430,16 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   }
 
   /* Subclasses and protocols. */
-  if (PyObject_TypeCheck(obj, st->object_type)) return object_to_any(obj, out);
+  if (PyObject_TypeCheck(obj, st->object_type)) {
+    if (object_to_any(obj, out) != 0) return -1;
+    /* A container carrying an exchange API inside a list or dict argument
+     * passes it on as a top-level one does (pyshim.h). */
+    if (tvmffi_py_is_container_index(out->type_index) && TVMFFI_PY_IS_CONTAINER(st, obj) &&
+        ((tvmffi_py_container *)obj)->exchange != NULL) {
+      st->tensor.nested_exchange = ((tvmffi_py_container *)obj)->exchange;
+    }
+    return 0;
+  }
   if (st->dtype_cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)st->dtype_cls)) {
     return datatype_attr_to_any(st, obj, out);
   }

@@ -169,6 +169,7 @@ int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj, const DLPackEx
   out->v_obj = (TVMFFIObject *)h;
   if (tvmffi_py_temps_add(temps, h) != 0) return -1;
   if (temps->exchange == NULL) temps->exchange = api;
+  st->tensor.nested_exchange = api;
   /* The stream the producer works on, for the first non-CPU tensor. */
   if (device.device_type != kDLCPU && temps->stream_device_type == -1 &&
       api->current_work_stream != NULL) {
@@ -268,6 +269,33 @@ PyObject *tvmffi_py_exchange_result(tvmffi_py_state *st, const DLPackExchangeAPI
   }
   PyErr_Clear();
   return tvmffi_py_from_any(st, result);
+}
+
+/* ---- elements of returned containers ------------------------------------------------- */
+
+PyObject *tvmffi_py_container_element(PyObject *owner, TVMFFIAny *owned) {
+  tvmffi_py_state *st = ((tvmffi_py_object *)owner)->state;
+  const DLPackExchangeAPI *api = ((tvmffi_py_container *)owner)->exchange;
+  int32_t type_index = owned->type_index;
+  PyObject *r;
+  if (api == NULL) return tvmffi_py_from_any(st, owned);
+  if (type_index == kTVMFFITensor) return tvmffi_py_exchange_result(st, api, owned);
+  r = tvmffi_py_from_any(st, owned);
+  if (r != NULL && tvmffi_py_is_container_index(type_index) &&
+      TVMFFI_PY_IS_CONTAINER(st, r)) {
+    ((tvmffi_py_container *)r)->exchange = api;
+  }
+  return r;
+}
+
+PyObject *tvmffi_py_container_element_view(PyObject *owner, const TVMFFIAny *view) {
+  TVMFFIAny owned;
+  if (((tvmffi_py_container *)owner)->exchange == NULL) {
+    return tvmffi_py_from_view(((tvmffi_py_object *)owner)->state, view);
+  }
+  owned = *view;
+  if (owned.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectIncRef(owned.v_obj);
+  return tvmffi_py_container_element(owner, &owned);
 }
 
 /* ---- core.DLTensorTestWrapper -------------------------------------------------------- */

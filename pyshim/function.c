@@ -34,8 +34,20 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
   }
   /* Tensors in through a DLPack C exchange API: a tensor result goes back
    * out as the producer's type (torch in, torch out; exchange.c). */
-  if (exchange != NULL && result.type_index == kTVMFFITensor) {
-    return tvmffi_py_exchange_result(fn->state, exchange, &result);
+  if (exchange != NULL) {
+    PyObject *r;
+    if (result.type_index == kTVMFFITensor) {
+      return tvmffi_py_exchange_result(fn->state, exchange, &result);
+    }
+    if (!tvmffi_py_is_container_index(result.type_index)) {
+      return tvmffi_py_result_from_any(fn->state, &result);
+    }
+    /* ... and so do tensors later read out of a returned container. */
+    r = tvmffi_py_result_from_any(fn->state, &result);
+    if (r != NULL && TVMFFI_PY_IS_CONTAINER(fn->state, r)) {
+      ((tvmffi_py_container *)r)->exchange = exchange;
+    }
+    return r;
   }
   return tvmffi_py_result_from_any(fn->state, &result);
 }

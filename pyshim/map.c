@@ -190,7 +190,7 @@ static int map_lookup(PyObject *self, PyObject *key, PyObject **out) {
     TVMFFIObjectDecRef(r.v_obj);
     return 0;
   }
-  *out = tvmffi_py_result_from_any(st, &r);
+  *out = tvmffi_py_container_element(self, &r);
   return *out == NULL ? -1 : 1;
 }
 
@@ -275,7 +275,6 @@ static TVMFFIAny copy_stored(const TVMFFIAny *v) {
 
 static PyObject *MapIter_next(PyObject *self) {
   map_iter *it = (map_iter *)self;
-  tvmffi_py_state *st;
   const map_cell *c;
   const map_kv *kv;
   TVMFFIAny k, v;
@@ -338,11 +337,10 @@ static PyObject *MapIter_next(PyObject *self) {
       it->key = cell_kv(c, it->pos)->key;
     }
   }
-  st = ((tvmffi_py_object *)it->map)->state;
   if (it->kind == KIND_VALUES) {
     if (k.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(k.v_obj);
   } else {
-    key = tvmffi_py_from_any(st, &k);
+    key = tvmffi_py_container_element(it->map, &k);
   }
   if (it->kind == KIND_KEYS) {
     if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v.v_obj);
@@ -352,7 +350,7 @@ static PyObject *MapIter_next(PyObject *self) {
     if (v.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(v.v_obj);
     return NULL;
   }
-  value = tvmffi_py_from_any(st, &v);
+  value = tvmffi_py_container_element(it->map, &v);
   if (it->kind == KIND_VALUES || value == NULL) {
     Py_XDECREF(key);
     return value;
@@ -779,7 +777,7 @@ static PyType_Slot MapBase_slots[] = {
 
 static PyType_Spec MapBase_spec = {
     .name = "tvm_ffi.core.MapBase",
-    .basicsize = 0, /* the layout of core.Object */
+    .basicsize = sizeof(tvmffi_py_container),
     .itemsize = 0,
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = MapBase_slots,

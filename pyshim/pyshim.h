@@ -57,6 +57,9 @@ typedef struct {
   const DLPackExchangeAPI *exchange_api;
   /* TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 at import: never use the C API. */
   int skip_exchange;
+  /* The exchange API of a tensor converted inside a list or dict argument
+   * (whose conversion has temporaries of its own); reset by every call. */
+  const DLPackExchangeAPI *nested_exchange;
 } tvmffi_py_tensor_state;
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4
@@ -208,6 +211,27 @@ typedef struct {
   tvmffi_py_state *state;
 } tvmffi_py_object;
 
+/* Wrappers of ffi.Array, ffi.List, ffi.Map and ffi.Dict (core.SeqBase and
+ * core.MapBase): an Object plus the DLPack C exchange API of the call that
+ * returned the container (NULL: none), so that tensors read out of it go back
+ * to Python as that producer's tensors (torch in, torch out) and containers
+ * read out of it carry the same API. */
+typedef struct {
+  tvmffi_py_object base;
+  const DLPackExchangeAPI *exchange;
+} tvmffi_py_container;
+
+static inline int tvmffi_py_is_container_index(int32_t type_index) {
+  return type_index == kTVMFFIArray || type_index == kTVMFFIList || type_index == kTVMFFIMap ||
+         type_index == kTVMFFIDict;
+}
+
+/* Whether obj is a wrapper with the tvmffi_py_container layout. */
+#define TVMFFI_PY_IS_CONTAINER(st, obj)                                                   \
+  (PyObject_TypeCheck((obj), (st)->array_base_type) ||                                   \
+   PyObject_TypeCheck((obj), (st)->list_base_type) ||                                    \
+   PyObject_TypeCheck((obj), (st)->map_base_type))
+
 /* core.Function instances: an Object plus the vectorcall entry and a dict. */
 typedef struct {
   PyObject_HEAD
@@ -285,6 +309,14 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObje
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index);
 TVMFFI_PY_HIDDEN int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_index,
                                               PyObject *cls);
+
+/* exchange.c: the Python value of an element read out of container wrapper
+ * `owner` (steals `owned`): with the owner's exchange API, a tensor becomes
+ * the producer's tensor and a container carries the API on. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_container_element(PyObject *owner, TVMFFIAny *owned);
+/* The same for a borrowed element. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_container_element_view(PyObject *owner,
+                                                            const TVMFFIAny *view);
 
 /* function.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st);
@@ -414,6 +446,12 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
     if (h != NULL) {
       tvmffi_py_set_head(out, h->type_index);
       out->v_obj = h;
+      /* A container returned by a call that took framework tensors passes
+       * that exchange API on, so this call's tensor results convert back. */
+      if (temps->exchange == NULL && tvmffi_py_is_container_index(h->type_index) &&
+          TVMFFI_PY_IS_CONTAINER(st, obj)) {
+        temps->exchange = ((tvmffi_py_container *)obj)->exchange;
+      }
       return 0;
     }
     /* Never initialised: the general path raises the ValueError. */
@@ -458,6 +496,7 @@ static inline int tvmffi_py_call_ex(tvmffi_py_state *st, TVMFFIObjectHandle f,
     }
   }
   tvmffi_py_temps_init(&temps);
+  st->tensor.nested_exchange = NULL;
   for (i = 0; i < n; ++i) {
     if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
       tvmffi_py_temps_release(&temps);
@@ -465,6 +504,7 @@ static inline int tvmffi_py_call_ex(tvmffi_py_state *st, TVMFFIObjectHandle f,
       return -1;
     }
   }
+  if (temps.exchange == NULL) temps.exchange = st->tensor.nested_exchange;
   memset(result, 0, sizeof(*result));
   if (temps.exchange != NULL) {
     /* Tensors came through a DLPack C exchange API (exchange.c). */

@@ -270,3 +270,39 @@ def test_tvm_ffi_object_protocol_wins_over_the_exchange_api():
     assert W._counts()["from_py"] == 0
     # from_dlpack still takes the tensor protocol.
     assert tvm_ffi.from_dlpack(b).shape == (2,)
+
+
+def test_tensors_inside_returned_containers_convert_back_when_read():
+    a = np.arange(4, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(a))
+    r = t.echo([w, 1, "s"])
+    assert isinstance(r, tvm_ffi.Array)
+    assert W._counts()["to_py"] == 0  # lazily: nothing converted yet
+    first = r[0]
+    assert type(first) is W and t.tensor_data_ptr(first) == a.ctypes.data
+    assert W._counts()["to_py"] == 1
+    assert [type(x) for x in r] == [W, int, str]
+    assert type(r[-3]) is W and type(r[:1][0]) is W
+    m = t.echo({"k": w, "n": [w]})
+    assert isinstance(m, tvm_ffi.Map)
+    assert type(m["k"]) is W and type(m.get("k")) is W
+    assert type(m["n"][0]) is W  # a nested container carries the API on
+    assert {k: type(v) for k, v in m.items()}["k"] is W
+    assert type([v for v in m.values() if not isinstance(v, tvm_ffi.Array)][0]) is W
+
+
+def test_a_returned_container_passes_its_exchange_api_on():
+    a = np.arange(2, dtype="float32")
+    r = t.echo([W(tvm_ffi.from_dlpack(a))])
+    get = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    x = get(r, 0)  # the only argument is the container
+    assert type(x) is W and t.tensor_data_ptr(x) == a.ctypes.data
+    assert type(t.echo(r)[0]) is W
+    assert type(t.echo([r])[0][0]) is W  # also from inside a list argument
+
+
+def test_containers_from_calls_without_an_exchange_api_hold_tvm_ffi_tensors():
+    a = np.arange(2, dtype="float32")
+    r = t.echo([tvm_ffi.from_dlpack(a)])
+    assert type(r[0]) is tvm_ffi.Tensor
+    assert W._counts()["to_py"] == 0

@@ -177,3 +177,18 @@ def test_use_torch_stream_on_a_gpu():
     seen = tvm_ffi.convert(lambda x: tvm_ffi.get_raw_stream(CUDA0))
     with torch.cuda.stream(s):
         assert seen(a) == s.cuda_stream
+
+
+def test_tensors_in_a_returned_container_come_back_as_torch():
+    a = torch.arange(6, dtype=torch.float32)
+    b = torch.ones(2, dtype=torch.int64)
+    r = t.echo([a, {"b": b}, 3])
+    assert isinstance(r, tvm_ffi.Array)
+    x = r[0]
+    assert type(x) is torch.Tensor and x.data_ptr() == a.data_ptr()
+    inner = r[1]
+    assert isinstance(inner, tvm_ffi.Map)
+    assert type(inner["b"]) is torch.Tensor and torch.equal(inner["b"], b)
+    assert [type(v) for v in r][::2] == [torch.Tensor, int]
+    # The container passes torch on to a call that only takes it.
+    assert type(tvm_ffi.get_global_func("ffi.ArrayGetItem")(r, 0)) is torch.Tensor
