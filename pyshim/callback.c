@@ -26,6 +26,10 @@ static atomic_int python_gone = 0;
 typedef struct tvmffi_py_closure {
   PyObject *callable; /* owned; NULL once dropped at exit */
   PyObject *module;   /* owned: keeps the module state alive */
+  /* convert_func(f, tensor_cls=...): tensor arguments are delivered through
+   * this table as tensor_cls instances; exchange_owner (owned) keeps it. */
+  const DLPackExchangeAPI *exchange;
+  PyObject *exchange_owner;
   struct tvmffi_py_closure *prev, *next;
 } tvmffi_py_closure;
 
@@ -96,7 +100,13 @@ static int tvmffi_py_callback_safe_call(void *self, const TVMFFIAny *args, int32
     }
   }
   for (made = 0; made < num_args; ++made) {
-    stack[made] = tvmffi_py_from_view(st, &args[made]);
+    if (c->exchange != NULL && args[made].type_index == kTVMFFITensor) {
+      TVMFFIAny owned = args[made];
+      TVMFFIObjectIncRef(owned.v_obj);
+      stack[made] = tvmffi_py_exchange_result(st, c->exchange, &owned);
+    } else {
+      stack[made] = tvmffi_py_from_view(st, &args[made]);
+    }
     if (stack[made] == NULL) goto fail;
   }
   ret = PyObject_Vectorcall(c->callable, stack, (size_t)num_args, NULL);
@@ -126,11 +136,18 @@ static void Callback_deleter(void *self) {
   pthread_mutex_unlock(&closures_lock);
   release_pyobject(c->callable);
   release_pyobject(c->module);
+  release_pyobject(c->exchange_owner);
   free(c);
 }
 
 int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                    TVMFFIObjectHandle *out) {
+  return tvmffi_py_callable_to_function_ex(module, callable, NULL, NULL, out);
+}
+
+int tvmffi_py_callable_to_function_ex(PyObject *module, PyObject *callable,
+                                      const DLPackExchangeAPI *exchange, PyObject *exchange_owner,
+                                      TVMFFIObjectHandle *out) {
   tvmffi_py_closure *c = malloc(sizeof(tvmffi_py_closure));
   tvmffi_py_state *st = PyModule_GetState(module);
   int rc;
@@ -140,6 +157,8 @@ int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
   }
   c->callable = Py_NewRef(callable);
   c->module = Py_NewRef(module);
+  c->exchange = exchange;
+  c->exchange_owner = Py_XNewRef(exchange_owner);
   c->prev = NULL;
   pthread_mutex_lock(&closures_lock);
   c->next = closures_head;
@@ -155,6 +174,7 @@ int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
     pthread_mutex_unlock(&closures_lock);
     Py_DECREF(c->callable);
     Py_DECREF(c->module);
+    Py_XDECREF(c->exchange_owner);
     free(c);
     tvmffi_py_raise_from_ffi(st, rc);
     return -1;

@@ -234,12 +234,45 @@ static PyObject *mod_register_global_func(PyObject *module, PyObject *const *arg
   return tvmffi_py_function_wrap(st, h);
 }
 
-/* _convert_to_ffi_func(callable) -> Function */
-static PyObject *mod_convert_to_ffi_func(PyObject *module, PyObject *f) {
+/* _convert_to_ffi_func(callable, tensor_cls=None) -> Function.  With
+ * tensor_cls, tensor arguments reach the callable as tensor_cls instances,
+ * made through the class's DLPack C exchange API. */
+static PyObject *mod_convert_to_ffi_func(PyObject *module, PyObject *const *args,
+                                         Py_ssize_t nargs) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
+  PyObject *f, *tensor_cls, *owner = NULL;
+  const DLPackExchangeAPI *api = NULL;
   TVMFFIObjectHandle h;
-  if (PyObject_TypeCheck(f, st->function_type)) return Py_NewRef(f);
-  if (function_handle_of(st, f, &h) != 0) return NULL;
+  int rc;
+  if (tvmffi_py_check_nargs("_convert_to_ffi_func", nargs, 1, 2) != 0) return NULL;
+  f = args[0];
+  tensor_cls = nargs == 2 ? args[1] : Py_None;
+  if (tensor_cls == Py_None) {
+    if (PyObject_TypeCheck(f, st->function_type)) return Py_NewRef(f);
+    if (function_handle_of(st, f, &h) != 0) return NULL;
+    return tvmffi_py_function_wrap(st, h);
+  }
+  if (!PyType_Check(tensor_cls)) {
+    PyErr_Format(PyExc_TypeError, "tensor_cls must be a class, got %R", tensor_cls);
+    return NULL;
+  }
+  if (tvmffi_py_exchange_lookup(st, (PyTypeObject *)tensor_cls, &api, &owner) < 0) return NULL;
+  if (api == NULL || api->managed_tensor_to_py_object_no_sync == NULL) {
+    Py_XDECREF(owner);
+    PyErr_Format(PyExc_TypeError,
+                 "tensor_cls %R has no __dlpack_c_exchange_api__ that makes tensors "
+                 "(managed_tensor_to_py_object_no_sync)",
+                 tensor_cls);
+    return NULL;
+  }
+  if (!PyCallable_Check(f)) {
+    Py_XDECREF(owner);
+    PyErr_Format(PyExc_TypeError, "convert_func needs a callable, got %R", f);
+    return NULL;
+  }
+  rc = tvmffi_py_callable_to_function_ex(module, f, api, owner, &h);
+  Py_XDECREF(owner);
+  if (rc != 0) return NULL;
   return tvmffi_py_function_wrap(st, h);
 }
 
@@ -259,7 +292,7 @@ static PyObject *mod_get_release_gil_default(PyObject *module, PyObject *unused)
 static PyMethodDef function_functions[] = {
     {"_get_global_func", mod_get_global_func, METH_O, NULL},
     {"_register_global_func", TVMFFI_PY_METH(mod_register_global_func), METH_FASTCALL, NULL},
-    {"_convert_to_ffi_func", mod_convert_to_ffi_func, METH_O, NULL},
+    {"_convert_to_ffi_func", TVMFFI_PY_METH(mod_convert_to_ffi_func), METH_FASTCALL, NULL},
     {"_set_release_gil_default", mod_set_release_gil_default, METH_O, NULL},
     {"_get_release_gil_default", mod_get_release_gil_default, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};

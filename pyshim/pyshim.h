@@ -581,6 +581,12 @@ TVMFFI_PY_HIDDEN int tvmffi_py_can_enter_python(void);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                                     TVMFFIObjectHandle *out);
+/* The same, delivering tensor arguments through `exchange` (kept alive by
+ * exchange_owner, may be NULL) as that producer's tensors. */
+TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function_ex(PyObject *module, PyObject *callable,
+                                                       const DLPackExchangeAPI *exchange,
+                                                       PyObject *exchange_owner,
+                                                       TVMFFIObjectHandle *out);
 TVMFFI_PY_HIDDEN int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out);
 TVMFFI_PY_HIDDEN void tvmffi_py_drop_callables(void);
 

@@ -24,6 +24,10 @@ def convert(value: Any) -> Any:
     return core._convert(value)
 
 
-def convert_func(pyfunc: Callable) -> core.Function:
-    """Wrap a Python callable as an FFI :class:`tvm_ffi.Function`."""
-    return core._convert_to_ffi_func(pyfunc)
+def convert_func(pyfunc: Callable, tensor_cls: type | None = None) -> core.Function:
+    """Wrap a Python callable as an FFI :class:`tvm_ffi.Function`.
+
+    With ``tensor_cls`` (a class publishing ``__dlpack_c_exchange_api__``,
+    such as ``torch.Tensor``), tensor arguments reach ``pyfunc`` as instances
+    of that class instead of :class:`tvm_ffi.Tensor`, without a copy."""
+    return core._convert_to_ffi_func(pyfunc, tensor_cls)

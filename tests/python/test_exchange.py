@@ -306,3 +306,32 @@ def test_containers_from_calls_without_an_exchange_api_hold_tvm_ffi_tensors():
     r = t.echo([tvm_ffi.from_dlpack(a)])
     assert type(r[0]) is tvm_ffi.Tensor
     assert W._counts()["to_py"] == 0
+
+
+def test_convert_func_with_tensor_cls_delivers_that_class():
+    seen = []
+
+    def f(x, y):
+        seen.append((type(x), type(y)))
+        return x
+
+    a = np.arange(3, dtype="float32")
+    fn = tvm_ffi.convert_func(f, tensor_cls=W)
+    r = t.apply(fn, tvm_ffi.from_dlpack(a), 5)
+    assert seen == [(W, int)]
+    assert W._counts()["to_py"] == 1
+    # The W the callable returned went back through the exchange API.
+    assert type(r) is tvm_ffi.Tensor and r.data_ptr() == a.ctypes.data
+    seen.clear()
+    plain = tvm_ffi.convert_func(f)
+    t.apply(plain, tvm_ffi.from_dlpack(a), 5)
+    assert seen == [(tvm_ffi.Tensor, int)]
+
+
+def test_convert_func_tensor_cls_errors():
+    with pytest.raises(TypeError, match=r"tensor_cls <class 'int'> has no __dlpack_c_exchange_api__"):
+        tvm_ffi.convert_func(lambda x: x, tensor_cls=int)
+    with pytest.raises(TypeError, match="tensor_cls must be a class, got 3"):
+        tvm_ffi.convert_func(lambda x: x, tensor_cls=3)
+    with pytest.raises(TypeError, match="convert_func needs a callable, got 7"):
+        tvm_ffi.convert_func(7, tensor_cls=W)

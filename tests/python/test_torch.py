@@ -192,3 +192,16 @@ def test_tensors_in_a_returned_container_come_back_as_torch():
     assert [type(v) for v in r][::2] == [torch.Tensor, int]
     # The container passes torch on to a call that only takes it.
     assert type(tvm_ffi.get_global_func("ffi.ArrayGetItem")(r, 0)) is torch.Tensor
+
+
+def test_convert_func_with_torch_tensor_cls():
+    seen = []
+
+    def f(x):
+        seen.append(type(x))
+        return x * 2
+
+    fn = tvm_ffi.convert_func(f, tensor_cls=torch.Tensor)
+    r = t.apply(fn, tvm_ffi.from_dlpack(torch.arange(3, dtype=torch.float32)))
+    assert seen == [torch.Tensor]
+    assert torch.equal(torch.from_dlpack(r), torch.tensor([0.0, 2.0, 4.0]))
