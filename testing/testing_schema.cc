@@ -45,6 +45,34 @@ TVMFFI_REGISTER_GLOBAL("testing.schema_no_args_no_return", []() {});
 TVMFFI_REGISTER_GLOBAL_PACKED("testing.schema_packed",
                               [](const AnyView*, int32_t, Any*) {});
 
+// The metadata text of field or method `name` of the type `type_key` (its own
+// members only); KeyError when there is no such member.
+TVMFFI_REGISTER_GLOBAL("testing.reflected_member_metadata",
+                       [](const std::string& type_key, const std::string& name) -> String {
+                         TVMFFIByteArray key = ToByteArray(type_key);
+                         int32_t index = -1;
+                         if (TVMFFITypeKeyToIndex(&key, &index) != 0) ThrowRaised(-1);
+                         const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+                         if (info == nullptr) ThrowRaised(-1);
+                         auto text = [](const TVMFFIByteArray& b) {
+                           return String(std::string(b.data, b.size));
+                         };
+                         for (int32_t i = 0; i < info->num_fields; ++i) {
+                           const TVMFFIFieldInfo& f = info->fields[i];
+                           if (std::string(f.name.data, f.name.size) == name) {
+                             return text(f.metadata);
+                           }
+                         }
+                         for (int32_t i = 0; i < info->num_methods; ++i) {
+                           const TVMFFIMethodInfo& m = info->methods[i];
+                           if (std::string(m.name.data, m.name.size) == name) {
+                             return text(m.metadata);
+                           }
+                         }
+                         TVMFFI_THROW(KeyError) << type_key << " has no member " << name;
+                         return String();  // not reached: the builder throws
+                       });
+
 }  // namespace
 }  // namespace core
 }  // namespace tvmffi
