@@ -2,8 +2,10 @@
 // and reflected fields.
 #include "recursive_compare.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -108,6 +110,54 @@ const TVMFFITypeInfo* InfoOf(const Object* obj) {
   return info;
 }
 
+// Type attributes that replace the field-wise walk for one type:
+//   __ffi_eq__(self, other, fn_eq) -> bool
+//   __ffi_compare__(self, other, fn_cmp) -> int (< 0, 0, > 0; also equality
+//     when the type has no __ffi_eq__)
+//   __ffi_hash__(self, fn_hash) -> int
+// fn_* continue the walk on nested values (cycles and depth still watched).
+struct HookColumn {
+  const char* name;
+  std::atomic<const TVMFFITypeAttrColumn*> column{nullptr};
+};
+HookColumn g_eq_hook{"__ffi_eq__"};
+HookColumn g_compare_hook{"__ffi_compare__"};
+HookColumn g_hash_hook{"__ffi_hash__"};
+
+std::optional<Function> FindHook(HookColumn& hook, int32_t type_index) {
+  const TVMFFITypeAttrColumn* column = hook.column.load(std::memory_order_acquire);
+  if (column == nullptr) {
+    // The column appears when the first type registers the hook; until then
+    // each call looks again.
+    TVMFFIByteArray name{hook.name, std::strlen(hook.name)};
+    column = TVMFFIGetTypeAttrColumn(&name);
+    if (column == nullptr) return std::nullopt;
+    hook.column.store(column, std::memory_order_release);
+  }
+  int32_t row = type_index - column->begin_index;
+  if (row < 0 || row >= column->size || column->data[row].type_index != kTVMFFIFunction) {
+    return std::nullopt;
+  }
+  return Function(ObjectPtr<Object>::BorrowHandle(column->data[row].v_obj));
+}
+
+AnyView ObjectView(const Object* obj) {
+  TVMFFIAny v;
+  v.type_index = obj->type_index();
+  v.zero_padding = 0;
+  v.v_obj = static_cast<TVMFFIObject*>(obj->handle());
+  return AnyView::FromRaw(v);
+}
+
+// A hook's result as an int64 (bool for __ffi_eq__ is accepted as 0/1).
+int64_t HookInt(const Any& r, const char* hook, const Object* obj) {
+  if (r.type_index() == kTVMFFIInt || r.type_index() == kTVMFFIBool) return r.raw()->v_int64;
+  TVMFFI_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
+                          << "` must return an int, got "
+                          << TypeIndexToDisplayName(r.type_index());
+  return 0;  // not reached: the builder throws
+}
+
 // The walk state shared by equality and ordering: the pairs of objects being
 // compared (for cycles) and the depth.
 class Walk {
@@ -178,7 +228,7 @@ class EqWalker {
     } else if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
       ok = MapEqual(static_cast<const MapBaseObj*>(x), static_cast<const MapBaseObj*>(y));
     } else {
-      ok = FieldsEqual(x, y);
+      ok = ObjectEqual(x, y);
     }
     walk_.Leave(x, y);
     return ok;
@@ -209,6 +259,25 @@ class EqWalker {
       if (other == nullptr || !Equal(kv.value, *other)) return false;
     }
     return true;
+  }
+
+  bool ObjectEqual(const Object* x, const Object* y) {
+    if (std::optional<Function> hook = FindHook(g_eq_hook, x->type_index())) {
+      Function fn_eq = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
+        *rv = Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
+      });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq), "__ffi_eq__", x) != 0;
+    }
+    if (std::optional<Function> hook = FindHook(g_compare_hook, x->type_index())) {
+      // Only equality matters here: nested values answer 0 (equal) or 1.
+      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+        *rv = int64_t(Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
+      });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x) == 0;
+    }
+    return FieldsEqual(x, y);
   }
 
   bool FieldsEqual(const Object* x, const Object* y) {
@@ -301,6 +370,13 @@ class OrderWalker {
     int c;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
       c = SeqCompare(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
+    } else if (std::optional<Function> hook = FindHook(g_compare_hook, ca)) {
+      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+        *rv = int64_t(Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
+      });
+      int64_t r = HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x);
+      c = Sign3(r, int64_t(0));
     } else {
       c = FieldsCompare(x, y);
     }
@@ -408,6 +484,13 @@ class Hasher {
         sum += Mix(Hash(kv.key), Hash(kv.value));
       }
       h = Mix(Mix(tag, static_cast<uint64_t>(m->size())), sum);
+    } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
+      Function fn_hash = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 1) TVMFFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
+        *rv = static_cast<int64_t>(Hash(*Any(args[0]).raw()));
+      });
+      int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash), "__ffi_hash__", obj);
+      h = Mix(Mix(tag, InfoOf(obj)->type_key_hash), static_cast<uint64_t>(r));
     } else {
       const TVMFFITypeInfo* info = InfoOf(obj);
       h = Mix(tag, info->type_key_hash);

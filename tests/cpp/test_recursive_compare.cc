@@ -41,6 +41,27 @@ class RcEmptyObj : public Object {
   TVMFFI_DECLARE_DYNAMIC_TYPE(RcEmptyObj, "rctest.Empty", PlainObject)
 };
 
+// Compared through hooks: equality and hash by `key` only (through the
+// callbacks), order by `key` descending; `label` is ignored by all three.
+class RcLabelObj : public Object {
+ public:
+  Any key;
+  String label;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(RcLabelObj, "rctest.Label", PlainObject)
+};
+
+// Only __ffi_compare__: equality follows it.
+class RcCmpOnlyObj : public Object {
+ public:
+  int64_t key = 0;
+  int64_t other = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(RcCmpOnlyObj, "rctest.CmpOnly", PlainObject)
+};
+
+const RcLabelObj* AsLabel(const AnyView& v) {
+  return static_cast<const RcLabelObj*>(Object::FromHandle(v.raw()->v_obj));
+}
+
 void RegisterOnce() {
   static const bool done = [] {
     ObjectDef<RcPointObj>("", kTVMFFISEqHashKindTreeNode)
@@ -50,6 +71,27 @@ void RegisterOnce() {
         .FieldWithFlags("cache", &RcPointObj::cache, kTVMFFIFieldFlagBitMaskHashOff);
     ObjectDef<RcPoint3Obj>("", kTVMFFISEqHashKindTreeNode).Field("z", &RcPoint3Obj::z);
     ObjectDef<RcEmptyObj>("", kTVMFFISEqHashKindTreeNode);
+    ObjectDef<RcLabelObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("key", &RcLabelObj::key)
+        .Field("label", &RcLabelObj::label)
+        .Attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function fn_eq) {
+                return fn_eq(AsLabel(a)->key, AsLabel(b)->key).As<bool>();
+              }))
+        .Attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function fn_hash) {
+                return fn_hash(AsLabel(a)->key).As<int64_t>();
+              }))
+        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function fn_cmp) {
+                return -fn_cmp(AsLabel(a)->key, AsLabel(b)->key).As<int64_t>();
+              }));
+    ObjectDef<RcCmpOnlyObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("key", &RcCmpOnlyObj::key)
+        .Field("other", &RcCmpOnlyObj::other)
+        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+                auto key = [](const AnyView& v) {
+                  return static_cast<const RcCmpOnlyObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+                };
+                return key(a) < key(b) ? -1 : (key(a) > key(b) ? 1 : 0);
+              }));
     return true;
   }();
   (void)done;
@@ -70,6 +112,22 @@ Any Point3(int64_t x, int64_t z) {
   ObjectPtr<RcPoint3Obj> p = MakeObject<RcPoint3Obj>();
   p->x = x;
   p->z = z;
+  return Any(ObjectRef(std::move(p)));
+}
+
+Any Label(Any key, const char* label) {
+  RegisterOnce();
+  ObjectPtr<RcLabelObj> p = MakeObject<RcLabelObj>();
+  p->key = std::move(key);
+  p->label = String(label);
+  return Any(ObjectRef(std::move(p)));
+}
+
+Any CmpOnly(int64_t key, int64_t other) {
+  RegisterOnce();
+  ObjectPtr<RcCmpOnlyObj> p = MakeObject<RcCmpOnlyObj>();
+  p->key = key;
+  p->other = other;
   return Any(ObjectRef(std::move(p)));
 }
 
@@ -349,4 +407,27 @@ TEST_CASE("RecursiveCompare: argument errors", "[recursive_compare]") {
         "TypeError: In function ffi.RecursiveEq: expected 2 arguments, got 1");
   CHECK(ThrownBy([] { Call("ffi.RecursiveHash"); }) ==
         "TypeError: In function ffi.RecursiveHash: expected 1 argument, got 0");
+}
+
+TEST_CASE("RecursiveCompare: __ffi_eq__, __ffi_hash__ and __ffi_compare__ hooks",
+          "[recursive_compare]") {
+  CHECK(Eq(Label(Any(int64_t(1)), "a"), Label(Any(int64_t(1)), "b")));
+  CHECK_FALSE(Eq(Label(Any(int64_t(1)), "a"), Label(Any(int64_t(2)), "a")));
+  CHECK(Hash(Label(Any(int64_t(1)), "a")) == Hash(Label(Any(int64_t(1)), "b")));
+  CHECK(Hash(Label(Any(int64_t(1)), "a")) != Hash(Label(Any(int64_t(2)), "a")));
+  // The callbacks walk nested values by content.
+  Any nested1 = Label(Any(Array<Any>{Any("x"), Point(3)}), "a");
+  Any nested2 = Label(Any(Array<Any>{Any("x"), Point(3)}), "b");
+  CHECK(Eq(nested1, nested2));
+  CHECK(Hash(nested1) == Hash(nested2));
+  // Descending by key, as the hook says.
+  CheckOrder(Label(Any(int64_t(1)), "a"), Label(Any(int64_t(2)), "a"), 1);
+  CheckOrder(Label(Any(int64_t(1)), "a"), Label(Any(int64_t(1)), "z"), 0);
+  // Errors inside a callback reach the caller.
+  CHECK(LtError(Label(Any(int64_t(1)), "a"), Label(Any("s"), "a")) ==
+        "TypeError: Cannot compare values of different types: int vs str");
+  // Only __ffi_compare__: it decides equality too.
+  CHECK(Eq(CmpOnly(1, 5), CmpOnly(1, 6)));
+  CHECK_FALSE(Eq(CmpOnly(1, 5), CmpOnly(2, 5)));
+  CheckOrder(CmpOnly(1, 9), CmpOnly(2, 0), -1);
 }
