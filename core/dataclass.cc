@@ -518,7 +518,7 @@ Any ShallowCopy(const TVMFFIAny& value) {
     if (rc != 0) ThrowRaised(rc);
     Any field_value = Any::Adopt(raw);
     try {
-      reflection_detail::AssignField(copy.handle(), f, *field_value.raw());
+      reflection_detail::CopyFieldInto(copy.handle(), f, *field_value.raw());
     } catch (const Error& e) {
       throw Error(e.kind(), "ffi.ShallowCopy: field `" + NameOf(f) + "` of `" + KeyOf(info) +
                                 "`: " + e.message());

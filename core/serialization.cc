@@ -834,7 +834,7 @@ class GraphReader {
         value = decoded_[static_cast<size_t>(v->v_int64)];
       }
       try {
-        reflection_detail::AssignField(obj.handle(), f, *value.raw());
+        reflection_detail::CopyFieldInto(obj.handle(), f, *value.raw());
       } catch (const Error& e) {
         Fail(index, "field `" + name + "` of `" + key + "`: " + e.message());
       }

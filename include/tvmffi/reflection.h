@@ -189,6 +189,23 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   return raw.v_obj;
 }
 
+// AssignField for copies into a fresh instance: a None value is not assigned
+// when the field already reads None there (so a copy keeps an unset object
+// field of a run-time-defined type, whose setter refuses None when the
+// field is not nullable).
+inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
+                          const TVMFFIAny& value) {
+  if (value.type_index == kTVMFFINone && f->getter != nullptr) {
+    TVMFFIAny current;
+    AnyZero(&current);
+    Check(f->getter(static_cast<char*>(obj) + f->offset, &current));
+    bool already_none = current.type_index == kTVMFFINone;
+    AnyRelease(&current);
+    if (already_none) return;
+  }
+  AssignField(obj, f, value);
+}
+
 }  // namespace reflection_detail
 
 // An __ffi_init__ built from the reflected fields of `type_index` (read at
