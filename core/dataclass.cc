@@ -446,7 +446,8 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     std::memset(&fi, 0, sizeof(fi));
     fi.name = ToByteArray(spec.name);
     fi.doc = ToByteArray(spec.doc);
-    fi.flags = spec.flags | kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitSetterIsFunctionObj;
+    fi.flags =
+        spec.flags | kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitSetterIsFunctionObj;
     fi.size = st.size;
     fi.alignment = st.alignment;
     fi.offset = offset;

@@ -181,7 +181,8 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return nullptr;
   Any made = Function(ObjectPtr<Object>::BorrowHandle(col->data[i].v_obj)).CallPacked(nullptr, 0);
   if (made.type_index() != info->type_index) {
-    TVMFFI_THROW(TypeError) << "__ffi_new__ of `" << std::string(info->type_key.data, info->type_key.size)
+    TVMFFI_THROW(TypeError) << "__ffi_new__ of `"
+                            << std::string(info->type_key.data, info->type_key.size)
                             << "` returned " << TypeIndexToDisplayName(made.type_index())
                             << ", not an instance of the type";
   }
@@ -210,7 +211,8 @@ inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
 
 // An __ffi_init__ built from the reflected fields of `type_index` (read at
 // call time, through the C ABI).  It creates a default instance
-// (reflection_detail::CreateEmptyInstance), then sets each field from, in order: the positional
+// (reflection_detail::CreateEmptyInstance), then sets each field from, in
+// order: the positional
 // arguments (fields not marked KwOnly, ancestors' fields first), the
 // keyword arguments (after the KWARGS sentinel: name, value, name, value...),
 // or the field's default (calling the factory when DefaultFromFactory).

@@ -153,7 +153,8 @@ TEST_CASE("Dataclass: int, float and bool fields accept and refuse", "[dataclass
   CHECK(Get(obj, "i").As<int64_t>() == 1);
   CHECK(SetError(obj, "i", Any(String("abc"))) ==
         "TypeError: field `dctest.Kinds.i` expects int, got str \"abc\"");
-  CHECK(SetError(obj, "i", Any(1.5)) == "TypeError: field `dctest.Kinds.i` expects int, got float 1.5");
+  CHECK(SetError(obj, "i", Any(1.5)) ==
+        "TypeError: field `dctest.Kinds.i` expects int, got float 1.5");
   CHECK(SetError(obj, "i", Any()) == "TypeError: field `dctest.Kinds.i` expects int, got None");
   CHECK(Get(obj, "i").As<int64_t>() == 1);  // unchanged by the refusals
 
@@ -171,7 +172,8 @@ TEST_CASE("Dataclass: int, float and bool fields accept and refuse", "[dataclass
   CHECK(Get(obj, "b").As<bool>() == true);
   CHECK(SetError(obj, "b", Any(int64_t(1))) ==
         "TypeError: field `dctest.Kinds.b` expects bool, got int 1");
-  CHECK(SetError(obj, "b", Any(0.5)) == "TypeError: field `dctest.Kinds.b` expects bool, got float 0.5");
+  CHECK(SetError(obj, "b", Any(0.5)) ==
+        "TypeError: field `dctest.Kinds.b` expects bool, got float 0.5");
 }
 
 TEST_CASE("Dataclass: object fields accept their type and subtypes only", "[dataclass]") {
@@ -196,7 +198,8 @@ TEST_CASE("Dataclass: object fields accept their type and subtypes only", "[data
   Array<int64_t> arr{1, 2};
   Set(obj, "arr", Any(arr));
   CHECK(HandleOf(Get(obj, "arr")) == arr.handle());
-  CHECK(SetError(obj, "arr", Any()) == "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got None");
+  CHECK(SetError(obj, "arr", Any()) ==
+        "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got None");
   CHECK(SetError(obj, "arr", Any(String("a string longer than forty characters, surely"))) ==
         "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got str");
   CHECK(SetError(obj, "arr", Any(Map())) ==
@@ -283,7 +286,8 @@ TEST_CASE("Dataclass: __ffi_init__ takes positional, keyword and default values"
     ++calls;
     return Array<int64_t>{7};
   });
-  Define(t, {FieldEntry("x", kTVMFFIInt), FieldEntry("y", kTVMFFIFloat, false, kHasDefault, Any(0.5)),
+  Define(t, {FieldEntry("x", kTVMFFIInt),
+             FieldEntry("y", kTVMFFIFloat, false, kHasDefault, Any(0.5)),
              FieldEntry("items", kTVMFFIArray, false, kHasDefault | kFactory, Any(factory)),
              FieldEntry("tag", kTVMFFIStr, false, kKwOnly | kHasDefault, Any(String("t")))});
   Function init = InitOf(t);
@@ -292,12 +296,14 @@ TEST_CASE("Dataclass: __ffi_init__ takes positional, keyword and default values"
   CHECK(Get(a, "x").As<int64_t>() == 1);
   CHECK(Get(a, "y").As<double>() == 0.5);
   CHECK(StrOf(Get(a, "tag")) == "t");
-  Any b = init(int64_t(2), 1.5, Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(KwargsSentinel()))), "tag", "named");
+  Any kwargs(ObjectRef(ObjectPtr<Object>::BorrowHandle(KwargsSentinel())));
+  Any b = init(int64_t(2), 1.5, kwargs, "tag", "named");
   CHECK(Get(b, "y").As<double>() == 1.5);
   CHECK(StrOf(Get(b, "tag")) == "named");
   CHECK(calls == 2);  // one fresh list per instance
   CHECK(HandleOf(Get(a, "items")) != HandleOf(Get(b, "items")));
-  CHECK(ThrownBy([&] { init(); }) == "TypeError: __ffi_init__ of `dctest.Init`: missing argument `x`");
+  CHECK(ThrownBy([&] { init(); }) ==
+        "TypeError: __ffi_init__ of `dctest.Init`: missing argument `x`");
   CHECK(ThrownBy([&] { init("no"); }) ==
         "TypeError: __ffi_init__ of `dctest.Init`: argument `x`: field `dctest.Init.x` expects "
         "int, got str \"no\"");
