@@ -10,7 +10,6 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 # TVMFFIFieldFlagBitMask bits used here.
-_FIELD_WRITABLE = 1
 _METHOD_STATIC = 4
 
 
@@ -133,17 +132,6 @@ def _type_info(type_index: int) -> TypeInfo:
     return TypeInfo(type_index, key, tuple(ancestors), tuple(fields), tuple(methods))
 
 
-def _field_property(type_index: int, field_index: int, name: str, doc: str, flags: int):
-    def fget(self):
-        return core._field_get(self, type_index, field_index)
-
-    def fset(self, value):
-        core._field_set(self, type_index, field_index, value)
-
-    writable = bool(flags & _FIELD_WRITABLE)
-    return property(fget, fset if writable else None, None, doc or f"Reflected field `{name}`.")
-
-
 def _method(fn, name: str, doc: str):
     def method(self, *args):
         return fn(self, *args)
@@ -159,10 +147,11 @@ def _attach_reflection(cls, info: TypeInfo) -> None:
     # the MRO provides yet.
     for tindex in (info.type_index,) + tuple(reversed(info.ancestors)):
         tinfo = info if tindex == info.type_index else _type_info(tindex)
-        for i, (name, doc, flags, _) in enumerate(tinfo.fields):
+        for i, (name, _, _, _) in enumerate(tinfo.fields):
             if name in own or (tindex != info.type_index and hasattr(cls, name)):
                 continue
-            setattr(cls, name, _field_property(tindex, i, name, doc, flags))
+            # A C data descriptor: reads call the field's getter directly.
+            setattr(cls, name, core.FFIProperty(tindex, i))
         for name, doc, flags, fn in tinfo.methods:
             if name == "__ffi_init__" or name in own:
                 continue
