@@ -25,7 +25,33 @@ typedef struct {
   int frozen;
   PyObject *name; /* str */
   PyObject *doc;  /* str or None */
+  /* The fast read (PROP_FAST_*) of a field whose storage its static type
+   * index and size tell without doubt, and where it lies (fixed once the
+   * field is registered). */
+  int fast;
+  int64_t offset;
+  /* Owned: the last Python class whose instance passed the type check, so
+   * that reads from instances of that class skip it. */
+  PyTypeObject *checked_type;
 } ffi_property;
+
+enum {
+  PROP_FAST_NONE = 0, /* through the getter */
+  PROP_FAST_INT64,    /* kTVMFFIInt, 8 bytes */
+  PROP_FAST_DOUBLE,   /* kTVMFFIFloat, 8 bytes */
+  PROP_FAST_BOOL,     /* kTVMFFIBool, 1 byte */
+  PROP_FAST_OBJECT    /* an object type index, 8 bytes: a handle, NULL reads as None */
+};
+
+static int prop_fast_kind(const TVMFFIFieldInfo *f) {
+  if (f->field_static_type_index == kTVMFFIInt && f->size == 8) return PROP_FAST_INT64;
+  if (f->field_static_type_index == kTVMFFIFloat && f->size == 8) return PROP_FAST_DOUBLE;
+  if (f->field_static_type_index == kTVMFFIBool && f->size == 1) return PROP_FAST_BOOL;
+  if (f->field_static_type_index >= kTVMFFIStaticObjectBegin && f->size == 8) {
+    return PROP_FAST_OBJECT;
+  }
+  return PROP_FAST_NONE;
+}
 
 /* The field record; re-read on each use because the array may move while
  * fields are still being registered (count, then array, acquire order). */
@@ -71,8 +97,38 @@ static PyObject *prop_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
   int rc;
   (void)type;
   if (obj == NULL || obj == Py_None) return Py_NewRef(self);
+  if (Py_TYPE(obj) == p->checked_type && p->fast != PROP_FAST_NONE) {
+    const char *addr;
+    h = ((tvmffi_py_object *)obj)->handle;
+    if (h != NULL && ((const TVMFFIObject *)h)->type_index == p->type_index) {
+      addr = (const char *)h + p->offset;
+      switch (p->fast) {
+        case PROP_FAST_INT64:
+          return PyLong_FromLongLong(*(const int64_t *)addr);
+        case PROP_FAST_DOUBLE:
+          return PyFloat_FromDouble(*(const double *)addr);
+        case PROP_FAST_BOOL:
+          return PyBool_FromLong(*(const unsigned char *)addr != 0);
+        default: {
+          TVMFFIObject *o = *(TVMFFIObject *const *)addr;
+          TVMFFIAny view;
+          if (o == NULL) Py_RETURN_NONE;
+          view.type_index = o->type_index;
+          view.zero_padding = 0;
+          view.v_obj = o;
+          return tvmffi_py_from_view(p->state, &view);
+        }
+      }
+    }
+  }
   h = prop_handle(p, obj);
   if (h == NULL) return NULL;
+  if (Py_TYPE(obj) != p->checked_type &&
+      ((const TVMFFIObject *)h)->type_index == p->type_index) {
+    PyTypeObject *old = p->checked_type;
+    p->checked_type = (PyTypeObject *)Py_NewRef((PyObject *)Py_TYPE(obj));
+    Py_XDECREF((PyObject *)old);
+  }
   f = prop_field(p);
   if (f->getter == NULL) {
     PyErr_Format(PyExc_AttributeError, "field '%U' has no getter", p->name);
@@ -192,6 +248,9 @@ static PyObject *prop_new(PyTypeObject *tp, PyObject *args, PyObject *kwargs) {
   p->field_index = field_index;
   p->frozen = frozen;
   f = prop_field(p);
+  p->fast = prop_fast_kind(f);
+  p->offset = f->offset;
+  p->checked_type = NULL;
   p->name = tvmffi_py_str_from_bytearray(&f->name);
   if (p->name == NULL) {
     Py_DECREF(p);
@@ -220,6 +279,7 @@ static int prop_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(Py_TYPE(self));
   Py_VISIT(p->name);
   Py_VISIT(p->doc);
+  Py_VISIT((PyObject *)p->checked_type);
   return 0;
 }
 
@@ -227,6 +287,7 @@ static int prop_clear(PyObject *self) {
   ffi_property *p = (ffi_property *)self;
   Py_CLEAR(p->name);
   Py_CLEAR(p->doc);
+  Py_CLEAR(p->checked_type);
   return 0;
 }
 
