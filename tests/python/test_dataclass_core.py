@@ -226,3 +226,38 @@ def test_a_defined_type_extends_a_cpp_type_and_its_methods_work():
     assert core._object_use_count(arr) == before + 1
     del c
     assert core._object_use_count(arr) == before
+
+
+def test_repeated_reads_follow_changes_made_from_cpp():
+    # Reads after the first take FFIProperty's direct path; each must see
+    # the object's memory as it is now, for every storage kind.
+    Node = define("RereadNode", [
+        field("i", INT), field("f", FLOAT), field("b", BOOL),
+        field("s", STR, nullable=True), field("arr", ARRAY, nullable=True), field("a", ANY),
+    ])
+    n = Node(1, 1.5, True, None, None, None)
+    for _ in range(3):
+        assert (n.i, n.f, n.b, n.s, n.arr, n.a) == (1, 1.5, True, None, None, None)
+    t.dataclass_set(n, "i", -(2**63))
+    t.dataclass_set(n, "f", -0.25)
+    t.dataclass_set(n, "b", False)
+    t.dataclass_set(n, "s", "x" * 50)
+    t.dataclass_set(n, "arr", tvm_ffi.Array([1, 2]))
+    t.dataclass_set(n, "a", "short")
+    for _ in range(2):
+        assert n.i == -(2**63) and n.f == -0.25 and n.b is False
+        assert n.s == "x" * 50 and list(n.arr) == [1, 2] and n.a == "short"
+    t.dataclass_set(n, "s", None)
+    assert n.s is None
+
+
+def test_a_parent_field_read_on_a_child_instance():
+    Base = define("ReadBase", [field("x", INT)])
+    base_index = core._type_key_to_index(Base.__tvm_ffi_type_info__.type_key)
+    Child = define("ReadChild", [field("y", INT)], parent=base_index)
+    b, c = Base(1), Child(2, 3)
+    for _ in range(2):
+        assert (b.x, c.x, c.y) == (1, 2, 3)
+        assert Base.x.__get__(c) == 2  # the parent's descriptor on a child object
+    with pytest.raises(TypeError, match="does not apply to"):
+        Child.y.__get__(b)
