@@ -12,6 +12,7 @@
 #include "pyshim.h"
 
 #include <stddef.h>
+#include <string.h>
 
 typedef struct {
   PyObject_HEAD
@@ -33,6 +34,13 @@ typedef struct {
   /* Owned: the last Python class whose instance passed the type check, so
    * that reads from instances of that class skip it. */
   PyTypeObject *checked_type;
+  /* The last value read, returned again while the field holds the same one
+   * (immutable values only; a plain attribute returns its stored object):
+   * a float by its bits, or an ffi.String object (a reference is held, so
+   * its address cannot be reused) with its decoded str. */
+  PyObject *last_value;
+  double last_double;
+  TVMFFIObject *last_string;
 } ffi_property;
 
 enum {
@@ -89,6 +97,20 @@ static TVMFFIObjectHandle prop_handle(ffi_property *p, PyObject *obj) {
   return h;
 }
 
+/* Keeps `value` (a new reference, or NULL) as the last value read; passes it on. */
+static PyObject *prop_remember(ffi_property *p, PyObject *value, double d, TVMFFIObject *string) {
+  PyObject *old_value = p->last_value;
+  TVMFFIObject *old_string = p->last_string;
+  if (value == NULL) return NULL;
+  if (string != NULL) TVMFFIObjectIncRef(string);
+  p->last_value = Py_NewRef(value);
+  p->last_double = d;
+  p->last_string = string;
+  if (old_string != NULL) TVMFFIObjectDecRef(old_string);
+  Py_XDECREF(old_value);
+  return value;
+}
+
 static PyObject *prop_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
   ffi_property *p = (ffi_property *)self;
   const TVMFFIFieldInfo *f;
@@ -105,14 +127,26 @@ static PyObject *prop_descr_get(PyObject *self, PyObject *obj, PyObject *type) {
       switch (p->fast) {
         case PROP_FAST_INT64:
           return PyLong_FromLongLong(*(const int64_t *)addr);
-        case PROP_FAST_DOUBLE:
-          return PyFloat_FromDouble(*(const double *)addr);
+        case PROP_FAST_DOUBLE: {
+          double d = *(const double *)addr;
+          if (p->last_value != NULL && memcmp(&d, &p->last_double, sizeof(d)) == 0) {
+            return Py_NewRef(p->last_value);
+          }
+          return prop_remember(p, PyFloat_FromDouble(d), d, NULL);
+        }
         case PROP_FAST_BOOL:
           return PyBool_FromLong(*(const unsigned char *)addr != 0);
         default: {
           TVMFFIObject *o = *(TVMFFIObject *const *)addr;
           TVMFFIAny view;
           if (o == NULL) Py_RETURN_NONE;
+          if (o->type_index == kTVMFFIStr) {
+            if (o == p->last_string) return Py_NewRef(p->last_value);
+            view.type_index = kTVMFFIStr;
+            view.zero_padding = 0;
+            view.v_obj = o;
+            return prop_remember(p, tvmffi_py_from_view(p->state, &view), 0.0, o);
+          }
           view.type_index = o->type_index;
           view.zero_padding = 0;
           view.v_obj = o;
@@ -280,6 +314,7 @@ static int prop_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(p->name);
   Py_VISIT(p->doc);
   Py_VISIT((PyObject *)p->checked_type);
+  Py_VISIT(p->last_value);
   return 0;
 }
 
@@ -288,6 +323,12 @@ static int prop_clear(PyObject *self) {
   Py_CLEAR(p->name);
   Py_CLEAR(p->doc);
   Py_CLEAR(p->checked_type);
+  Py_CLEAR(p->last_value);
+  if (p->last_string != NULL) {
+    TVMFFIObject *string = p->last_string;
+    p->last_string = NULL;
+    TVMFFIObjectDecRef(string);
+  }
   return 0;
 }
 
