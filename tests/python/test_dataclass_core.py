@@ -261,3 +261,18 @@ def test_a_parent_field_read_on_a_child_instance():
         assert Base.x.__get__(c) == 2  # the parent's descriptor on a child object
     with pytest.raises(TypeError, match="does not apply to"):
         Child.y.__get__(b)
+
+
+def test_the_memo_of_the_last_float_and_str_read_follows_the_value():
+    import math
+
+    Node = define("MemoNode", [field("f", FLOAT), field("s", STR)])
+    n = Node(0.0, "a" * 45)
+    assert math.copysign(1.0, n.f) == 1.0 and n.s == "a" * 45
+    t.dataclass_set(n, "f", -0.0)  # equal to 0.0, but other bits
+    t.dataclass_set(n, "s", "b" * 45)
+    assert math.copysign(1.0, n.f) == -1.0 and n.s == "b" * 45
+    t.dataclass_set(n, "f", float("nan"))
+    assert math.isnan(n.f) and math.isnan(n.f)
+    m = Node(2.5, "b" * 45)  # an equal str in another String object
+    assert (m.f, m.s, n.s) == (2.5, "b" * 45, "b" * 45)
