@@ -844,29 +844,67 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // Each key's hash, computed once however many tables are tried (a table
-    // that turns out too small is retried twice as large): by position in
-    // the pair array, or by entry of the dense table, found by scanning the
-    // table in memory order, where the hashes of several keys can proceed at
-    // once.  The insertion loop then walks the iteration list, loading the
-    // next link while it places the current pair.
-    const bool small = IsSmall();
-    const uint64_t size = cell_.size;
-    const uint64_t old_slots = small ? size : NumSlots();
-    std::unique_ptr<uint64_t[]> hashes(new uint64_t[static_cast<size_t>(old_slots) + 1]);
-    if (small) {
-      for (uint64_t k = 0; k < size; ++k) hashes[k] = AnyKeyHash(SmallData()[k].key);
-    } else {
-      detail::DenseMap::Block* blocks = static_cast<detail::DenseMap::Block*>(cell_.data);
-      for (uint64_t b = 0; b < detail::DenseMap::NumBlocks(old_slots); ++b) {
+    if (IsSmall()) {
+      // At most 4 pairs (kMapSmallMaxSlots); a corrupt size is refused by Set.
+      uint64_t hashes[detail::kMapSmallMaxSlots];
+      const uint64_t n = cell_.size;
+      for (uint64_t k = 0; k < n; ++k) hashes[k] = AnyKeyHash(SmallData()[k].key);
+      RebuildFrom(shift, slots, [&](auto&& place) {
+        for (uint64_t k = 0; k < n; ++k) {
+          if (!place(SmallData()[k], hashes[k])) return false;
+        }
+        return true;
+      });
+      return;
+    }
+    // Each key's hash is computed once however many tables are tried (a
+    // table that turns out too small is retried twice as large), scanning
+    // the table in memory order, where the hashes of several keys can
+    // proceed at once.  It is kept in the entry's `prev` link, which the
+    // walk below does not need and which sits on the line of `next` that it
+    // reads anyway; the links are put back if anything throws before the old
+    // table is dropped.
+    detail::DenseMap from = Dense();
+    detail::DenseMap::Block* blocks = static_cast<detail::DenseMap::Block*>(cell_.data);
+    const uint64_t nblocks = detail::DenseMap::NumBlocks(NumSlots());
+    try {
+      for (uint64_t b = 0; b < nblocks; ++b) {
         for (int j = 0; j < detail::DenseMap::kBlockSlots; ++j) {
           uint8_t m = blocks[b].meta[j];
           if (m != detail::DenseMap::kEmpty && m != detail::DenseMap::kProtected) {
-            hashes[b * detail::DenseMap::kBlockSlots + j] = AnyKeyHash(blocks[b].items[j].kv.key);
+            detail::DenseMap::Item& item = blocks[b].items[j];
+            item.prev = AnyKeyHash(item.kv.key);
           }
         }
       }
+      const uint64_t head = cell_.iter_list_head;
+      const uint64_t size = cell_.size;
+      RebuildFrom(shift, slots, [&](auto&& place) {
+        uint64_t left = size;
+        for (uint64_t pos = head; pos != detail::kMapNoIndex && left != 0; --left) {
+          const detail::DenseMap::Item& item = from.At(pos);
+          uint64_t next = item.next;
+          if (!place(item.kv, item.prev)) return false;
+          pos = next;
+        }
+        return true;
+      });
+    } catch (...) {
+      uint64_t prev = detail::kMapNoIndex;
+      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex;
+           pos = from.At(pos).next) {
+        from.At(pos).prev = prev;
+        prev = pos;
+      }
+      throw;
     }
+  }
+
+  // Builds a table of `slots` entries from the pairs `walk` offers, in
+  // iteration order, with their hashes (doubling the table until they all
+  // fit), and switches this map to it.  Only allocation can throw.
+  template <typename Walk>
+  void RebuildFrom(uint32_t shift, uint64_t slots, Walk walk) {
     for (;;) {
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
@@ -876,33 +914,13 @@ class MapBaseObj : public Object {
       fresh.fib_shift = shift;
       fresh.iter_list_head = detail::kMapNoIndex;
       fresh.iter_list_tail = detail::kMapNoIndex;
-      bool fits = true;
-      {
-        // Raw copies only: no key is compared or hashed, nothing can throw.
-        detail::DenseMap to(&fresh);
-        uint64_t unused;
-        if (small) {
-          for (uint64_t k = 0; k < size && fits; ++k) {
-            const KV& kv = SmallData()[k];
-            fits = to.TryInsert(kv.key, kv.value, hashes[k], &unused, /*known_absent=*/true) ==
-                   detail::DenseMap::kInserted;
-          }
-        } else {
-          detail::DenseMap from = Dense();
-          uint64_t left = size;
-          for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && left != 0;
-               --left) {
-            const detail::DenseMap::Item& item = from.At(pos);
-            uint64_t next = item.next;
-            if (to.TryInsert(item.kv.key, item.kv.value, hashes[pos], &unused,
-                             /*known_absent=*/true) != detail::DenseMap::kInserted) {
-              fits = false;
-              break;
-            }
-            pos = next;
-          }
-        }
-      }
+      // Raw copies only: no key is compared or hashed.
+      detail::DenseMap to(&fresh);
+      uint64_t unused;
+      bool fits = walk([&](const KV& kv, uint64_t hash) {
+        return to.TryInsert(kv.key, kv.value, hash, &unused, /*known_absent=*/true) ==
+               detail::DenseMap::kInserted;
+      });
       if (!fits) {
         detail::MapFreeDenseTable(fresh.data);
         --shift;
