@@ -169,7 +169,9 @@ class DenseTableCache {
         (slots & (slots - 1)) != 0) {
       return -1;
     }
-    return __builtin_ctzll(slots) - kMinLog2;
+    int c = 0;
+    for (uint64_t s = slots >> kMinLog2; s > 1; s >>= 1) ++c;
+    return c;
   }
 
   void* table_[kMaxLog2 - kMinLog2 + 1] = {};
