@@ -93,6 +93,101 @@ inline void* MapAllocStorage(size_t bytes) {
   return p;
 }
 
+// Dense tables this library allocates carry a 16-byte prefix before the
+// blocks (which is where `data` points) holding the table's entry count, so
+// that their data_deleter (MapFreeDenseTable) knows the size.  Nothing else
+// reads the prefix: code built against other headers only calls the deleter.
+struct DenseTablePrefix {
+  uint64_t slots;
+  uint64_t unused;
+};
+static_assert(sizeof(DenseTablePrefix) == 16, "keeps the blocks 16-byte aligned");
+
+// Each thread keeps a few freed dense tables for reuse, at most one per
+// power-of-two size from 8 to 4096 entries and at most kMaxBytes in all.  A
+// map that grows doubles its table again and again, and a program that
+// builds maps of one size in a loop frees and allocates the same sizes over
+// and over: reusing them saves the allocator calls and, for tables near
+// glibc's trim threshold (128 KB), the page faults of memory returned to the
+// system and taken back.  Freed at thread exit (or, per thread, by
+// MapDropCachedTables).
+class DenseTableCache {
+ public:
+  static constexpr int kMinLog2 = 3;
+  static constexpr int kMaxLog2 = 12;
+  static constexpr size_t kMaxBytes = 256 * 1024;
+
+  DenseTableCache() = default;
+  DenseTableCache(const DenseTableCache&) = delete;
+  DenseTableCache& operator=(const DenseTableCache&) = delete;
+  ~DenseTableCache() {
+    Drop();
+    Dead() = true;
+  }
+
+  // A freed table of exactly `slots` entries (its prefix), or nullptr.
+  void* Take(uint64_t slots, size_t bytes) {
+    int c = ClassOf(slots);
+    if (c < 0 || table_[c] == nullptr) return nullptr;
+    void* p = table_[c];
+    table_[c] = nullptr;
+    bytes_ -= bytes;
+    return p;
+  }
+  // Keeps `prefix` (a table of `slots` entries, `bytes` long); false when it
+  // does not fit (the caller frees it).
+  bool Give(void* prefix, uint64_t slots, size_t bytes) {
+    int c = ClassOf(slots);
+    if (c < 0 || table_[c] != nullptr || bytes_ + bytes > kMaxBytes) return false;
+    table_[c] = prefix;
+    bytes_ += bytes;
+    return true;
+  }
+  void Drop() {
+    for (void*& p : table_) {
+      std::free(p);
+      p = nullptr;
+    }
+    bytes_ = 0;
+  }
+
+  // This thread's cache; nullptr once it has been destroyed at thread exit
+  // (maps freed later, by other thread-exit destructors, bypass it).
+  static DenseTableCache* Get() {
+    if (Dead()) return nullptr;
+    static thread_local DenseTableCache cache;
+    return &cache;
+  }
+
+ private:
+  static bool& Dead() {
+    static thread_local bool dead = false;  // trivially destructible: valid to the end
+    return dead;
+  }
+  static int ClassOf(uint64_t slots) {
+    if (slots < (uint64_t(1) << kMinLog2) || slots > (uint64_t(1) << kMaxLog2) ||
+        (slots & (slots - 1)) != 0) {
+      return -1;
+    }
+    int c = 0;
+    for (uint64_t s = slots >> kMinLog2; s > 1; s >>= 1) ++c;
+    return c;
+  }
+
+  void* table_[kMaxLog2 - kMinLog2 + 1] = {};
+  size_t bytes_ = 0;
+};
+
+inline size_t DenseTableBytes(uint64_t slots);  // defined after DenseMap
+
+// The data_deleter of dense tables from DenseMap::AllocBlocks.
+inline void MapFreeDenseTable(void* data) {
+  void* prefix = static_cast<char*>(data) - sizeof(DenseTablePrefix);
+  uint64_t slots = static_cast<DenseTablePrefix*>(prefix)->slots;
+  DenseTableCache* cache = DenseTableCache::Get();
+  if (cache == nullptr || !cache->Give(prefix, slots, DenseTableBytes(slots))) std::free(prefix);
+}
+
 // The chain jump distances of the dense form (see DenseMap): 0..15, the
 // triangle numbers T(6)..T(72), then T(n) for the 43 n below.
 constexpr int kMapNumJumps = 126;
@@ -185,10 +280,17 @@ class DenseMap {
     }
   }
 
-  // Fresh storage: every entry empty.  Freed with MapFreeStorage.
+  // Fresh storage for `slots` entries, every entry empty: this thread's
+  // cached table of that size when there is one.  Freed with
+  // MapFreeDenseTable.
   static Block* AllocBlocks(uint64_t slots) {
     uint64_t n = NumBlocks(slots);
-    Block* blocks = static_cast<Block*>(MapAllocStorage(static_cast<size_t>(n) * sizeof(Block)));
+    size_t bytes = DenseTableBytes(slots);
+    DenseTableCache* cache = DenseTableCache::Get();
+    void* prefix = cache == nullptr ? nullptr : cache->Take(slots, bytes);
+    if (prefix == nullptr) prefix = MapAllocStorage(bytes);
+    static_cast<DenseTablePrefix*>(prefix)->slots = slots;
+    Block* blocks = reinterpret_cast<Block*>(static_cast<char*>(prefix) + sizeof(DenseTablePrefix));
     for (uint64_t b = 0; b < n; ++b) std::memset(blocks[b].meta, kEmpty, kBlockSlots);
     return blocks;
   }
@@ -228,52 +330,47 @@ class DenseMap {
     }
   }
 
-  // Makes room for `key` (absent or present) without touching values: on
-  // true, *out is its entry and *existed tells whether it was there (the
-  // entry is then unlinked from the iteration list; the caller sets the
-  // value and links it at the back).  A new entry holds the raw bits of
-  // `key`: the caller's reference moves into the table.  False when the
-  // table must grow first; nothing changed then.  `known_absent` skips the
-  // key comparisons (the table is the same either way).
-  bool TryInsert(const TVMFFIAny& key, uint64_t hash, uint64_t* out, bool* existed,
-                 bool known_absent = false) {
-    if (c_->slots == 0) return false;
+  enum InsertResult { kInserted, kExisted, kNoRoom };
+
+  // Adds (key, value) as a new pair at the back of the iteration list
+  // (kInserted: the table takes over both references), or finds `key`
+  // present (kExisted: *out is its entry; nothing changed), or finds no room
+  // (kNoRoom: the table must grow; pairs may have moved to other entries, but
+  // every lookup and the iteration order are as before).  `known_absent`
+  // skips the key comparisons (the outcome is the same either way).
+  InsertResult TryInsert(const TVMFFIAny& key, const TVMFFIAny& value, uint64_t hash,
+                         uint64_t* out, bool known_absent = false) {
+    if (c_->slots == 0) return kNoRoom;
     uint64_t i = FibHash(hash, c_->fib_shift);
     uint8_t m = Meta(i);
     if (m == kEmpty) {
-      PlaceNew(i, 0, key);
-      *out = i;
-      *existed = false;
-      return true;
+      PlaceBack(i, 0, key, value);
+      return kInserted;
     }
     if (m & kTailBit) {
       // The entry belongs to another chain: move that chain's rest away.
-      if (IsFull()) return false;
-      if (!TrySpareHead(i)) return false;
-      PlaceNew(i, 0, key);
-      *out = i;
-      *existed = false;
-      return true;
+      if (IsFull() || !TrySpareHead(i)) return kNoRoom;
+      PlaceBack(i, 0, key, value);
+      return kInserted;
     }
     uint64_t tail = i;
-    for (uint64_t j = i; j != kMapNoIndex; j = ChainNext(j, Meta(j))) {
-      if (!known_absent && AnyKeyEqual(key, At(j).kv.key)) {
-        ListUnlink(j);
-        *out = j;
-        *existed = true;
-        return true;
+    for (;;) {
+      if (!known_absent && AnyKeyEqual(key, At(tail).kv.key)) {
+        *out = tail;
+        return kExisted;
       }
-      tail = j;
+      uint64_t d = Jump(m & kJumpMask);
+      if (d == 0) break;
+      tail = (tail + d) & mask_;
+      m = Meta(tail);
     }
-    if (IsFull()) return false;
+    if (IsFull()) return kNoRoom;
     uint8_t jump;
     uint64_t empty;
-    if (!NextEmpty(tail, &jump, &empty)) return false;
-    PlaceNew(empty, kTailBit, key);
-    SetJump(tail, jump);
-    *out = empty;
-    *existed = false;
-    return true;
+    if (!NextEmpty(tail, &jump, &empty)) return kNoRoom;
+    Meta(tail) = static_cast<uint8_t>((m & kTailBit) | jump);
+    PlaceBack(empty, kTailBit, key, value);
+    return kInserted;
   }
 
   // Removes entry i from its chain and the iteration list; returns its pair
@@ -303,6 +400,20 @@ class DenseMap {
     return removed;
   }
 
+  void ListUnlink(uint64_t i) {
+    uint64_t prev = At(i).prev;
+    uint64_t next = At(i).next;
+    if (prev == kMapNoIndex) {
+      c_->iter_list_head = next;
+    } else {
+      At(prev).next = next;
+    }
+    if (next == kMapNoIndex) {
+      c_->iter_list_tail = prev;
+    } else {
+      At(next).prev = prev;
+    }
+  }
   void ListPushBack(uint64_t i) {
     At(i).prev = c_->iter_list_tail;
     At(i).next = kMapNoIndex;
@@ -321,14 +432,24 @@ class DenseMap {
     uint8_t& m = Meta(i);
     m = static_cast<uint8_t>((m & kTailBit) | jump);
   }
-  void PlaceNew(uint64_t i, uint8_t meta, const TVMFFIAny& key) {
+  // Fills the empty (or protected) entry i and links it at the back of the
+  // iteration list.
+  void PlaceBack(uint64_t i, uint8_t meta, const TVMFFIAny& key, const TVMFFIAny& value) {
+    uint64_t tail = c_->iter_list_tail;
+    uint64_t size = c_->size;
     Meta(i) = meta;
     Item& item = At(i);
     item.kv.key = key;
-    AnyZero(&item.kv.value);
-    item.prev = kMapNoIndex;
+    item.kv.value = value;
+    item.prev = tail;
     item.next = kMapNoIndex;
-    ++c_->size;
+    if (tail == kMapNoIndex) {
+      c_->iter_list_head = i;
+    } else {
+      At(tail).next = i;
+    }
+    c_->iter_list_tail = i;
+    c_->size = size + 1;
   }
   // The first empty entry among the jumps from i, and its jump code.
   bool NextEmpty(uint64_t i, uint8_t* jump, uint64_t* out) const {
@@ -409,20 +530,6 @@ class DenseMap {
       if (r == kMapNoIndex) return true;
     }
   }
-  void ListUnlink(uint64_t i) {
-    uint64_t prev = At(i).prev;
-    uint64_t next = At(i).next;
-    if (prev == kMapNoIndex) {
-      c_->iter_list_head = next;
-    } else {
-      At(prev).next = next;
-    }
-    if (next == kMapNoIndex) {
-      c_->iter_list_tail = prev;
-    } else {
-      At(next).prev = prev;
-    }
-  }
   // Entry dst takes src's place in the iteration list.
   void ListReplace(uint64_t src, uint64_t dst) {
     uint64_t prev = At(src).prev;
@@ -446,7 +553,18 @@ class DenseMap {
   uint64_t mask_;  // slots - 1
 };
 
+inline size_t DenseTableBytes(uint64_t slots) {
+  return sizeof(DenseTablePrefix) + static_cast<size_t>(DenseMap::NumBlocks(slots)) *
+                                        sizeof(DenseMap::Block);
+}
+
 }  // namespace detail
+
+// Frees the dense tables the calling thread keeps for reuse (see
+// detail::DenseTableCache; at most 256 KB, freed at thread exit anyway).
+inline void MapDropCachedTables() {
+  if (detail::DenseTableCache* cache = detail::DenseTableCache::Get()) cache->Drop();
+}
 
 // What Map and Dict share: the layout above, and the operations both the
 // globals and the C++ references use.  Works on map objects made by any
@@ -635,7 +753,7 @@ class MapBaseObj : public Object {
     uint64_t slots = src.NumSlots();
     detail::DenseMap::Block* blocks = detail::DenseMap::AllocBlocks(slots);
     obj->cell_.data = blocks;
-    obj->cell_.data_deleter = detail::MapFreeStorage;
+    obj->cell_.data_deleter = detail::MapFreeDenseTable;
     obj->cell_.slots = slots;
     obj->cell_.fib_shift = src.cell_.fib_shift;
     obj->cell_.iter_list_head = src.cell_.iter_list_head;
@@ -706,16 +824,20 @@ class MapBaseObj : public Object {
     for (;;) {
       detail::DenseMap dense = Dense();
       uint64_t pos;
-      bool existed;
-      if (dense.TryInsert(key, hash, &pos, &existed)) {
-        TVMFFIAny old = dense.At(pos).kv.value;
-        dense.At(pos).kv.value = value;
-        dense.ListPushBack(pos);
-        if (existed) {
+      switch (dense.TryInsert(key, value, hash, &pos)) {
+        case detail::DenseMap::kInserted:
+          return;
+        case detail::DenseMap::kExisted: {
+          TVMFFIAny old = dense.At(pos).kv.value;
+          dense.At(pos).kv.value = value;
+          dense.ListUnlink(pos);
+          dense.ListPushBack(pos);
           AnyRelease(&old);
           AnyRelease(&key);
+          return;
         }
-        return;
+        case detail::DenseMap::kNoRoom:
+          break;
       }
       Rebuild(cell_.fib_shift - 1, NumSlots() * 2);
     }
@@ -724,50 +846,85 @@ class MapBaseObj : public Object {
   // Moves every pair, in iteration order, into a new dense table of `slots`
   // entries (doubling until they fit) and switches this map to it.
   void Rebuild(uint32_t shift, uint64_t slots) {
-    // The pairs in iteration order, and each key's hash, computed once
-    // however many tables are tried (a table that turns out too small is
-    // retried twice as large).
-    const size_t size = static_cast<size_t>(cell_.size);
-    std::unique_ptr<const KV*[]> pairs(new const KV*[size + 1]);
-    std::unique_ptr<uint64_t[]> hashes(new uint64_t[size + 1]);
-    size_t n = 0;
     if (IsSmall()) {
-      for (; n < size; ++n) pairs[n] = &SmallData()[n];
-    } else {
-      detail::DenseMap from = Dense();
-      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex && n < size;
-           pos = from.At(pos).next) {
-        pairs[n++] = &from.At(pos).kv;
-      }
+      // At most 4 pairs (kMapSmallMaxSlots); a corrupt size is refused by Set.
+      uint64_t hashes[detail::kMapSmallMaxSlots];
+      const uint64_t n = cell_.size;
+      for (uint64_t k = 0; k < n; ++k) hashes[k] = AnyKeyHash(SmallData()[k].key);
+      RebuildFrom(shift, slots, [&](auto&& place) {
+        for (uint64_t k = 0; k < n; ++k) {
+          if (!place(SmallData()[k], hashes[k])) return false;
+        }
+        return true;
+      });
+      return;
     }
-    for (size_t k = 0; k < n; ++k) hashes[k] = AnyKeyHash(pairs[k]->key);
+    // Each key's hash is computed once however many tables are tried (a
+    // table that turns out too small is retried twice as large), scanning
+    // the table in memory order, where the hashes of several keys can
+    // proceed at once.  It is kept in the entry's `prev` link, which the
+    // walk below does not need and which sits on the line of `next` that it
+    // reads anyway; the links are put back if anything throws before the old
+    // table is dropped.
+    detail::DenseMap from = Dense();
+    detail::DenseMap::Block* blocks = static_cast<detail::DenseMap::Block*>(cell_.data);
+    const uint64_t nblocks = detail::DenseMap::NumBlocks(NumSlots());
+    try {
+      for (uint64_t b = 0; b < nblocks; ++b) {
+        for (int j = 0; j < detail::DenseMap::kBlockSlots; ++j) {
+          uint8_t m = blocks[b].meta[j];
+          if (m != detail::DenseMap::kEmpty && m != detail::DenseMap::kProtected) {
+            detail::DenseMap::Item& item = blocks[b].items[j];
+            item.prev = AnyKeyHash(item.kv.key);
+          }
+        }
+      }
+      const uint64_t head = cell_.iter_list_head;
+      const uint64_t size = cell_.size;
+      RebuildFrom(shift, slots, [&](auto&& place) {
+        uint64_t left = size;
+        for (uint64_t pos = head; pos != detail::kMapNoIndex && left != 0; --left) {
+          const detail::DenseMap::Item& item = from.At(pos);
+          uint64_t next = item.next;
+          if (!place(item.kv, item.prev)) return false;
+          pos = next;
+        }
+        return true;
+      });
+    } catch (...) {
+      uint64_t prev = detail::kMapNoIndex;
+      for (uint64_t pos = cell_.iter_list_head; pos != detail::kMapNoIndex;
+           pos = from.At(pos).next) {
+        from.At(pos).prev = prev;
+        prev = pos;
+      }
+      throw;
+    }
+  }
+
+  // Builds a table of `slots` entries from the pairs `walk` offers, in
+  // iteration order, with their hashes (doubling the table until they all
+  // fit), and switches this map to it.  Only allocation can throw.
+  template <typename Walk>
+  void RebuildFrom(uint32_t shift, uint64_t slots, Walk walk) {
     for (;;) {
       detail::MapCell fresh;
       fresh.data = detail::DenseMap::AllocBlocks(slots);
       fresh.size = 0;
       fresh.slots = slots;
-      fresh.data_deleter = detail::MapFreeStorage;
+      fresh.data_deleter = detail::MapFreeDenseTable;
       fresh.fib_shift = shift;
       fresh.iter_list_head = detail::kMapNoIndex;
       fresh.iter_list_tail = detail::kMapNoIndex;
-      bool fits = true;
-      try {
-        detail::DenseMap to(&fresh);
-        for (size_t k = 0; k < n && fits; ++k) {
-          uint64_t at;
-          bool existed;
-          fits = to.TryInsert(pairs[k]->key, hashes[k], &at, &existed, /*known_absent=*/true);
-          if (fits) {
-            to.At(at).kv.value = pairs[k]->value;
-            to.ListPushBack(at);
-          }
-        }
-      } catch (...) {
-        detail::MapFreeStorage(fresh.data);  // holds raw copies only
-        throw;
-      }
+      // Raw copies only: no key is compared or hashed.
+      detail::DenseMap to(&fresh);
+      uint64_t unused;
+      bool fits = walk([&](const KV& kv, uint64_t hash) {
+        return to.TryInsert(kv.key, kv.value, hash, &unused, /*known_absent=*/true) ==
+               detail::DenseMap::kInserted;
+      });
       if (!fits) {
-        detail::MapFreeStorage(fresh.data);
+        detail::MapFreeDenseTable(fresh.data);
         --shift;
         slots *= 2;
         continue;

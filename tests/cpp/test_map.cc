@@ -413,3 +413,112 @@ TEST_CASE("Map: C++ Map copy keeps the dense table and shares nothing", "[map]")
   CHECK(keys.front() == 0);
   CHECK(keys.back() == 1000);
 }
+
+namespace {
+
+// Keys whose __any_hash__ hook (an ffi.Function) fails once g_hash_budget
+// calls have been made (-1: never): growth hashes every key again, so a
+// failing hook stops it midway, after some keys were hashed.
+int g_hash_budget = -1;
+
+class FussyObj : public PlainObject {
+ public:
+  TVMFFI_DECLARE_DYNAMIC_TYPE(FussyObj, "maptest.Fussy", PlainObject)
+  explicit FussyObj(int64_t w) : word(w) {}
+  int64_t word;
+};
+
+void RegisterFussyHook() {
+  static bool done = [] {
+    Function hook = Function::FromTyped([](AnyView v) -> int64_t {
+      if (g_hash_budget == 0) TVMFFI_THROW(ValueError) << "hash refused";
+      if (g_hash_budget > 0) --g_hash_budget;
+      return static_cast<const FussyObj*>(Object::FromHandle(v.raw()->v_obj))->word;
+    });
+    TVMFFIByteArray attr = ByteArrayOf("__any_hash__");
+    Any value(hook);
+    REQUIRE(TVMFFITypeRegisterAttr(FussyObj::RuntimeTypeIndex(), &attr, value.raw()) == 0);
+    return true;
+  }();
+  (void)done;
+}
+
+// The dense table's iteration list, checked link by link in both
+// directions; returns the keys in order, rendered.
+std::vector<std::string> CheckedOrder(const Map& m) {
+  const detail::MapCell& c = m.GetMapObj()->cell();
+  detail::DenseMap dense(const_cast<detail::MapCell*>(&c));
+  std::vector<std::string> keys;
+  uint64_t prev = detail::kMapNoIndex;
+  for (uint64_t pos = c.iter_list_head; pos != detail::kMapNoIndex; pos = dense.At(pos).next) {
+    CHECK(dense.IsLive(pos));
+    CHECK(dense.At(pos).prev == prev);
+    keys.push_back(RenderKey(dense.At(pos).kv.key));
+    prev = pos;
+  }
+  CHECK(c.iter_list_tail == prev);
+  CHECK(keys.size() == static_cast<size_t>(m.size()));
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("Map: a key hash that fails during growth leaves the map as it was", "[map]") {
+  RegisterFussyHook();
+  std::vector<ObjectRef> fussy;
+  Map m;
+  for (int64_t i = 0; i < 6; ++i) {
+    fussy.push_back(ObjectRef(MakeObject<FussyObj>(i)));
+    m.Set(fussy.back(), i);
+  }
+  REQUIRE_FALSE(m.GetMapObj()->IsSmall());
+  uint64_t slots = m.GetMapObj()->NumSlots();
+  std::vector<std::string> before = CheckedOrder(m);
+  // Int keys need no hook; the first insert that needs a bigger table
+  // rehashes the Fussy keys, and the fourth of them fails.
+  g_hash_budget = 3;
+  const std::string kNothing = ThrownBy([] {});
+  std::string error = kNothing;
+  for (int64_t added = 0; added < 64 && error == kNothing; ++added) {
+    error = ThrownBy([&] { m.Set(int64_t(1000) + added, added); });
+    if (error == kNothing) before.push_back(std::to_string(1000 + added));
+  }
+  CHECK(g_hash_budget == 0);
+  g_hash_budget = -1;
+  CHECK(error == "ValueError: hash refused");
+  CHECK(m.GetMapObj()->NumSlots() == slots);
+  CHECK(CheckedOrder(m) == before);
+  // Still a working map: erase from the middle (which needs the prev
+  // links), then grow for real.
+  CHECK(m.Erase(fussy[2]));
+  before.erase(before.begin() + 2);
+  CHECK(CheckedOrder(m) == before);
+  for (int64_t i = 0; i < 200; ++i) m.Set(int64_t(5000) + i, i);
+  CHECK(m.GetMapObj()->NumSlots() > slots);
+  for (size_t i = 0; i < fussy.size(); ++i) CHECK(m.count(fussy[i]) == (i == 2 ? 0 : 1));
+  for (int64_t i = 0; i < 200; ++i) CHECK(m.at(int64_t(5000) + i).As<int64_t>() == i);
+  std::vector<std::string> after = CheckedOrder(m);
+  REQUIRE(after.size() == before.size() + 200);
+  CHECK(std::vector<std::string>(after.begin(), after.begin() + before.size()) == before);
+}
+
+TEST_CASE("Map: a thread reuses the dense tables of maps it freed", "[map]") {
+  MapDropCachedTables();
+  const void* table = nullptr;
+  uint64_t slots = 0;
+  {
+    Map m;
+    for (int64_t i = 0; i < 100; ++i) m.Set(i, i);
+    table = m.GetMapObj()->cell().data;
+    slots = m.GetMapObj()->NumSlots();
+  }
+  // The same keys grow through the same table sizes; the last is the one
+  // the first map left behind.
+  Map again;
+  for (int64_t i = 0; i < 100; ++i) again.Set(i, i + 1);
+  CHECK(again.GetMapObj()->NumSlots() == slots);
+  CHECK(again.GetMapObj()->cell().data == table);
+  CHECK(CheckedOrder(again).size() == 100);
+  for (int64_t i = 0; i < 100; ++i) CHECK(again.at(i).As<int64_t>() == i + 1);
+  MapDropCachedTables();
+}
