@@ -124,13 +124,11 @@ class DeepCopier {
         info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance) {
       return Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(obj->handle())));
     }
-    if (info->metadata == nullptr || info->metadata->creator == nullptr) {
+    TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+    if (handle == nullptr) {
       TVMFFI_THROW(TypeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
                               << "` has no creator in its type metadata, so it cannot be copied";
     }
-    TVMFFIObjectHandle handle = nullptr;
-    int rc = info->metadata->creator(&handle);
-    if (rc != 0) ThrowRaised(rc);
     ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
     Any result = Remember(obj, Any(copy));
     VisitFields(obj, [&](const TVMFFIFieldInfo* f, Any value) {

@@ -56,6 +56,10 @@ std::optional<Function> TypeAttrFunction(const char* attr, int32_t type_index) {
   return AnyView::FromRaw(col->data[i]).As<Function>();
 }
 
+// Whether the type has an `__ffi_new__` attribute (the creator of types
+// defined at run time, see reflection_detail::CreateEmptyInstance).
+bool HasNewAttr(int32_t type_index) { return TypeAttrFunction("__ffi_new__", type_index).has_value(); }
+
 // Upstream's custom (de)serialization hooks: Function(obj) -> JSON value and
 // Function(JSON value) -> obj, used instead of the field-by-field form.
 constexpr const char* kDataToJsonAttr = "__data_to_json__";
@@ -375,7 +379,8 @@ class GraphWriter {
       TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
                               << " cannot be serialized";
     }
-    if (info->metadata == nullptr || info->metadata->creator == nullptr) {
+    if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
+        !HasNewAttr(info->type_index)) {
       TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: type `" << TypeKeyOf(t)
                               << "` has no creator registered, so it could not be restored";
     }
@@ -788,7 +793,8 @@ class GraphReader {
     if (std::optional<Function> hook = TypeAttrFunction(kDataFromJsonAttr, info->type_index)) {
       return (*hook)(data == nullptr ? AnyView() : AnyView::FromRaw(*data));
     }
-    if (info->metadata == nullptr || info->metadata->creator == nullptr) {
+    if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
+        !HasNewAttr(info->type_index)) {
       Fail(index, "type `" + key + "` has no creator registered");
     }
     const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));
@@ -801,9 +807,8 @@ class GraphReader {
       for (const TVMFFIFieldInfo* f : all) known = known || FieldName(f) == name;
       if (!known) Fail(index, "type `" + key + "` has no field `" + name + "`");
     }
-    TVMFFIObjectHandle handle = nullptr;
-    int rc = info->metadata->creator(&handle);
-    if (rc != 0) ThrowRaised(rc);
+    TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+    if (handle == nullptr) Fail(index, "type `" + key + "` has no creator registered");
     ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
     for (const TVMFFIFieldInfo* f : all) {
       std::string name = FieldName(f);

@@ -15,6 +15,7 @@
  *   tensor.c    core.Tensor, its DLPack export, from_dlpack
  *   dlpack.c    DLPack capsules and producers as tensors
  *   numpy.c     numpy arrays as tensors without a capsule
+ *   property.c  core.FFIProperty (field descriptor), _alloc_type_index, MISSING, KWARGS
  */
 #include "pyshim.h"
 
@@ -239,7 +240,8 @@ static int module_exec(PyObject *module) {
       tvmffi_py_init_function(module, st) != 0 ||
       tvmffi_py_init_container(module, st) != 0 || tvmffi_py_init_map(module, st) != 0 ||
       tvmffi_py_init_device(module, st) != 0 || tvmffi_py_init_error(module, st) != 0 ||
-      tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0) {
+      tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0 ||
+      tvmffi_py_init_property(module, st) != 0) {
     return -1;
   }
   {

@@ -288,6 +288,9 @@ TVMFFI_PY_HIDDEN int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_
 
 /* function.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *st);
+
+/* property.c: core.FFIProperty, _alloc_type_index, MISSING, KWARGS. */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_property(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
 
 /* No temporaries yet (the inline buffer only); inline: every call starts so. */

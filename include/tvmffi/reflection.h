@@ -163,11 +163,37 @@ inline void AssignField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
   }
 }
 
+// A new instance of `info`'s type with every field zero or empty, as an
+// owning handle: from the metadata's creator, else from the `__ffi_new__`
+// type attribute (a 0-argument Function; types defined at run time, e.g.
+// by ffi.DataclassDefine, have no C creator).  nullptr when the type has
+// neither; a failing creator throws.
+inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+    TVMFFIObjectHandle handle = nullptr;
+    Check(info->metadata->creator(&handle));
+    return handle;
+  }
+  static const TVMFFIByteArray kName = {"__ffi_new__", 11};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&kName);
+  if (col == nullptr) return nullptr;
+  int32_t i = info->type_index - col->begin_index;
+  if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return nullptr;
+  Any made = Function(ObjectPtr<Object>::BorrowHandle(col->data[i].v_obj)).CallPacked(nullptr, 0);
+  if (made.type_index() != info->type_index) {
+    TVMFFI_THROW(TypeError) << "__ffi_new__ of `" << std::string(info->type_key.data, info->type_key.size)
+                            << "` returned " << TypeIndexToDisplayName(made.type_index())
+                            << ", not an instance of the type";
+  }
+  TVMFFIAny raw = made.Release();
+  return raw.v_obj;
+}
+
 }  // namespace reflection_detail
 
 // An __ffi_init__ built from the reflected fields of `type_index` (read at
-// call time, through the C ABI).  It creates a default instance with the
-// metadata's creator, then sets each field from, in order: the positional
+// call time, through the C ABI).  It creates a default instance
+// (reflection_detail::CreateEmptyInstance), then sets each field from, in order: the positional
 // arguments (fields not marked KwOnly, ancestors' fields first), the
 // keyword arguments (after the KWARGS sentinel: name, value, name, value...),
 // or the field's default (calling the factory when DefaultFromFactory).
@@ -179,9 +205,6 @@ inline Function MakeAutoInit(int32_t type_index) {
     if (info == nullptr) ThrowRaised(-1);
     std::string context =
         "__ffi_init__ of `" + std::string(info->type_key.data, info->type_key.size) + "`: ";
-    if (info->metadata == nullptr || info->metadata->creator == nullptr) {
-      TVMFFI_THROW(TypeError) << context << "the type has no creator";
-    }
     std::vector<const TVMFFIFieldInfo*> fields = reflection_detail::AllFields(info);
     std::vector<const TVMFFIAny*> values(fields.size(), nullptr);
     auto field_name = [](const TVMFFIFieldInfo* f) {
@@ -236,8 +259,8 @@ inline Function MakeAutoInit(int32_t type_index) {
       }
     }
 
-    TVMFFIObjectHandle handle = nullptr;
-    reflection_detail::Check(info->metadata->creator(&handle));
+    TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+    if (handle == nullptr) TVMFFI_THROW(TypeError) << context << "the type has no creator";
     ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
     for (size_t k = 0; k < fields.size(); ++k) {
       const TVMFFIFieldInfo* f = fields[k];

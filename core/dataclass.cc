@@ -1,0 +1,576 @@
+// Object types defined at run time: ffi.DataclassDefine and ffi.ShallowCopy.
+#include "dataclass.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tvmffi/array.h>
+#include <tvmffi/reflection.h>
+#include <tvmffi/string.h>
+#include "type_registry.h"
+
+namespace tvmffi {
+namespace core {
+namespace dataclass {
+namespace {
+
+using reflection_detail::AllFields;
+
+// A slot the deleter releases.
+struct ReleaseSlot {
+  int64_t offset;
+  Storage storage;  // kObject or kAny
+};
+
+// What the deleter and __ffi_new__ need about a defined type.  Never freed.
+struct Layout {
+  int32_t type_index;
+  int64_t total_size;
+  std::vector<ReleaseSlot> release;
+};
+
+// Layouts by type index: chunks of atomic pointers, so the deleter reads
+// without a lock.  Chunks are made under `g_mu` and never freed.
+constexpr int32_t kChunkBits = 12;
+constexpr int32_t kChunkSize = 1 << kChunkBits;
+constexpr int32_t kNumChunks = 1 << 10;
+std::atomic<std::atomic<const Layout*>*> g_chunks[kNumChunks];
+std::mutex g_mu;
+
+const Layout* FindLayout(int32_t type_index) noexcept {
+  if (type_index < 0) return nullptr;
+  int32_t c = type_index >> kChunkBits;
+  if (c >= kNumChunks) return nullptr;
+  std::atomic<const Layout*>* chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (chunk == nullptr) return nullptr;
+  return chunk[type_index & (kChunkSize - 1)].load(std::memory_order_acquire);
+}
+
+// Under g_mu.
+void StoreLayout(int32_t type_index, const Layout* layout) {
+  int32_t c = type_index >> kChunkBits;
+  if (c >= kNumChunks) {
+    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+                             << " is beyond the supported range";
+  }
+  std::atomic<const Layout*>* chunk = g_chunks[c].load(std::memory_order_acquire);
+  if (chunk == nullptr) {
+    chunk = new std::atomic<const Layout*>[kChunkSize];
+    for (int32_t i = 0; i < kChunkSize; ++i) chunk[i].store(nullptr, std::memory_order_relaxed);
+    g_chunks[c].store(chunk, std::memory_order_release);
+  }
+  chunk[type_index & (kChunkSize - 1)].store(layout, std::memory_order_release);
+}
+
+std::string KeyOf(const TVMFFITypeInfo* info) {
+  return std::string(info->type_key.data, info->type_key.size);
+}
+
+std::string NameOf(const TVMFFIFieldInfo* f) { return std::string(f->name.data, f->name.size); }
+
+// ---- deleter and creation ---------------------------------------------------------
+
+void ReleaseSlots(char* base, const Layout* layout) {
+  for (const ReleaseSlot& s : layout->release) {
+    char* p = base + s.offset;
+    if (s.storage == Storage::kObject) {
+      TVMFFIObject* obj = *reinterpret_cast<TVMFFIObject**>(p);
+      *reinterpret_cast<TVMFFIObject**>(p) = nullptr;
+      if (obj != nullptr) Object::DecRef(obj);
+    } else {
+      TVMFFIAny* slot = reinterpret_cast<TVMFFIAny*>(p);
+      TVMFFIAny old = *slot;
+      AnyZero(slot);
+      if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+    }
+  }
+}
+
+void DataclassDeleter(void* self, int flags) {
+  TVMFFIObject* header = static_cast<TVMFFIObject*>(self);
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) {
+    const Layout* layout = FindLayout(header->type_index);
+    if (layout != nullptr) ReleaseSlots(static_cast<char*>(self), layout);
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) std::free(self);
+}
+
+Any NewFromLayout(const Layout* layout) {
+  void* mem = std::calloc(1, static_cast<size_t>(layout->total_size));
+  if (mem == nullptr) throw std::bad_alloc();
+  TVMFFIObject* header = static_cast<TVMFFIObject*>(mem);
+  header->combined_ref_count = Object::kInitialCount;
+  header->type_index = layout->type_index;
+  TVM_FFI_OBJECT_DELETER(header) = &DataclassDeleter;
+  TVMFFIAny raw;
+  detail::SetRawPtr(&raw, layout->type_index, header);
+  return Any::Adopt(raw);
+}
+
+// ---- getters (C functions: they need no context) ----------------------------------
+
+template <typename Body>
+int GuardedGet(Body body) {
+  try {
+    body();
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+int GetInt(void* field, TVMFFIAny* result) {
+  detail::SetRaw(result, kTVMFFIInt, 0);
+  result->v_int64 = *static_cast<const int64_t*>(field);
+  return 0;
+}
+
+int GetFloat(void* field, TVMFFIAny* result) {
+  detail::SetRaw(result, kTVMFFIFloat, 0);
+  result->v_float64 = *static_cast<const double*>(field);
+  return 0;
+}
+
+int GetBool(void* field, TVMFFIAny* result) {
+  detail::SetRaw(result, kTVMFFIBool, *static_cast<const bool*>(field) ? 1 : 0);
+  return 0;
+}
+
+int GetObject(void* field, TVMFFIAny* result) {
+  TVMFFIObject* obj = *static_cast<TVMFFIObject* const*>(field);
+  if (obj == nullptr) {
+    AnyZero(result);
+    return 0;
+  }
+  Object::IncRef(obj);
+  detail::SetRawPtr(result, obj->type_index, obj);
+  return 0;
+}
+
+int GetAny(void* field, TVMFFIAny* result) {
+  return GuardedGet([&] { AnyViewToOwned(static_cast<const TVMFFIAny*>(field), result); });
+}
+
+// ---- setters --------------------------------------------------------------------
+
+struct FieldContext {
+  std::string qualified;  // "mylib.Point.x"
+  Storage storage;
+  int32_t static_type_index;
+  bool nullable;
+  Function check;
+};
+
+std::string FormatFloat(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".eninf") == std::string::npos) s += ".0";
+  return s;
+}
+
+// "None", "bool True", "int 3", "float 1.5", `str "abc"`, else the type name.
+std::string DescribeValue(const TVMFFIAny& v) {
+  switch (v.type_index) {
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIBool:
+      return v.v_int64 != 0 ? "bool True" : "bool False";
+    case kTVMFFIInt:
+      return "int " + DecimalString(v.v_int64);
+    case kTVMFFIFloat:
+      return "float " + FormatFloat(v.v_float64);
+    default:
+      break;
+  }
+  const char* data = nullptr;
+  size_t size = 0;
+  bool is_bytes = false;
+  if (GetStringView(&v, &data, &size, &is_bytes) && !is_bytes && size <= 40) {
+    return "str \"" + std::string(data, size) + "\"";
+  }
+  return TypeIndexToDisplayName(v.type_index);
+}
+
+std::string ExpectedName(const FieldContext& c) {
+  std::string name;
+  switch (c.storage) {
+    case Storage::kInt: name = "int"; break;
+    case Storage::kFloat: name = "float"; break;
+    case Storage::kBool: name = "bool"; break;
+    default: name = TypeIndexToDisplayName(c.static_type_index); break;
+  }
+  return c.nullable ? name + " or None" : name;
+}
+
+[[noreturn]] void ThrowFieldType(const FieldContext& c, const TVMFFIAny& v) {
+  TVMFFI_THROW(TypeError) << "field `" << c.qualified << "` expects " << ExpectedName(c)
+                          << ", got " << DescribeValue(v);
+}
+
+// Replaces the object pointer at `slot` by `obj` (a new reference or NULL).
+void StoreObject(void* slot, TVMFFIObject* obj) {
+  TVMFFIObject** p = static_cast<TVMFFIObject**>(slot);
+  TVMFFIObject* old = *p;
+  *p = obj;
+  if (old != nullptr) Object::DecRef(old);
+}
+
+// The object to store for `v` in an object slot (a new reference; nullptr for None).
+TVMFFIObject* ToObject(const FieldContext& c, const TVMFFIAny& v) {
+  if (v.type_index == kTVMFFINone) {
+    if (!c.nullable) ThrowFieldType(c, v);
+    return nullptr;
+  }
+  int32_t target = c.static_type_index;
+  if (target == kTVMFFIStr || target == kTVMFFIBytes) {
+    const char* data = nullptr;
+    size_t size = 0;
+    bool is_bytes = false;
+    if (!GetStringView(&v, &data, &size, &is_bytes) || is_bytes != (target == kTVMFFIBytes)) {
+      ThrowFieldType(c, v);
+    }
+    if (v.type_index == target) {
+      Object::IncRef(v.v_obj);
+      return v.v_obj;
+    }
+    Object* made = is_bytes ? static_cast<Object*>(BytesObj::Make(data, size).release())
+                            : static_cast<Object*>(StringObj::Make(data, size).release());
+    return &made->header_;
+  }
+  Any owned{AnyView::FromRaw(v)};  // takes rvalue references, copies borrowed strings
+  const TVMFFIAny* raw = owned.raw();
+  if (raw->type_index < kTVMFFIStaticObjectBegin ||
+      !Object::FromHandle(raw->v_obj)->IsInstanceIndex(target)) {
+    ThrowFieldType(c, *raw);
+  }
+  TVMFFIAny released = owned.Release();
+  return released.v_obj;
+}
+
+void Assign(const FieldContext& c, void* address, const TVMFFIAny& input) {
+  Any checked;
+  const TVMFFIAny* v = &input;
+  if (c.check.get() != nullptr) {
+    checked = c.check(AnyView::FromRaw(input));
+    v = checked.raw();
+  }
+  switch (c.storage) {
+    case Storage::kInt:
+      if (v->type_index == kTVMFFIInt) {
+        *static_cast<int64_t*>(address) = v->v_int64;
+      } else if (v->type_index == kTVMFFIBool) {
+        *static_cast<int64_t*>(address) = v->v_int64 != 0 ? 1 : 0;
+      } else {
+        ThrowFieldType(c, *v);
+      }
+      return;
+    case Storage::kFloat:
+      if (v->type_index == kTVMFFIFloat) {
+        *static_cast<double*>(address) = v->v_float64;
+      } else if (v->type_index == kTVMFFIInt) {
+        *static_cast<double*>(address) = static_cast<double>(v->v_int64);
+      } else if (v->type_index == kTVMFFIBool) {
+        *static_cast<double*>(address) = v->v_int64 != 0 ? 1.0 : 0.0;
+      } else {
+        ThrowFieldType(c, *v);
+      }
+      return;
+    case Storage::kBool:
+      if (v->type_index != kTVMFFIBool) ThrowFieldType(c, *v);
+      *static_cast<bool*>(address) = v->v_int64 != 0;
+      return;
+    case Storage::kObject:
+      StoreObject(address, ToObject(c, *v));
+      return;
+    case Storage::kAny: {
+      Any owned{AnyView::FromRaw(*v)};
+      TVMFFIAny* slot = static_cast<TVMFFIAny*>(address);
+      TVMFFIAny old = *slot;
+      owned.MoveTo(slot);
+      if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+      return;
+    }
+  }
+}
+
+// The setter Function of a field: (field address as an opaque pointer, value).
+Function MakeSetter(std::shared_ptr<const FieldContext> c) {
+  return Function::FromPacked([c](const AnyView* args, int32_t num_args, Any* rv) {
+    if (num_args != 2 || args[0].type_index() != kTVMFFIOpaquePtr ||
+        args[0].raw()->v_ptr == nullptr) {
+      TVMFFI_THROW(TypeError) << "setter of field `" << c->qualified
+                              << "` takes (field address, value)";
+    }
+    Assign(*c, args[0].raw()->v_ptr, *args[1].raw());
+    (void)rv;
+  });
+}
+
+// ---- Define -----------------------------------------------------------------------
+
+struct StorageInfo {
+  Storage storage;
+  int64_t size;
+  int64_t alignment;
+  TVMFFIFieldGetter getter;
+};
+
+StorageInfo StorageOf(const std::string& qualified, int32_t index) {
+  switch (index) {
+    case kTVMFFIAny: return {Storage::kAny, 16, 8, &GetAny};
+    case kTVMFFIInt: return {Storage::kInt, 8, 8, &GetInt};
+    case kTVMFFIFloat: return {Storage::kFloat, 8, 8, &GetFloat};
+    case kTVMFFIBool: return {Storage::kBool, 1, 1, &GetBool};
+    default: break;
+  }
+  if (index >= kTVMFFIStaticObjectBegin && type_registry::GetTypeInfo(index) != nullptr) {
+    return {Storage::kObject, 8, 8, &GetObject};
+  }
+  TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+                           << "` has unsupported static type index " << index;
+}
+
+// Where a type's own storage ends: its total_size, else the end of its last
+// reflected field, at least the object header.
+int64_t RegionEnd(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->total_size > 0) {
+    return info->metadata->total_size;
+  }
+  int64_t end = static_cast<int64_t>(sizeof(TVMFFIObject));
+  for (const TVMFFIFieldInfo* f : AllFields(info)) end = std::max(end, f->offset + f->size);
+  return end;
+}
+
+// The slots of an ancestor the deleter releases: a defined type's own plan,
+// else its reflected fields by static type index and size (an 8-byte object
+// reference, including String and Bytes, whose index is -1; a 16-byte Any).
+std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent) {
+  if (const Layout* l = FindLayout(parent->type_index)) return l->release;
+  std::vector<ReleaseSlot> out;
+  for (const TVMFFIFieldInfo* f : AllFields(parent)) {
+    int32_t t = f->field_static_type_index;
+    if (f->size == 8 && (t >= kTVMFFIStaticObjectBegin || t == kTVMFFIAny)) {
+      out.push_back({f->offset, Storage::kObject});
+    } else if (f->size == 16 && t == kTVMFFIAny) {
+      out.push_back({f->offset, Storage::kAny});
+    }
+  }
+  return out;
+}
+
+int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+bool IsDefined(int32_t type_index) noexcept { return FindLayout(type_index) != nullptr; }
+
+Any New(int32_t type_index) {
+  const Layout* layout = FindLayout(type_index);
+  if (layout == nullptr) {
+    TVMFFI_THROW(ValueError) << "type index " << type_index << " is not a defined dataclass";
+  }
+  return NewFromLayout(layout);
+}
+
+void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
+            int32_t structural_eq_kind) {
+  const TVMFFITypeInfo* info = type_registry::GetTypeInfo(type_index);
+  if (info == nullptr || type_index < kTVMFFIDynObjectBegin) {
+    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+                             << " is not a type allocated at run time";
+  }
+  std::string key = KeyOf(info);
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (FindLayout(type_index) != nullptr) {
+    TVMFFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key << "` is already defined";
+  }
+  if (info->num_fields != 0 || info->num_methods != 0 || info->metadata != nullptr) {
+    TVMFFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
+                               << "` already has fields, methods or metadata registered";
+  }
+  const TVMFFITypeInfo* parent = info->type_ancestors[info->type_depth - 1];
+  std::vector<std::string> taken;
+  for (const TVMFFIFieldInfo* f : AllFields(parent)) taken.push_back(NameOf(f));
+
+  // Check everything and lay out before registering anything.
+  auto layout = std::make_unique<Layout>();
+  layout->type_index = type_index;
+  layout->release = InheritedSlots(parent);
+  int64_t end = RegionEnd(parent);
+  std::vector<TVMFFIFieldInfo> infos;
+  std::vector<Function> setters;
+  for (const FieldSpec& spec : fields) {
+    std::string qualified = key + "." + spec.name;
+    if (spec.name.empty()) {
+      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: a field of `" << key << "` has no name";
+    }
+    if (std::find(taken.begin(), taken.end(), spec.name) != taken.end()) {
+      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+                               << "` is defined twice (here or by a parent type)";
+    }
+    taken.push_back(spec.name);
+    StorageInfo st = StorageOf(qualified, spec.static_type_index);
+    if ((spec.flags & kTVMFFIFieldFlagBitMaskHasDefault) &&
+        (spec.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) &&
+        spec.default_value.type_index() != kTVMFFIFunction) {
+      TVMFFI_THROW(TypeError) << "ffi.DataclassDefine: the default factory of field `"
+                              << qualified << "` must be a Function, got "
+                              << TypeIndexToDisplayName(spec.default_value.type_index());
+    }
+    int64_t offset = AlignUp(end, st.alignment);
+    end = offset + st.size;
+    if (st.storage == Storage::kObject || st.storage == Storage::kAny) {
+      layout->release.push_back({offset, st.storage});
+    }
+    auto context = std::make_shared<FieldContext>();
+    context->qualified = qualified;
+    context->storage = st.storage;
+    context->static_type_index = spec.static_type_index;
+    context->nullable = spec.nullable;
+    context->check = spec.check;
+    setters.push_back(MakeSetter(std::move(context)));
+
+    TVMFFIFieldInfo fi;
+    std::memset(&fi, 0, sizeof(fi));
+    fi.name = ToByteArray(spec.name);
+    fi.doc = ToByteArray(spec.doc);
+    fi.flags = spec.flags | kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitSetterIsFunctionObj;
+    fi.size = st.size;
+    fi.alignment = st.alignment;
+    fi.offset = offset;
+    fi.getter = st.getter;
+    fi.setter = setters.back().handle();
+    if (spec.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+      fi.default_value_or_factory = *spec.default_value.raw();
+    }
+    fi.field_static_type_index = spec.static_type_index;
+    infos.push_back(fi);
+  }
+  layout->total_size = AlignUp(std::max<int64_t>(end, sizeof(TVMFFIObject)), 8);
+  if (layout->total_size > INT32_MAX) {
+    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
+  }
+
+  const Layout* published = layout.release();
+  StoreLayout(type_index, published);
+  for (const TVMFFIFieldInfo& fi : infos) type_registry::RegisterField(type_index, fi);
+  Function make = Function::FromPacked([published](const AnyView*, int32_t num_args, Any* rv) {
+    if (num_args != 0) TVMFFI_THROW(TypeError) << "__ffi_new__ takes no arguments";
+    *rv = NewFromLayout(published);
+  });
+  Any make_any(make);
+  type_registry::RegisterAttr(type_index, "__ffi_new__", *make_any.raw());
+
+  Function init = MakeAutoInit(type_index);
+  TVMFFIMethodInfo mi;
+  std::memset(&mi, 0, sizeof(mi));
+  static const char kInit[] = "__ffi_init__";
+  mi.name.data = kInit;
+  mi.name.size = sizeof(kInit) - 1;
+  mi.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  mi.method.type_index = kTVMFFIFunction;
+  mi.method.v_obj = static_cast<TVMFFIObject*>(init.handle());
+  type_registry::RegisterMethod(type_index, mi);
+
+  TVMFFITypeMetadata meta;
+  std::memset(&meta, 0, sizeof(meta));
+  meta.creator = nullptr;
+  meta.total_size = static_cast<int32_t>(published->total_size);
+  meta.structural_eq_hash_kind = structural_eq_kind;
+  type_registry::RegisterMetadata(type_index, meta);
+}
+
+Any ShallowCopy(const TVMFFIAny& value) {
+  if (value.type_index < kTVMFFIStaticObjectBegin) {
+    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy expects an object, got "
+                            << TypeIndexToDisplayName(value.type_index);
+  }
+  const TVMFFITypeInfo* info = type_registry::GetTypeInfo(value.type_index);
+  if (info == nullptr) {
+    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
+  }
+  TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+  if (handle == nullptr) {
+    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+                            << "` has no creator, so it cannot be copied";
+  }
+  ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
+  for (const TVMFFIFieldInfo* f : AllFields(info)) {
+    if (f->getter == nullptr) {
+      TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: field `" << NameOf(f) << "` of `" << KeyOf(info)
+                              << "` has no getter";
+    }
+    TVMFFIAny raw;
+    AnyZero(&raw);
+    int rc = f->getter(reinterpret_cast<char*>(value.v_obj) + f->offset, &raw);
+    if (rc != 0) ThrowRaised(rc);
+    Any field_value = Any::Adopt(raw);
+    try {
+      reflection_detail::AssignField(copy.handle(), f, *field_value.raw());
+    } catch (const Error& e) {
+      throw Error(e.kind(), "ffi.ShallowCopy: field `" + NameOf(f) + "` of `" + KeyOf(info) +
+                                "`: " + e.message());
+    }
+  }
+  return Any(std::move(copy));
+}
+
+namespace {
+
+// The value of item `k` of field entry `i` as T, with a TypeError naming both.
+template <typename T>
+T Item(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
+  std::optional<T> v = entry[k].TryAs<T>();
+  if (!v.has_value()) {
+    ThrowTypeMismatch(TypeTraits<T>::TypeStr(), entry[k].raw(),
+                      "ffi.DataclassDefine: field entry " + DecimalString(i) + " `" + what + "`");
+  }
+  return std::move(*v);
+}
+
+TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
+                                                 int64_t structural_eq_kind) {
+  std::vector<FieldSpec> specs;
+  for (int64_t i = 0; i < fields.size(); ++i) {
+    std::optional<Array<Any>> entry = fields[i].TryAs<Array<Any>>();
+    if (!entry.has_value()) {
+      ThrowTypeMismatch("Array", fields[i].raw(),
+                        "ffi.DataclassDefine: field entry " + DecimalString(i));
+    }
+    if (entry->size() != 7) {
+      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field entry " << i << " has "
+                               << entry->size()
+                               << " items, expected 7 (name, static_type_index, nullable, "
+                                  "flags, doc, default, check)";
+    }
+    FieldSpec spec;
+    spec.name = Item<std::string>(*entry, i, 0, "name");
+    spec.static_type_index = static_cast<int32_t>(Item<int64_t>(*entry, i, 1, "static_type_index"));
+    spec.nullable = Item<bool>(*entry, i, 2, "nullable");
+    spec.flags = Item<int64_t>(*entry, i, 3, "flags");
+    if (!(*entry)[4].is_none()) spec.doc = Item<std::string>(*entry, i, 4, "doc");
+    spec.default_value = (*entry)[5];
+    if (!(*entry)[6].is_none()) spec.check = Item<Function>(*entry, i, 6, "check");
+    specs.push_back(std::move(spec));
+  }
+  Define(static_cast<int32_t>(type_index), specs, static_cast<int32_t>(structural_eq_kind));
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.ShallowCopy", [](AnyView obj) { return ShallowCopy(*obj.raw()); });
+
+}  // namespace
+}  // namespace dataclass
+}  // namespace core
+}  // namespace tvmffi

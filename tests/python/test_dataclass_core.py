@@ -1,0 +1,211 @@
+"""The shim primitives of Python-defined FFI types: core._alloc_type_index,
+ffi.DataclassDefine, core.FFIProperty, core.MISSING / core.KWARGS, and a
+defined type used from C++ through the testing library."""
+import itertools
+import sys
+
+import pytest
+
+import tvm_ffi
+import tvm_ffi.testing as t
+from tvm_ffi import core
+
+_define = tvm_ffi.get_global_func("ffi.DataclassDefine")
+_serial = itertools.count()
+
+WRITABLE, HAS_DEFAULT, FACTORY, KW_ONLY = 1, 2, 32, 1024
+INT, BOOL, FLOAT, ANY, STR, ARRAY = 1, 2, 3, -1, 65, 71
+
+
+def fresh_key(name):
+    return f"dccore_test.{name}{next(_serial)}"
+
+
+def field(name, static_index, nullable=False, flags=0, doc=None, default=None, check=None):
+    return [name, static_index, nullable, flags, doc, default, check]
+
+
+def define(name, fields, parent=64, kind=0):
+    """A new type with `fields`, bound to a new Python class; returns the class."""
+    key = fresh_key(name)
+    index = core._alloc_type_index(key, parent)
+    _define(index, fields, kind)
+    cls = type(name, (tvm_ffi.Object,), {"__test__": False})
+    return tvm_ffi.register_object(key)(cls)
+
+
+@pytest.fixture
+def Point():
+    return define("Point", [
+        field("x", INT, doc="abscissa"),
+        field("y", FLOAT, flags=HAS_DEFAULT, default=0.5),
+        field("name", STR, nullable=True, flags=HAS_DEFAULT | KW_ONLY, default=None),
+    ])
+
+
+def test_alloc_type_index_gives_new_indices_and_refuses_taken_keys():
+    key = fresh_key("Alloc")
+    a = core._alloc_type_index(key, 64)
+    b = core._alloc_type_index(fresh_key("Alloc"), a)
+    assert a >= 128 and b > a
+    assert core._type_key_to_index(key) == a
+    with pytest.raises(ValueError) as e:
+        core._alloc_type_index(key, 64)
+    assert str(e.value) == f"type key '{key}' is already registered"
+    with pytest.raises(ValueError) as e:
+        core._alloc_type_index("ffi.Array", 64)
+    assert str(e.value) == "type key 'ffi.Array' is already registered"
+    with pytest.raises(TypeError):
+        core._alloc_type_index(3, 64)
+
+
+def test_sentinels_are_the_ffi_objects():
+    assert core.MISSING.same_as(tvm_ffi.get_global_func("ffi.GetInvalidObject")())
+    assert core.KWARGS.same_as(tvm_ffi.get_global_func("ffi.GetKwargsObject")())
+    assert not core.MISSING.same_as(core.KWARGS)
+
+
+def test_fields_become_ffi_properties(Point):
+    prop = Point.__dict__["x"]
+    assert type(prop) is core.FFIProperty
+    assert Point.x is prop  # __get__(None, cls) is the descriptor
+    assert (prop.name, prop.field_index, prop.frozen) == ("x", 0, False)
+    assert prop.type_index == Point.__tvm_ffi_type_info__.type_index
+    assert prop.__doc__ == "abscissa"
+    assert Point.y.__doc__ is None
+
+
+def test_init_defaults_and_keywords(Point):
+    p = Point(3)
+    assert (p.x, p.y, p.name) == (3, 0.5, None)
+    q = Point(4, 1.5, name="q")
+    assert (q.x, q.y, q.name) == (4, 1.5, "q")
+    with pytest.raises(TypeError) as e:
+        Point()
+    assert str(e.value).endswith("missing argument `x`")
+
+
+def test_assignment_is_checked_with_a_clear_type_error(Point):
+    p = Point(1)
+    key = type(p).__tvm_ffi_type_info__.type_key
+    p.x = 7
+    p.y = 2  # an int converts to float
+    assert (p.x, p.y) == (7, 2.0) and type(p.y) is float
+    with pytest.raises(TypeError) as e:
+        p.x = "abc"
+    assert str(e.value) == f'field `{key}.x` expects int, got str "abc"'
+    with pytest.raises(TypeError) as e:
+        p.x = None
+    assert str(e.value) == f"field `{key}.x` expects int, got None"
+    with pytest.raises(TypeError) as e:
+        p.name = 3
+    assert str(e.value) == f"field `{key}.name` expects str or None, got int 3"
+    assert p.x == 7
+
+
+def test_delete_and_frozen_raise_attribute_error(Point):
+    p = Point(1)
+    with pytest.raises(AttributeError) as e:
+        del p.x
+    assert str(e.value) == "cannot delete field 'x' of 'Point'"
+    frozen = core.FFIProperty(Point.x.type_index, 0, frozen=True)
+    with pytest.raises(AttributeError) as e:
+        frozen.__set__(p, 2)
+    assert str(e.value) == "cannot assign to field 'x' of frozen 'Point'"
+    frozen.set(p, 2)  # the setter, bypassing frozen
+    assert frozen.__get__(p, Point) == 2
+    assert p.x == 2
+
+
+def test_read_only_cxx_field_raises():
+    vd = tvm_ffi.VirtualDevice()
+    assert type(type(vd).virtual_device_id) is core.FFIProperty
+    with pytest.raises(AttributeError) as e:
+        vd.virtual_device_id = 1
+    assert str(e.value) == "field 'virtual_device_id' of 'VirtualDevice' is read-only"
+
+
+def test_property_refuses_objects_of_another_type(Point):
+    other = define("Other", [field("v", INT)])
+    o = other(1)
+    with pytest.raises(TypeError) as e:
+        Point.x.__get__(o, Point)
+    assert "does not apply to" in str(e.value)
+    with pytest.raises(TypeError):
+        Point.x.__get__(5, Point)
+
+
+def test_ffi_property_arguments_are_checked(Point):
+    index = Point.x.type_index
+    with pytest.raises(IndexError) as e:
+        core.FFIProperty(index, 3)
+    assert "has 3 fields; field index 3 is out of range" in str(e.value)
+    with pytest.raises(ValueError):
+        core.FFIProperty(1 << 20, 0)
+
+
+def test_any_and_object_fields_keep_identity():
+    Holder = define("Holder", [field("a", ANY), field("arr", ARRAY, nullable=True)])
+    arr = tvm_ffi.Array([1, 2])
+    h = Holder([3], arr)
+    assert list(h.a) == [3]
+    assert h.arr.same_as(arr)
+    h.arr = None
+    assert h.arr is None
+    h.a = "any value"
+    assert h.a == "any value"
+
+
+def test_check_function_converts_before_storing():
+    twice = tvm_ffi.convert(lambda v: v * 2)
+    Checked = define("Checked", [field("x", INT, check=twice)])
+    c = Checked(4)
+    assert c.x == 8
+    c.x = 5
+    assert c.x == 10
+
+
+def test_cpp_creates_reads_mutates_and_returns_a_python_defined_type(Point):
+    key = Point.__tvm_ffi_type_info__.type_key
+    p = t.dataclass_create(key, 1, 2.0, core.KWARGS, "name", "from c++")
+    assert type(p) is Point
+    assert (p.x, p.y, p.name) == (1, 2.0, "from c++")
+    assert t.dataclass_get(p, "x") == 1
+    back = t.dataclass_set(p, "x", 42)
+    assert back.same_as(p) and p.x == 42
+    with pytest.raises(TypeError) as e:
+        t.dataclass_set(p, "x", "no")
+    assert str(e.value) == f'field `{key}.x` expects int, got str "no"'
+    assert list(t.dataclass_field_names(p)) == ["x", "y", "name"]
+    empty = t.dataclass_new(key)
+    assert (empty.x, empty.y, empty.name) == (0, 0.0, None)
+
+
+def test_shallow_copy_and_deep_copy():
+    Holder = define("Pair", [field("n", INT), field("arr", ARRAY)])
+    arr = tvm_ffi.Array([1, 2])
+    h = Holder(1, arr)
+    s = tvm_ffi.get_global_func("ffi.ShallowCopy")(h)
+    assert type(s) is Holder and not s.same_as(h)
+    assert s.n == 1 and s.arr.same_as(arr)
+    d = tvm_ffi.get_global_func("ffi.DeepCopy")(h)
+    assert d.n == 1 and not d.arr.same_as(arr) and list(d.arr) == [1, 2]
+
+
+def test_fields_release_their_values():
+    Holder = define("Keep", [field("a", ANY)])
+    arr = tvm_ffi.Array([1])
+    before = core._object_use_count(arr)
+    h = Holder(arr)
+    assert core._object_use_count(arr) == before + 1
+    del h
+    assert core._object_use_count(arr) == before
+
+
+def test_property_get_refcounts_are_balanced(Point):
+    p = Point(1, name="a long name, heap allocated")
+    name = p.name
+    before = sys.getrefcount(name)
+    for _ in range(100):
+        assert p.name == name
+    assert sys.getrefcount(name) == before
