@@ -141,9 +141,8 @@ def test_forward_reference_that_never_resolves():
     class Dangling(tvm_ffi.Object):
         ref: NeverDefined = None  # noqa: F821
 
-    d = Dangling()
     with pytest.raises(TypeError, match="cannot resolve the forward reference 'NeverDefined'"):
-        d.ref = 1
+        Dangling()
 
 
 def test_pod_and_union_fields():
@@ -408,3 +407,23 @@ def test_definition_errors():
 
     with pytest.raises(TypeError, match="needs a subclass of tvm_ffi.Object"):
         py_class(key("NotObj"))(int)
+
+
+def test_slots_and_zero_argument_super():
+    @py_class(key("SBase"))
+    class SBase(tvm_ffi.Object):
+        a: int = 1
+
+        def who(self):
+            return "base"
+
+    @py_class(key("SChild"))
+    class SChild(SBase):
+        def who(self):
+            return "child of " + super().who()
+
+    c = SChild()
+    assert c.who() == "child of base"
+    assert SChild.__slots__ == () and not hasattr(c, "__dict__")
+    with pytest.raises(AttributeError):
+        c.b = 2

@@ -47,6 +47,11 @@ def auto():
 
 
 class _EnumMeta(type(core.Object)):
+    def __new__(mcls, name, bases, ns, **kwargs):
+        # Variants are fixed objects: no instance __dict__.
+        ns.setdefault("__slots__", ())
+        return super().__new__(mcls, name, bases, ns, **kwargs)
+
     def __iter__(cls):
         return iter(cls.__dict__.get("_ffi_enum_entries", ()))
 

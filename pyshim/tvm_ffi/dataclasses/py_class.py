@@ -47,8 +47,13 @@ def _is_classvar(annotation) -> bool:
     return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
 
 
-def _is_kw_only_marker(annotation) -> bool:
-    return annotation is KW_ONLY or annotation in ("KW_ONLY", "dataclasses.KW_ONLY")
+def _is_kw_only_marker(annotation, globalns) -> bool:
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, globalns)  # noqa: S307
+        except Exception:  # noqa: BLE001 - a forward reference is not the marker
+            return False
+    return annotation is KW_ONLY
 
 
 def _own_annotations(cls):
@@ -98,13 +103,13 @@ def _has_default(f: Field) -> bool:
     return f.has_default() or f.metadata.get("cxx_default", False)
 
 
-def _collect_fields(cls, kw_only_default, frozen_default):
+def _collect_fields(cls, kw_only_default, frozen_default, globalns):
     fields = []
     kw_only = kw_only_default
     for name, annotation in _own_annotations(cls).items():
         if _is_classvar(annotation):
             continue
-        if _is_kw_only_marker(annotation):
+        if _is_kw_only_marker(annotation, globalns):
             kw_only = True
             if name in cls.__dict__:
                 delattr(cls, name)
@@ -242,9 +247,33 @@ def _make_init(cls, all_fields, ctor, post_init):
     return fn
 
 
+def _with_slots(cls):
+    """``cls`` remade with ``__slots__ = ()`` (no instance ``__dict__``:
+    assigning a name that is not a field raises AttributeError)."""
+    if "__slots__" in cls.__dict__:
+        return cls
+    ns = dict(cls.__dict__)
+    ns.pop("__dict__", None)
+    ns.pop("__weakref__", None)
+    ns["__slots__"] = ()
+    new = type(cls)(cls.__name__, cls.__bases__, ns)
+    new.__qualname__ = cls.__qualname__
+    # Methods using zero-argument super() refer to the class through a cell.
+    for value in ns.values():
+        func = getattr(value, "__func__", value)
+        closure = getattr(func, "__closure__", None)
+        if closure and "__class__" in func.__code__.co_freevars:
+            cell = closure[func.__code__.co_freevars.index("__class__")]
+            if cell.cell_contents is cls:
+                cell.cell_contents = new
+    return new
+
+
 def _register(cls, type_key, params):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
         raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
+    if params.get("slots", True):
+        cls = _with_slots(cls)
     if type_key is None:
         type_key = f"{cls.__module__}.{cls.__qualname__}"
     if not isinstance(type_key, str) or "." not in type_key:
@@ -252,7 +281,11 @@ def _register(cls, type_key, params):
             f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
         )
     parent = _parent_info(cls)
-    own = _collect_fields(cls, params["kw_only"], params["frozen"])
+    module = sys.modules.get(cls.__module__)
+    # The module's own namespace (not a copy): forward references resolve
+    # against what it holds when they are first used.
+    globalns = vars(module) if module is not None else {}
+    own = _collect_fields(cls, params["kw_only"], params["frozen"], globalns)
     inherited = _inherited_fields(parent)
     inherited_names = {f.name for f in inherited}
     for f in own:
@@ -260,8 +293,6 @@ def _register(cls, type_key, params):
             raise TypeError(
                 f"field {f.name!r} of {type_key} is already a field of a parent type"
             )
-    module = sys.modules.get(cls.__module__)
-    globalns = dict(vars(module)) if module is not None else {}
     localns = {cls.__name__: cls}
 
     type_index = core._alloc_type_index(type_key, parent.type_index)
@@ -382,8 +413,9 @@ def py_class(
     structural equality and hashing: ``"tree"``, ``"var"``, ``"dag"``,
     ``"const-tree"``, ``"singleton"`` or None).  ``eq``/``order`` compare
     field by field (fields with compare=False skipped); ``unsafe_hash``
-    hashes the same way.  ``slots`` is accepted for compatibility: FFI
-    objects never have an instance ``__dict__``.
+    hashes the same way.  ``slots`` (default True) remakes the class with
+    ``__slots__ = ()``, as :func:`dataclasses.dataclass` does, so instances
+    have no ``__dict__`` (unless a base class has one).
     """
     if order and not eq:
         raise ValueError("order=True requires eq=True")
@@ -402,6 +434,7 @@ def py_class(
         "match_args": match_args,
         "kw_only": kw_only,
         "structural_eq": structural_eq,
+        "slots": slots,
     }
     if isinstance(cls_or_type_key, type):
         return _register(cls_or_type_key, type_key, params)
