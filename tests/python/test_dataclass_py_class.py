@@ -311,7 +311,10 @@ def test_inheritance_from_cxx_type():
     import tvm_ffi.testing
 
     before = type(tvm_ffi.testing.make_test_object_base(1, 2.0, "s"))
-    base_info = core.TypeInfo and before.__tvm_ffi_type_info__
+    from tvm_ffi._type_info import type_info
+
+    base_info = type_info(core._type_key_to_index("testing.TestObjectBase"))
+    before_cls = base_info.type_cls
 
     @tvm_ffi.register_object("testing.TestObjectBase")
     class CBase(tvm_ffi.Object):
@@ -332,7 +335,7 @@ def test_inheritance_from_cxx_type():
     finally:
         # Objects of testing.TestObjectBase come back as the class test_object.py bound.
         core._register_object(base_info.type_index, before)
-        base_info.type_cls = before
+        base_info.type_cls = before_cls
 
 
 def test_frozen_class_and_field():
@@ -427,3 +430,56 @@ def test_slots_and_zero_argument_super():
     assert SChild.__slots__ == () and not hasattr(c, "__dict__")
     with pytest.raises(AttributeError):
         c.b = 2
+
+
+def test_fields_hold_references_and_release_them_once():
+    @py_class(key("RcIn"))
+    class RcIn(tvm_ffi.Object):
+        v: int = 0
+
+    @py_class(key("RcOut"))
+    class RcOut(tvm_ffi.Object):
+        a: RcIn
+        b: list[RcIn] = field(default_factory=list)
+        c: Any = None
+
+    inner = RcIn(3)
+    assert core._object_use_count(inner) == 1
+    outer = RcOut(inner, [inner], inner)
+    assert core._object_use_count(inner) == 4  # a, the list's item, c
+    outer.c = None
+    assert core._object_use_count(inner) == 3
+    outer.a = RcIn()
+    assert core._object_use_count(inner) == 2
+    del outer
+    assert core._object_use_count(inner) == 1
+
+
+def test_pickle_and_structural_equality():
+    import pickle
+
+    n = Node(1, [Node(2)], extra="e")
+    m = pickle.loads(pickle.dumps(n))
+    assert type(m) is Node and not m.same_as(n)
+    assert m.value == 1 and m.children[0].value == 2 and m.extra == "e"
+    assert tvm_ffi.structural_equal(n, m)
+    assert tvm_ffi.structural_hash(n) == tvm_ffi.structural_hash(m)
+    assert not tvm_ffi.structural_equal(n, Node(1))
+
+
+def test_structural_eq_ignore_field():
+    @py_class(key("SIgn"))
+    class SIgn(tvm_ffi.Object):
+        a: int
+        span: str = field(default="", structural_eq="ignore")
+
+    assert tvm_ffi.structural_equal(SIgn(1, "x"), SIgn(1, "y"))
+    assert not tvm_ffi.structural_equal(SIgn(1), SIgn(2))
+    assert SIgn.__tvm_ffi_type_info__.fields[1].c_structural_eq == "ignore"
+
+    @py_class(key("NoSeq"), structural_eq=None)
+    class NoSeq(tvm_ffi.Object):
+        a: int = 0
+
+    with pytest.raises(Exception):  # noqa: B017 - the kind is "unsupported"
+        tvm_ffi.structural_equal(NoSeq(), NoSeq())

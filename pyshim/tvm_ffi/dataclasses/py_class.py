@@ -269,7 +269,16 @@ def _with_slots(cls):
     return new
 
 
-def _register(cls, type_key, params):
+def _caller_locals(depth):
+    """The local names where the decorator is used, when that is a function
+    body (so annotations may name classes defined earlier in it)."""
+    frame = sys._getframe(depth + 1)
+    if frame.f_locals is frame.f_globals:
+        return {}
+    return dict(frame.f_locals)
+
+
+def _register(cls, type_key, params, caller_locals=None):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
         raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
     if params.get("slots", True):
@@ -293,7 +302,8 @@ def _register(cls, type_key, params):
             raise TypeError(
                 f"field {f.name!r} of {type_key} is already a field of a parent type"
             )
-    localns = {cls.__name__: cls}
+    localns = dict(caller_locals or {})
+    localns[cls.__name__] = cls
 
     type_index = core._alloc_type_index(type_key, parent.type_index)
     info = _type_info(type_index)
@@ -436,8 +446,9 @@ def py_class(
         "structural_eq": structural_eq,
         "slots": slots,
     }
+    caller_locals = _caller_locals(1)
     if isinstance(cls_or_type_key, type):
-        return _register(cls_or_type_key, type_key, params)
+        return _register(cls_or_type_key, type_key, params, caller_locals)
     if isinstance(cls_or_type_key, str):
         if type_key is not None:
             raise TypeError("py_class got the type key both positionally and as type_key")
@@ -446,4 +457,4 @@ def py_class(
         raise TypeError(
             f"py_class expects a class or a type key string, got {cls_or_type_key!r}"
         )
-    return lambda cls: _register(cls, type_key, params)
+    return lambda cls: _register(cls, type_key, params, caller_locals)
