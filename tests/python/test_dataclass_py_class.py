@@ -483,3 +483,27 @@ def test_structural_eq_ignore_field():
 
     with pytest.raises(Exception):  # noqa: B017 - the kind is "unsupported"
         tvm_ffi.structural_equal(NoSeq(), NoSeq())
+
+
+def test_callable_object_and_bare_container_fields():
+    from typing import Callable
+
+    @py_class(key("Fns"))
+    class Fns(tvm_ffi.Object):
+        fn: Optional[Callable[[int], int]] = None
+        obj: Optional[tvm_ffi.Object] = None
+        arr: tvm_ffi.Array = field(default_factory=lambda: [])
+        seq: tuple[int, ...] = ()
+
+    f = Fns(lambda x: x + 1)
+    assert f.fn(2) == 3
+    f.obj = Point(1)
+    assert type(f.obj) is Point
+    with pytest.raises(TypeError, match=r"testing.pyc.Fns\d+.obj"):
+        f.obj = 3
+    f.arr = [1, "a"]
+    assert list(f.arr) == [1, "a"]
+    f.seq = (1, 2)
+    assert list(f.seq) == [1, 2]
+    with pytest.raises(TypeError, match=r"testing.pyc.Fns\d+.seq"):
+        f.seq = ("x",)

@@ -39,10 +39,8 @@ def describe_value(value) -> str:
         if len(value) <= 32:
             return f'str "{value}"'
         return "str"
-    key = getattr(type(value), "__tvm_ffi_type_key__", None)
-    if isinstance(value, core.Object) and isinstance(getattr(value, "__tvm_ffi_type_key__", None), str):
-        return value.__tvm_ffi_type_key__
-    return type(value).__name__ if key is None else str(key)
+    key = getattr(value, "__tvm_ffi_type_key__", None) if hasattr(value, "__chandle__") else None
+    return key if isinstance(key, str) else type(value).__name__
 
 
 def _index_of(key: str) -> int:
@@ -170,7 +168,7 @@ class _AnyObjectSchema(_Schema):
     storage = OBJECT
 
     def convert(self, value):
-        if isinstance(value, core.CObject if hasattr(core, "CObject") else core.Object):
+        if hasattr(value, "__chandle__"):
             return value
         raise _Mismatch
 
@@ -253,10 +251,7 @@ class _SeqSchema(_Schema):
     def convert(self, value):
         if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
             raise _Mismatch
-        if not isinstance(value, self.container_cls) and isinstance(value, core.Object):
-            # Another FFI container (List for an Array field...): copy.
-            pass
-        elif isinstance(value, self.container_cls) and isinstance(self.elem, _AnySchema):
+        if isinstance(value, self.container_cls) and isinstance(self.elem, _AnySchema):
             return value
         items = list(value)
         out = []
@@ -384,7 +379,11 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
         return _UnionSchema(options)
     if origin in (list, Array, List, tuple, typing.Sequence) or annotation in (list, tuple):
         elem = _AnySchema()
-        if args and not (origin is tuple and len(args) != 2):
+        if origin is tuple:
+            # tuple[T, ...] checks its items; other tuple shapes are stored unchecked.
+            if len(args) == 2 and args[1] is Ellipsis:
+                elem = schema_of(args[0], globalns, localns)
+        elif args:
             elem = schema_of(args[0], globalns, localns)
         if origin is List or annotation is List:
             return _SeqSchema(List, "ffi.List", elem, "List")
@@ -395,9 +394,9 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
         if origin is Dict:
             return _MapSchema(Dict, "ffi.Dict", ks, vs, "Dict")
         return _MapSchema(Map, "ffi.Map", ks, vs, "Map" if origin is Map else "dict")
-    if annotation in (Array, List, Map, Dict):
-        return schema_of(annotation[typing.Any] if annotation in (Array, List) else annotation[typing.Any, typing.Any])
-    if origin is not None and getattr(origin, "__name__", "") == "Callable" or annotation is typing.Callable:
+    if origin is not None and getattr(origin, "__name__", "") == "Callable":
+        return _CallableSchema()
+    if annotation is typing.Callable:
         return _CallableSchema()
     if isinstance(annotation, type):
         if annotation is core.Object:
