@@ -67,7 +67,7 @@ bool RegisterMapCommonGlobals() {
   const char* kind = ObjType::kDisplayName;
   auto name_of = [kind](const char* suffix) { return std::string("ffi.") + kind + suffix; };
   auto define = [](const std::string& name, auto body) {
-    Function::SetGlobal(name, Function::FromTyped(body, name));
+    Function::SetGlobalTyped(name, body);
   };
   std::string make = name_of("");
   Function::SetGlobal(make, Function::FromPacked([make](const AnyView* args, int32_t n, Any* rv) {

@@ -16,6 +16,7 @@
 
 #include "any.h"
 #include "any_equal.h"
+#include "type_schema.h"
 #include "error.h"
 #include "object.h"
 
@@ -317,6 +318,12 @@ struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>
   static std::string TypeStr() {
     if (kAnyElement) return ArrayObj::kTypeKey;
     return "Array[" + TypeTraits<T>::TypeStr() + "]";
+  }
+  // {"type":"ffi.Array"} for Array<Any>, else with the element's schema as args.
+  static std::string TypeSchema() {
+    if (kAnyElement) return detail::SchemaNamed(ArrayObj::kTypeKey);
+    return std::string("{\"type\":\"") + ArrayObj::kTypeKey + "\",\"args\":[" +
+           detail::TypeSchemaOf<T>() + "]}";
   }
   static std::optional<Array<T>> TryCast(const TVMFFIAny* v) {
     if (v->type_index != kTVMFFIArray && v->type_index != kTVMFFIList) return std::nullopt;

@@ -15,6 +15,7 @@
 #include "any.h"
 #include "error.h"
 #include "object.h"
+#include "type_schema.h"
 
 namespace tvmffi {
 namespace core {
@@ -122,6 +123,19 @@ void CallTyped(const F& f, const std::string& name, const AnyView* args, TVMFFIA
         f(CastArgument<std::tuple_element_t<I, ArgsTuple>>(args, static_cast<int>(I), name)...),
         result);
   }
+}
+
+// The type schema of a callable with signature Sig (FunctionSignature).
+template <typename Sig>
+std::string SignatureSchema() {
+  return FunctionSchemaImpl<typename Sig::Return, typename Sig::ArgsTuple>(
+      std::make_index_sequence<Sig::kArity>());
+}
+
+// The metadata of a typed callable: {"type_schema": "<its schema>"}.
+template <typename F>
+std::string TypedMetadata() {
+  return SchemaMetadata(SignatureSchema<FunctionSignature<std::decay_t<F>>>());
 }
 
 }  // namespace detail
@@ -236,6 +250,14 @@ class Function : public ObjectRef {
     int rc = TVMFFIFunctionSetGlobalFromMethodInfo(&info, allow_override ? 1 : 0);
     if (rc != 0) ThrowRaised(rc);
   }
+  // A typed global (FromTyped) whose metadata records its signature as
+  // {"type_schema": ...}; tvm_ffi.get_global_func_metadata reads it.
+  template <typename F>
+  static void SetGlobalTyped(const std::string& name, F f, bool allow_override = false,
+                             const std::string& doc = "") {
+    std::string metadata = detail::TypedMetadata<F>();
+    SetGlobal(name, FromTyped(std::move(f), name), allow_override, doc, metadata);
+  }
 };
 
 // Registers a typed global function at static-initialisation time:
@@ -246,15 +268,14 @@ class Function : public ObjectRef {
 // never ends the process: see RunAtLoad in error.h.
 #define TVMFFI_REGISTER_GLOBAL(name, callable)                                            \
   static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
-      ::tvmffi::core::RunAtLoad([] {                                                       \
-        ::tvmffi::core::Function::SetGlobal(                                               \
-            name, ::tvmffi::core::Function::FromTyped(callable, name));                    \
-      })
+      ::tvmffi::core::RunAtLoad(                                                           \
+          [] { ::tvmffi::core::Function::SetGlobalTyped(name, callable); })
 #define TVMFFI_REGISTER_GLOBAL_PACKED(name, callable)                                     \
   static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
       ::tvmffi::core::RunAtLoad([] {                                                       \
-        ::tvmffi::core::Function::SetGlobal(name,                                          \
-                                            ::tvmffi::core::Function::FromPacked(callable)); \
+        ::tvmffi::core::Function::SetGlobal(                                               \
+            name, ::tvmffi::core::Function::FromPacked(callable), false, "",               \
+            ::tvmffi::core::detail::SchemaMetadata("{\"type\":\"ffi.Function\"}"));       \
       })
 
 }  // namespace core

@@ -340,13 +340,17 @@ class ObjectDef {
   // (e.g. `const MyRef&`), or a member function of T.
   template <typename Fn>
   ObjectDef& Method(const char* name, Fn fn, const std::string& doc = "") {
-    return AddMethod(name, Function::FromTyped(AsCallable(fn), QualifiedName(name)), doc, 0);
+    auto callable = AsCallable(fn);
+    std::string metadata = detail::TypedMetadata<decltype(callable)>();
+    return AddMethod(name, Function::FromTyped(std::move(callable), QualifiedName(name)), doc, 0,
+                     metadata);
   }
   // A static method (no self).
   template <typename Fn>
   ObjectDef& StaticMethod(const char* name, Fn fn, const std::string& doc = "") {
+    std::string metadata = detail::TypedMetadata<Fn>();
     return AddMethod(name, Function::FromTyped(std::move(fn), QualifiedName(name)), doc,
-                     kTVMFFIFieldFlagBitMaskIsStaticMethod);
+                     kTVMFFIFieldFlagBitMaskIsStaticMethod, metadata);
   }
 
   // __ffi_init__(args...) -> T, built with MakeObject<T>(args...).
@@ -398,13 +402,16 @@ class ObjectDef {
     info.setter = reinterpret_cast<void*>(&reflection_detail::SetField<F>);
     if (default_value != nullptr) info.default_value_or_factory = *default_value->raw();
     info.field_static_type_index = reflection_detail::StaticTypeIndexOf<F>();
+    std::string metadata = detail::SchemaMetadata(detail::TypeSchemaOf<F>());
+    info.metadata = ToByteArray(metadata);
     reflection_detail::Check(TVMFFITypeRegisterField(type_index_, &info));
     return *this;
   }
 
   ObjectDef& AddMethod(const char* name, const Function& fn, const std::string& doc,
-                       int64_t flags) {
+                       int64_t flags, const std::string& metadata = "") {
     TVMFFIMethodInfo info = reflection_detail::MakeMemberInfo<TVMFFIMethodInfo>(name, doc, flags);
+    info.metadata = ToByteArray(metadata);
     info.method.type_index = kTVMFFIFunction;
     info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
     reflection_detail::Check(TVMFFITypeRegisterMethod(type_index_, &info));

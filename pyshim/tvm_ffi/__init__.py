@@ -35,6 +35,9 @@ from . import libinfo
 from .module import Module, load_module, system_lib
 from .virtual_device import VirtualDevice
 from . import serialization
+from .type_schema import TypeSchema as _TypeSchema
+
+core.TypeSchema = _TypeSchema  # upstream spells it tvm_ffi.core.TypeSchema
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a

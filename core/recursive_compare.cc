@@ -1,0 +1,557 @@
+// ffi.RecursiveEq/Lt/Le/Gt/Ge/Hash: content comparison over values, containers
+// and reflected fields.
+#include "recursive_compare.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <tvmffi/any_equal.h>
+#include <tvmffi/array.h>
+#include <tvmffi/function.h>
+#include <tvmffi/map.h>
+#include <tvmffi/shape.h>
+#include <tvmffi/string.h>
+#include "big_int_internal.h"
+#include "reflection_visit.h"
+#include "structural.h"
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// The comparison class of a value: both spellings of str and of bytes are one
+// class, and so are int and the big int (a BigInt never holds a value that
+// fits in int64_t, so the two only meet as unequal numbers).
+int32_t ClassOf(int32_t type_index) {
+  switch (type_index) {
+    case kTVMFFIRawStr:
+    case kTVMFFISmallStr:
+      return kTVMFFIStr;
+    case kTVMFFIByteArrayPtr:
+    case kTVMFFISmallBytes:
+      return kTVMFFIBytes;
+    case kTVMFFIBigInt:
+      return kTVMFFIInt;
+    default:
+      return type_index;
+  }
+}
+
+// Built-in object types without content to compare (functions, errors,
+// tensors, modules, opaque Python objects, ...): equal only to themselves.
+bool ByIdentity(int32_t type_index) {
+  switch (type_index) {
+    case kTVMFFIStr:
+    case kTVMFFIBytes:
+    case kTVMFFIShape:
+    case kTVMFFIArray:
+    case kTVMFFIList:
+    case kTVMFFIMap:
+    case kTVMFFIDict:
+    case kTVMFFIBigInt:
+      return false;
+    default:
+      return type_index >= kTVMFFIStaticObjectBegin && type_index < kTVMFFIDynObjectBegin;
+  }
+}
+
+template <typename T>
+int Sign3(T a, T b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+// Bytes compare as unsigned, then the shorter prefix first (Python's order).
+int CompareBytes(const char* a, size_t na, const char* b, size_t nb) {
+  size_t n = na < nb ? na : nb;
+  int c = n == 0 ? 0 : std::memcmp(a, b, n);
+  if (c != 0) return c < 0 ? -1 : 1;
+  return Sign3(na, nb);
+}
+
+// Integers of either form: the sign, then the words from the most significant.
+int CompareInts(const TVMFFIAny& a, const TVMFFIAny& b) {
+  if (a.type_index == kTVMFFIInt && b.type_index == kTVMFFIInt) return Sign3(a.v_int64, b.v_int64);
+  TVMFFIByteArray x = BigIntContent(&a);
+  TVMFFIByteArray y = BigIntContent(&b);
+  size_t nx = x.size / 8, ny = y.size / 8;
+  auto word = [](const TVMFFIByteArray& c, size_t i) {
+    int64_t w;
+    std::memcpy(&w, c.data + 8 * i, 8);
+    return w;
+  };
+  bool neg_x = word(x, nx - 1) < 0, neg_y = word(y, ny - 1) < 0;
+  if (neg_x != neg_y) return neg_x ? -1 : 1;
+  // Minimal two's complement of one sign: more words means further from 0.
+  if (nx != ny) return (nx < ny) != neg_x ? -1 : 1;
+  for (size_t i = nx; i-- > 0;) {
+    int64_t wx = word(x, i), wy = word(y, i);
+    if (wx == wy) continue;
+    if (i == nx - 1) return Sign3(wx, wy);
+    return Sign3(static_cast<uint64_t>(wx), static_cast<uint64_t>(wy));
+  }
+  return 0;
+}
+
+[[noreturn]] void ThrowDifferentTypes(const TVMFFIAny& a, const TVMFFIAny& b) {
+  TVMFFI_THROW(TypeError) << "Cannot compare values of different types: "
+                          << TypeIndexToDisplayName(a.type_index) << " vs "
+                          << TypeIndexToDisplayName(b.type_index);
+}
+
+const TVMFFITypeInfo* InfoOf(const Object* obj) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
+  if (info == nullptr) ThrowRaised(-1);
+  return info;
+}
+
+// Type attributes that replace the field-wise walk for one type:
+//   __ffi_eq__(self, other, fn_eq) -> bool
+//   __ffi_compare__(self, other, fn_cmp) -> int (< 0, 0, > 0; also equality
+//     when the type has no __ffi_eq__)
+//   __ffi_hash__(self, fn_hash) -> int
+// fn_* continue the walk on nested values (cycles and depth still watched).
+struct HookColumn {
+  const char* name;
+  std::atomic<const TVMFFITypeAttrColumn*> column{nullptr};
+};
+HookColumn g_eq_hook{"__ffi_eq__"};
+HookColumn g_compare_hook{"__ffi_compare__"};
+HookColumn g_hash_hook{"__ffi_hash__"};
+
+std::optional<Function> FindHook(HookColumn& hook, int32_t type_index) {
+  const TVMFFITypeAttrColumn* column = hook.column.load(std::memory_order_acquire);
+  if (column == nullptr) {
+    // The column appears when the first type registers the hook; until then
+    // each call looks again.
+    TVMFFIByteArray name{hook.name, std::strlen(hook.name)};
+    column = TVMFFIGetTypeAttrColumn(&name);
+    if (column == nullptr) return std::nullopt;
+    hook.column.store(column, std::memory_order_release);
+  }
+  int32_t row = type_index - column->begin_index;
+  if (row < 0 || row >= column->size || column->data[row].type_index != kTVMFFIFunction) {
+    return std::nullopt;
+  }
+  return Function(ObjectPtr<Object>::BorrowHandle(column->data[row].v_obj));
+}
+
+AnyView ObjectView(const Object* obj) {
+  TVMFFIAny v;
+  v.type_index = obj->type_index();
+  v.zero_padding = 0;
+  v.v_obj = static_cast<TVMFFIObject*>(obj->handle());
+  return AnyView::FromRaw(v);
+}
+
+// A hook's result as an int64 (bool for __ffi_eq__ is accepted as 0/1).
+int64_t HookInt(const Any& r, const char* hook, const Object* obj) {
+  if (r.type_index() == kTVMFFIInt || r.type_index() == kTVMFFIBool) return r.raw()->v_int64;
+  TVMFFI_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
+                          << "` must return an int, got "
+                          << TypeIndexToDisplayName(r.type_index());
+  return 0;  // not reached: the builder throws
+}
+
+// The walk state shared by equality and ordering: the pairs of objects being
+// compared (for cycles) and the depth.
+class Walk {
+ public:
+  explicit Walk(const char* name) : name_(name) {}
+
+  // Enters the pair (x, y); false when it is already being compared below
+  // (a reference cycle).
+  bool Enter(const Object* x, const Object* y) {
+    if (TooDeep(stack_.size())) ThrowTooDeep(name_, stack_.data(), stack_.size());
+    if (!active_.emplace(x, y).second) return false;
+    stack_.push_back(x);
+    return true;
+  }
+  void Leave(const Object* x, const Object* y) {
+    active_.erase(std::make_pair(x, y));
+    stack_.pop_back();
+  }
+  const char* name() const { return name_; }
+
+ private:
+  const char* name_;
+  std::vector<const Object*> stack_;
+  std::set<std::pair<const Object*, const Object*>> active_;
+};
+
+// Equality -------------------------------------------------------------------------
+
+class EqWalker {
+ public:
+  EqWalker() : walk_("ffi.RecursiveEq") {}
+
+  bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
+    int32_t ca = ClassOf(a.type_index);
+    if (ca != ClassOf(b.type_index)) return false;
+    switch (ca) {
+      case kTVMFFINone:
+        return true;
+      case kTVMFFIInt:
+        return CompareInts(a, b) == 0;
+      case kTVMFFIBool:
+        return (a.v_int64 != 0) == (b.v_int64 != 0);
+      case kTVMFFIFloat:
+        return a.v_float64 == b.v_float64 || (std::isnan(a.v_float64) && std::isnan(b.v_float64));
+      case kTVMFFIDataType:
+        return a.v_dtype.code == b.v_dtype.code && a.v_dtype.bits == b.v_dtype.bits &&
+               a.v_dtype.lanes == b.v_dtype.lanes;
+      case kTVMFFIDevice:
+        return a.v_device.device_type == b.v_device.device_type &&
+               a.v_device.device_id == b.v_device.device_id;
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+        return AnyKeyEqual(a, b);
+      default:
+        break;
+    }
+    if (ca < kTVMFFIStaticObjectBegin) return a.v_ptr == b.v_ptr;  // raw pointers
+    const Object* x = Object::FromHandle(a.v_obj);
+    const Object* y = Object::FromHandle(b.v_obj);
+    if (x == y) return true;
+    if (ca == kTVMFFIShape) return ShapeEqual(a, b);
+    if (ByIdentity(ca)) return false;
+    // A pair met again below itself: equal unless something else differs.
+    if (!walk_.Enter(x, y)) return true;
+    bool ok;
+    if (ca == kTVMFFIArray || ca == kTVMFFIList) {
+      ok = SeqEqual(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
+    } else if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
+      ok = MapEqual(static_cast<const MapBaseObj*>(x), static_cast<const MapBaseObj*>(y));
+    } else {
+      ok = ObjectEqual(x, y);
+    }
+    walk_.Leave(x, y);
+    return ok;
+  }
+
+ private:
+  static bool ShapeEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
+    const TVMFFIShapeCell* x = TVMFFIShapeGetCellPtr(a.v_obj);
+    const TVMFFIShapeCell* y = TVMFFIShapeGetCellPtr(b.v_obj);
+    if (x->size != y->size) return false;
+    return x->size == 0 || std::memcmp(x->data, y->data, x->size * sizeof(int64_t)) == 0;
+  }
+
+  bool SeqEqual(const SeqObj* x, const SeqObj* y) {
+    if (x->size() != y->size()) return false;
+    for (int64_t i = 0; i < x->size(); ++i) {
+      if (!Equal(x->at(i), y->at(i))) return false;
+    }
+    return true;
+  }
+
+  // Keys are matched as the maps match them; values by content.
+  bool MapEqual(const MapBaseObj* x, const MapBaseObj* y) {
+    if (x->size() != y->size()) return false;
+    for (uint64_t pos = x->BeginPos(); pos != x->EndPos(); pos = x->NextPos(pos)) {
+      const auto& kv = x->KVAt(pos);
+      const TVMFFIAny* other = y->FindValue(kv.key);
+      if (other == nullptr || !Equal(kv.value, *other)) return false;
+    }
+    return true;
+  }
+
+  bool ObjectEqual(const Object* x, const Object* y) {
+    if (std::optional<Function> hook = FindHook(g_eq_hook, x->type_index())) {
+      Function fn_eq = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
+        *rv = Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
+      });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq), "__ffi_eq__", x) != 0;
+    }
+    if (std::optional<Function> hook = FindHook(g_compare_hook, x->type_index())) {
+      // Only equality matters here: nested values answer 0 (equal) or 1.
+      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+        *rv = int64_t(Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
+      });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x) == 0;
+    }
+    return FieldsEqual(x, y);
+  }
+
+  bool FieldsEqual(const Object* x, const Object* y) {
+    return ForEachFieldInfo(InfoOf(x), [&](const TVMFFIFieldInfo* f) {
+      if (f->flags & kTVMFFIFieldFlagBitMaskCompareOff) return true;
+      Any va = ReadField(x->handle(), f);
+      Any vb = ReadField(y->handle(), f);
+      return Equal(*va.raw(), *vb.raw());
+    });
+  }
+
+  Walk walk_;
+};
+
+// Ordering -------------------------------------------------------------------------
+
+class OrderWalker {
+ public:
+  explicit OrderWalker(const char* name) : walk_(name) {}
+
+  int Compare(const TVMFFIAny& a, const TVMFFIAny& b) {
+    // None sorts before every other value.
+    if (a.type_index == kTVMFFINone || b.type_index == kTVMFFINone) {
+      return Sign3(a.type_index != kTVMFFINone, b.type_index != kTVMFFINone);
+    }
+    int32_t ca = ClassOf(a.type_index);
+    if (ca != ClassOf(b.type_index)) ThrowDifferentTypes(a, b);
+    switch (ca) {
+      case kTVMFFIInt:
+        return CompareInts(a, b);
+      case kTVMFFIBool:
+        return Sign3(a.v_int64 != 0, b.v_int64 != 0);
+      case kTVMFFIFloat:
+        if (std::isnan(a.v_float64) || std::isnan(b.v_float64)) {
+          TVMFFI_THROW(TypeError) << "Cannot order NaN values";
+        }
+        return Sign3(a.v_float64, b.v_float64);
+      case kTVMFFIDataType: {
+        int c = Sign3(a.v_dtype.code, b.v_dtype.code);
+        if (c == 0) c = Sign3(a.v_dtype.bits, b.v_dtype.bits);
+        if (c == 0) c = Sign3(a.v_dtype.lanes, b.v_dtype.lanes);
+        return c;
+      }
+      case kTVMFFIDevice: {
+        int c = Sign3(a.v_device.device_type, b.v_device.device_type);
+        return c != 0 ? c : Sign3(a.v_device.device_id, b.v_device.device_id);
+      }
+      case kTVMFFIStr:
+      case kTVMFFIBytes: {
+        const char *da = "", *db = "";
+        size_t na = 0, nb = 0;
+        bool is_bytes = false;
+        GetStringView(&a, &da, &na, &is_bytes);
+        GetStringView(&b, &db, &nb, &is_bytes);
+        return CompareBytes(da, na, db, nb);
+      }
+      default:
+        break;
+    }
+    if (ca < kTVMFFIStaticObjectBegin) {
+      if (a.v_ptr == b.v_ptr) return 0;
+      TVMFFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(a.type_index)
+                              << " values";
+    }
+    const Object* x = Object::FromHandle(a.v_obj);
+    const Object* y = Object::FromHandle(b.v_obj);
+    if (x == y) return 0;
+    if (ca == kTVMFFIShape) {
+      const TVMFFIShapeCell* sx = TVMFFIShapeGetCellPtr(a.v_obj);
+      const TVMFFIShapeCell* sy = TVMFFIShapeGetCellPtr(b.v_obj);
+      size_t n = sx->size < sy->size ? sx->size : sy->size;
+      for (size_t i = 0; i < n; ++i) {
+        if (sx->data[i] != sy->data[i]) return Sign3(sx->data[i], sy->data[i]);
+      }
+      return Sign3(sx->size, sy->size);
+    }
+    if (ByIdentity(ca)) {
+      TVMFFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(ca)
+                              << " values (they are compared by identity)";
+    }
+    if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
+      // Maps have equality but no order.
+      if (RecursiveEq(a, b)) return 0;
+      TVMFFI_THROW(TypeError) << "Cannot order Map/Dict values";
+    }
+    if (!walk_.Enter(x, y)) {
+      TVMFFI_THROW(ValueError) << walk_.name() << ": cyclic reference detected in ordering (a "
+                               << TypeIndexToDisplayName(ca) << " contains itself)";
+    }
+    int c;
+    if (ca == kTVMFFIArray || ca == kTVMFFIList) {
+      c = SeqCompare(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
+    } else if (std::optional<Function> hook = FindHook(g_compare_hook, ca)) {
+      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+        *rv = int64_t(Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
+      });
+      int64_t r = HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x);
+      c = Sign3(r, int64_t(0));
+    } else {
+      c = FieldsCompare(x, y);
+    }
+    walk_.Leave(x, y);
+    return c;
+  }
+
+ private:
+  int SeqCompare(const SeqObj* x, const SeqObj* y) {
+    int64_t n = x->size() < y->size() ? x->size() : y->size();
+    for (int64_t i = 0; i < n; ++i) {
+      int c = Compare(x->at(i), y->at(i));
+      if (c != 0) return c;
+    }
+    return Sign3(x->size(), y->size());
+  }
+
+  int FieldsCompare(const Object* x, const Object* y) {
+    int c = 0;
+    ForEachFieldInfo(InfoOf(x), [&](const TVMFFIFieldInfo* f) {
+      if (f->flags & kTVMFFIFieldFlagBitMaskCompareOff) return true;
+      Any va = ReadField(x->handle(), f);
+      Any vb = ReadField(y->handle(), f);
+      c = Compare(*va.raw(), *vb.raw());
+      return c == 0;
+    });
+    return c;
+  }
+
+  Walk walk_;
+};
+
+// Hashing --------------------------------------------------------------------------
+
+inline uint64_t Mix(uint64_t seed, uint64_t value) {
+  // A splitmix64-style finaliser over the pair: order-dependent and well spread.
+  uint64_t z = seed * 0x9e3779b97f4a7c15ULL + value + 0x7f4a7c159e3779b9ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+class Hasher {
+ public:
+  uint64_t Hash(const TVMFFIAny& v) {
+    int32_t c = ClassOf(v.type_index);
+    uint64_t tag = static_cast<uint64_t>(c);
+    switch (c) {
+      case kTVMFFINone:
+        return Mix(tag, 0);
+      case kTVMFFIInt:
+        if (v.type_index == kTVMFFIInt) return Mix(tag, v.v_uint64);
+        {
+          TVMFFIByteArray words = BigIntContent(&v);
+          return Mix(Mix(tag, words.size), detail::HashBytes(words.data, words.size));
+        }
+      case kTVMFFIBool:
+        return Mix(tag, v.v_int64 != 0);
+      case kTVMFFIFloat: {
+        double d = v.v_float64;
+        if (std::isnan(d)) return Mix(tag, 0x7ff8000000000000ULL);  // every NaN is equal
+        if (d == 0.0) return Mix(tag, 0);                            // -0.0 == 0.0
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof(bits));
+        return Mix(tag, bits);
+      }
+      case kTVMFFIDataType:
+        return Mix(tag, (uint64_t(v.v_dtype.code) << 32) | (uint64_t(v.v_dtype.bits) << 16) |
+                            v.v_dtype.lanes);
+      case kTVMFFIDevice:
+        return Mix(tag, (uint64_t(static_cast<uint32_t>(v.v_device.device_type)) << 32) |
+                            static_cast<uint32_t>(v.v_device.device_id));
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+        return Mix(tag, AnyKeyHash(v));
+      default:
+        break;
+    }
+    if (c < kTVMFFIStaticObjectBegin) return Mix(tag, reinterpret_cast<uintptr_t>(v.v_ptr));
+    const Object* obj = Object::FromHandle(v.v_obj);
+    if (c == kTVMFFIShape) {
+      const TVMFFIShapeCell* s = TVMFFIShapeGetCellPtr(v.v_obj);
+      uint64_t h = Mix(tag, s->size);
+      for (size_t i = 0; i < s->size; ++i) h = Mix(h, static_cast<uint64_t>(s->data[i]));
+      return h;
+    }
+    if (ByIdentity(c)) return Mix(tag, reinterpret_cast<uintptr_t>(obj));
+    // An object met again below itself hashes as a reference to that level.
+    auto found = active_.find(obj);
+    if (found != active_.end()) return Mix(Mix(tag, 0xc7c1eULL), found->second);
+    if (TooDeep(stack_.size())) ThrowTooDeep("ffi.RecursiveHash", stack_.data(), stack_.size());
+    active_.emplace(obj, stack_.size());
+    stack_.push_back(obj);
+    uint64_t h;
+    if (c == kTVMFFIArray || c == kTVMFFIList) {
+      const SeqObj* s = static_cast<const SeqObj*>(obj);
+      h = Mix(tag, static_cast<uint64_t>(s->size()));
+      for (int64_t i = 0; i < s->size(); ++i) h = Mix(h, Hash(s->at(i)));
+    } else if (c == kTVMFFIMap || c == kTVMFFIDict) {
+      // Independent of the entry order: a sum over the entries.
+      const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
+      uint64_t sum = 0;
+      for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
+        const auto& kv = m->KVAt(pos);
+        sum += Mix(Hash(kv.key), Hash(kv.value));
+      }
+      h = Mix(Mix(tag, static_cast<uint64_t>(m->size())), sum);
+    } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
+      Function fn_hash = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
+        if (n != 1) TVMFFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
+        *rv = static_cast<int64_t>(Hash(*Any(args[0]).raw()));
+      });
+      int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash), "__ffi_hash__", obj);
+      h = Mix(Mix(tag, InfoOf(obj)->type_key_hash), static_cast<uint64_t>(r));
+    } else {
+      const TVMFFITypeInfo* info = InfoOf(obj);
+      h = Mix(tag, info->type_key_hash);
+      ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+        // A CompareOff field takes no part in equality, so none in the hash.
+        if (f->flags & (kTVMFFIFieldFlagBitMaskHashOff | kTVMFFIFieldFlagBitMaskCompareOff)) {
+          return true;
+        }
+        Any value = ReadField(obj->handle(), f);
+        h = Mix(h, Hash(*value.raw()));
+        return true;
+      });
+    }
+    stack_.pop_back();
+    active_.erase(obj);
+    return h;
+  }
+
+ private:
+  std::vector<const Object*> stack_;
+  std::unordered_map<const Object*, size_t> active_;
+};
+
+}  // namespace
+
+bool RecursiveEq(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
+  EqWalker walker;
+  return walker.Equal(lhs, rhs);
+}
+
+int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* walk) {
+  OrderWalker walker(walk);
+  return walker.Compare(lhs, rhs);
+}
+
+int64_t RecursiveHash(const TVMFFIAny& value) {
+  Hasher hasher;
+  return static_cast<int64_t>(hasher.Hash(value));
+}
+
+namespace {
+
+// Arguments arrive as views; Any() turns a raw C string into a String.
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveEq", [](AnyView lhs, AnyView rhs) {
+  return RecursiveEq(*Any(lhs).raw(), *Any(rhs).raw());
+});
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveLt", [](AnyView lhs, AnyView rhs) {
+  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLt") < 0;
+});
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveLe", [](AnyView lhs, AnyView rhs) {
+  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLe") <= 0;
+});
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveGt", [](AnyView lhs, AnyView rhs) {
+  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGt") > 0;
+});
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveGe", [](AnyView lhs, AnyView rhs) {
+  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGe") >= 0;
+});
+TVMFFI_REGISTER_GLOBAL("ffi.RecursiveHash",
+                       [](AnyView value) { return RecursiveHash(*Any(value).raw()); });
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi
