@@ -334,7 +334,6 @@ def _register(cls, type_key, params, caller_locals=None):
 
 def _install_methods(cls, info, all_fields, params):
     own = cls.__dict__
-    cls.__ffi_field_names__ = {f.name: f.init for f in all_fields}
     ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
     if params["init"] and "__init__" not in own:
         cls.__init__ = _make_init(cls, all_fields, ctor, hasattr(cls, "__post_init__"))
@@ -364,6 +363,7 @@ def install_common(cls, all_fields, params):
     """repr/eq/order/hash/copy/replace/match_args, never over a method of the
     class body."""
     own = cls.__dict__
+    cls.__ffi_field_names__ = {f.name: f.init for f in all_fields}
 
     def put(name, value):
         if name not in own:
