@@ -507,3 +507,15 @@ def test_callable_object_and_bare_container_fields():
     assert list(f.seq) == [1, 2]
     with pytest.raises(TypeError, match=r"testing.pyc.Fns\d+.seq"):
         f.seq = ("x",)
+
+
+def test_type_field_ty_is_a_type_schema():
+    info = Node.__tvm_ffi_type_info__
+    tys = {f.name: f.ty for f in info.fields}
+    assert all(isinstance(t, core.TypeSchema) for t in tys.values())
+    assert tys["value"].origin == "int"
+    assert tys["children"].origin == "Array"
+    assert tys["children"].args[0].origin == "testing.pyc.Node"
+    assert tys["parent"].origin == "Optional"
+    assert tys["extra"].origin == "Any"
+    assert str(Point.__tvm_ffi_type_info__.fields[1].ty) == "float"

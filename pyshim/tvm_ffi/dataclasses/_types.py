@@ -43,6 +43,12 @@ def describe_value(value) -> str:
     return key if isinstance(key, str) else type(value).__name__
 
 
+def _ts(origin, args=()):
+    from ..type_schema import TypeSchema
+
+    return TypeSchema(origin, args)
+
+
 def _index_of(key: str) -> int:
     return core._type_key_to_index(key)
 
@@ -63,11 +69,17 @@ class _Schema:
 
 
 class _AnySchema(_Schema):
+    def type_schema(self):
+        return _ts("Any")
+
     def describe(self):
         return "Any"
 
 
 class _NoneSchema(_Schema):
+    def type_schema(self):
+        return _ts("None")
+
     nullable = True
     needs_check = True
 
@@ -81,6 +93,9 @@ class _NoneSchema(_Schema):
 
 
 class _IntSchema(_Schema):
+    def type_schema(self):
+        return _ts("int")
+
     storage = INT
 
     def convert(self, value):
@@ -93,6 +108,9 @@ class _IntSchema(_Schema):
 
 
 class _FloatSchema(_Schema):
+    def type_schema(self):
+        return _ts("float")
+
     storage = FLOAT
 
     def convert(self, value):
@@ -107,6 +125,9 @@ class _FloatSchema(_Schema):
 
 
 class _BoolSchema(_Schema):
+    def type_schema(self):
+        return _ts("bool")
+
     storage = BOOL
 
     def convert(self, value):
@@ -119,6 +140,9 @@ class _BoolSchema(_Schema):
 
 
 class _StrSchema(_Schema):
+    def type_schema(self):
+        return _ts("str")
+
     def __init__(self):
         self.storage = _index_of("ffi.String")
 
@@ -132,6 +156,9 @@ class _StrSchema(_Schema):
 
 
 class _BytesSchema(_Schema):
+    def type_schema(self):
+        return _ts("bytes")
+
     def __init__(self):
         self.storage = _index_of("ffi.Bytes")
 
@@ -146,6 +173,9 @@ class _BytesSchema(_Schema):
 
 class _ObjectSchema(_Schema):
     """An FFI object class (registered with register_object/c_class/py_class)."""
+
+    def type_schema(self):
+        return _ts(self.key)
 
     def __init__(self, cls):
         self.cls = cls
@@ -165,6 +195,9 @@ class _ObjectSchema(_Schema):
 class _AnyObjectSchema(_Schema):
     """``tvm_ffi.Object``: any FFI object."""
 
+    def type_schema(self):
+        return _ts("Object")
+
     storage = OBJECT
 
     def convert(self, value):
@@ -177,6 +210,9 @@ class _AnyObjectSchema(_Schema):
 
 
 class _CallableSchema(_Schema):
+    def type_schema(self):
+        return _ts("Callable")
+
     def __init__(self):
         self.storage = _index_of("ffi.Function")
 
@@ -191,6 +227,9 @@ class _CallableSchema(_Schema):
 
 class _OptionalSchema(_Schema):
     """``X | None``: object storage made nullable, or Any storage plus a check."""
+
+    def type_schema(self):
+        return _ts("Optional", (self.inner.type_schema(),))
 
     def __init__(self, inner):
         self.inner = inner
@@ -213,6 +252,9 @@ class _OptionalSchema(_Schema):
 
 class _UnionSchema(_Schema):
     needs_check = True
+
+    def type_schema(self):
+        return _ts("Union", tuple(o.type_schema() for o in self.options))
 
     def __init__(self, options):
         self.options = options
@@ -240,6 +282,10 @@ class _UnionSchema(_Schema):
 
 class _SeqSchema(_Schema):
     """``list[T]`` / ``Array[T]`` / ``List[T]``."""
+
+    def type_schema(self):
+        origin = "List" if self.name == "List" else "Array"
+        return _ts(origin, (self.elem.type_schema(),))
 
     def __init__(self, container_cls, key, elem, name):
         self.container_cls = container_cls
@@ -270,6 +316,10 @@ class _SeqSchema(_Schema):
 
 class _MapSchema(_Schema):
     """``dict[K, V]`` / ``Map[K, V]`` / ``Dict[K, V]``."""
+
+    def type_schema(self):
+        origin = "Dict" if self.name == "Dict" else "Map"
+        return _ts(origin, (self.key_schema.type_schema(), self.value_schema.type_schema()))
 
     def __init__(self, container_cls, key, key_schema, value_schema, name):
         self.container_cls = container_cls
@@ -306,6 +356,11 @@ class _MapSchema(_Schema):
 class _ForwardSchema(_Schema):
     """An annotation naming something not defined yet: Any storage, resolved
     on the first value that reaches it."""
+
+    def type_schema(self):
+        if self.resolved is not None:
+            return self.resolved.type_schema()
+        return _ts("Any")
 
     needs_check = True
 

@@ -320,8 +320,9 @@ def _register(cls, type_key, params, caller_locals=None):
         type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
     )
     info._refresh()
-    for tf, f in zip(info.fields, own):
+    for tf, f, schema in zip(info.fields, own, schemas):
         tf.dataclass_field = f
+        tf.ty = schema.type_schema()
         tf.metadata = f.metadata
         tf.frozen = f.frozen
         tf.c_default = f.default
