@@ -392,9 +392,16 @@ def test_definition_errors():
 
     with pytest.raises(TypeError, match="unsupported field type"):
 
-        @py_class(key("Unsup"))
+        @py_class("testing.pyc.Retry")
         class Unsup(tvm_ffi.Object):
             a: complex = 0j
+
+    # The failed definition did not take the key.
+    @py_class("testing.pyc.Retry")
+    class Retry(tvm_ffi.Object):
+        a: int = 0
+
+    assert Retry().a == 0
 
     with pytest.raises(TypeError, match="default of field .* must be int, got str"):
 

@@ -303,6 +303,11 @@ def _register(cls, type_key, params, caller_locals=None):
                 f"field {f.name!r} of {type_key} is already a field of a parent type"
             )
     localns = dict(caller_locals or {})
+    # A dry run first, with the class standing for any object: a bad
+    # annotation or default is reported before the type key is taken.
+    localns[cls.__name__] = core.Object
+    for f in own:
+        _check_default(type_key, f, schema_of(f.type, globalns, localns))
     localns[cls.__name__] = cls
 
     type_index = core._alloc_type_index(type_key, parent.type_index)
