@@ -446,7 +446,8 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     std::memset(&fi, 0, sizeof(fi));
     fi.name = ToByteArray(spec.name);
     fi.doc = ToByteArray(spec.doc);
-    fi.flags = spec.flags | kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitSetterIsFunctionObj;
+    fi.flags =
+        spec.flags | kTVMFFIFieldFlagBitMaskWritable | kTVMFFIFieldFlagBitSetterIsFunctionObj;
     fi.size = st.size;
     fi.alignment = st.alignment;
     fi.offset = offset;
@@ -518,7 +519,7 @@ Any ShallowCopy(const TVMFFIAny& value) {
     if (rc != 0) ThrowRaised(rc);
     Any field_value = Any::Adopt(raw);
     try {
-      reflection_detail::AssignField(copy.handle(), f, *field_value.raw());
+      reflection_detail::CopyFieldInto(copy.handle(), f, *field_value.raw());
     } catch (const Error& e) {
       throw Error(e.kind(), "ffi.ShallowCopy: field `" + NameOf(f) + "` of `" + KeyOf(info) +
                                 "`: " + e.message());

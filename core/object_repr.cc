@@ -134,7 +134,7 @@ class DeepCopier {
     VisitFields(obj, [&](const TVMFFIFieldInfo* f, Any value) {
       Any field_copy = Copy(*value.raw());
       try {
-        reflection_detail::AssignField(copy.handle(), f, *field_copy.raw());
+        reflection_detail::CopyFieldInto(copy.handle(), f, *field_copy.raw());
       } catch (const Error& e) {
         throw Error(e.kind(), "ffi.DeepCopy: field `" + FieldName(f) + "` of `" +
                                   TypeKeyOf(info) + "`: " + e.message());

@@ -58,7 +58,9 @@ std::optional<Function> TypeAttrFunction(const char* attr, int32_t type_index) {
 
 // Whether the type has an `__ffi_new__` attribute (the creator of types
 // defined at run time, see reflection_detail::CreateEmptyInstance).
-bool HasNewAttr(int32_t type_index) { return TypeAttrFunction("__ffi_new__", type_index).has_value(); }
+bool HasNewAttr(int32_t type_index) {
+  return TypeAttrFunction("__ffi_new__", type_index).has_value();
+}
 
 // Upstream's custom (de)serialization hooks: Function(obj) -> JSON value and
 // Function(JSON value) -> obj, used instead of the field-by-field form.
@@ -834,7 +836,7 @@ class GraphReader {
         value = decoded_[static_cast<size_t>(v->v_int64)];
       }
       try {
-        reflection_detail::AssignField(obj.handle(), f, *value.raw());
+        reflection_detail::CopyFieldInto(obj.handle(), f, *value.raw());
       } catch (const Error& e) {
         Fail(index, "field `" + name + "` of `" + key + "`: " + e.message());
       }

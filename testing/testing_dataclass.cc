@@ -25,7 +25,8 @@ const TVMFFITypeInfo* InfoOfKey(const std::string& key) {
 
 const TVMFFITypeInfo* InfoOfObject(const AnyView& obj) {
   if (obj.type_index() < kTVMFFIStaticObjectBegin) {
-    TVMFFI_THROW(TypeError) << "expected an object, got " << TypeIndexToDisplayName(obj.type_index());
+    TVMFFI_THROW(TypeError) << "expected an object, got "
+                            << TypeIndexToDisplayName(obj.type_index());
   }
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj.type_index());
   if (info == nullptr) ThrowRaised(-1);

@@ -13,6 +13,7 @@
 #    and builtins) in both venvs: one table, also in containers.md.
 # 5. Runs run_tensor.sh (tensor passing) with the same wheel: its own table.
 # 6. Runs run_structural.sh (structural hash/equality) with the same wheel.
+# 7. Runs bench_ffi_property.py (reflected field reads against a plain dataclass).
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh" # ROOT, HERE, PY, bench_venv, bench_install_wheel
@@ -60,3 +61,7 @@ TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_tensor.sh"
 
 echo
 TVM_FFI_WHEEL="$(ls "$WORK"/dist/*.whl | head -n 1)" bash "$HERE/run_structural.sh"
+
+echo
+echo "== Python field reads: core.FFIProperty against a plain dataclass (ns per read)"
+"$WORK/venv/bin/python" bench_ffi_property.py --json "$WORK/ffi-property.json"

@@ -181,7 +181,8 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return nullptr;
   Any made = Function(ObjectPtr<Object>::BorrowHandle(col->data[i].v_obj)).CallPacked(nullptr, 0);
   if (made.type_index() != info->type_index) {
-    TVMFFI_THROW(TypeError) << "__ffi_new__ of `" << std::string(info->type_key.data, info->type_key.size)
+    TVMFFI_THROW(TypeError) << "__ffi_new__ of `"
+                            << std::string(info->type_key.data, info->type_key.size)
                             << "` returned " << TypeIndexToDisplayName(made.type_index())
                             << ", not an instance of the type";
   }
@@ -189,11 +190,29 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   return raw.v_obj;
 }
 
+// AssignField for copies into a fresh instance: a None value is not assigned
+// when the field already reads None there (so a copy keeps an unset object
+// field of a run-time-defined type, whose setter refuses None when the
+// field is not nullable).
+inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
+                          const TVMFFIAny& value) {
+  if (value.type_index == kTVMFFINone && f->getter != nullptr) {
+    TVMFFIAny current;
+    AnyZero(&current);
+    Check(f->getter(static_cast<char*>(obj) + f->offset, &current));
+    bool already_none = current.type_index == kTVMFFINone;
+    AnyRelease(&current);
+    if (already_none) return;
+  }
+  AssignField(obj, f, value);
+}
+
 }  // namespace reflection_detail
 
 // An __ffi_init__ built from the reflected fields of `type_index` (read at
 // call time, through the C ABI).  It creates a default instance
-// (reflection_detail::CreateEmptyInstance), then sets each field from, in order: the positional
+// (reflection_detail::CreateEmptyInstance), then sets each field from, in
+// order: the positional
 // arguments (fields not marked KwOnly, ancestors' fields first), the
 // keyword arguments (after the KWARGS sentinel: name, value, name, value...),
 // or the field's default (calling the factory when DefaultFromFactory).

@@ -209,3 +209,20 @@ def test_property_get_refcounts_are_balanced(Point):
     for _ in range(100):
         assert p.name == name
     assert sys.getrefcount(name) == before
+
+
+def test_a_defined_type_extends_a_cpp_type_and_its_methods_work():
+    parent = core._type_key_to_index("testing.TestObjectBase")
+    Child = define("Child", [field("extra", ANY, flags=HAS_DEFAULT, default="d")], parent=parent)
+    c = Child(3, 1.5, "a str longer than seven")
+    assert (c.v_i64, c.v_f64, c.v_str, c.extra) == (3, 1.5, "a str longer than seven", "d")
+    assert c.add_i64(4) == 7  # the C++ method reads the parent's fields of the same memory
+    c.v_i64 = 10
+    assert c.add_i64(1) == 11
+    assert list(t.dataclass_field_names(c)) == ["v_i64", "v_f64", "v_str", "extra"]
+    arr = tvm_ffi.Array([1])
+    before = core._object_use_count(arr)
+    c.extra = arr
+    assert core._object_use_count(arr) == before + 1
+    del c
+    assert core._object_use_count(arr) == before
