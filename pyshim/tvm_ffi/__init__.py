@@ -75,6 +75,10 @@ def __getattr__(name):
         from . import structural
 
         return getattr(structural, name)
+    if name == "dataclasses":  # imported when first used
+        import importlib
+
+        return importlib.import_module(".dataclasses", __name__)
     if name == "access_path":
         import importlib
 
@@ -110,6 +114,7 @@ __all__ = [
     "VirtualDevice",
     "access_path",
     "convert",
+    "dataclasses",
     *_STRUCTURAL,
     "convert_func",
     "device",

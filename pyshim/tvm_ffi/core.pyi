@@ -193,3 +193,49 @@ MISSING: Object
 KWARGS: Object
 
 def _alloc_type_index(type_key: str, parent_type_index: int) -> int: ...
+
+# Reflection records (defined in tvm_ffi/_type_info.py, published on core).
+class TypeField:
+    name: str
+    doc: Optional[str]
+    flags: int
+    field_static_type_index: int
+    field_index: int
+    type_index: int
+    frozen: bool
+    metadata: dict
+    getter: Any
+    setter: Any
+    ty: Any
+    c_init: bool
+    c_kw_only: bool
+    c_has_default: bool
+    c_default: Any
+    c_default_factory: Any
+    c_repr: bool
+    c_compare: bool
+    c_hash: bool
+    c_structural_eq: Optional[str]
+    dataclass_field: Any
+    def as_property(self, cls: Any = None, frozen: bool = False) -> Any: ...
+
+class TypeMethod:
+    name: str
+    doc: Optional[str]
+    flags: int
+    func: Function
+    is_static: bool
+    metadata: dict
+    def as_callable(self, cls: Any = None) -> Any: ...
+
+class TypeInfo:
+    type_cls: Optional[type]
+    type_index: int
+    type_key: str
+    type_ancestors: List[int]
+    fields: List[TypeField]
+    methods: List[TypeMethod]
+    @property
+    def parent_type_info(self) -> Optional[TypeInfo]: ...
+    @property
+    def all_fields(self) -> List[TypeField]: ...

@@ -9,29 +9,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up cost)
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-# TVMFFIFieldFlagBitMask bits used here.
-_METHOD_STATIC = 4
-
-
-class TypeInfo(tuple):
-    """Reflection record of an FFI type, attached as ``cls.__tvm_ffi_type_info__``:
-    the tuple ``(type_index, type_key, ancestors, fields, methods)``, with each
-    part also readable by that name.  ``fields`` holds ``(name, doc, flags,
-    static_type_index)`` and ``methods`` ``(name, doc, flags, Function)``."""
-
-    __slots__ = ()
-
-    def __new__(cls, type_index, type_key, ancestors, fields, methods):
-        return tuple.__new__(cls, (type_index, type_key, ancestors, fields, methods))
-
-    type_index = property(lambda self: self[0], doc="The FFI type index.")
-    type_key = property(lambda self: self[1], doc="The type key, e.g. ``ffi.Array``.")
-    ancestors = property(lambda self: self[2], doc="Ancestor type indices, root first.")
-    fields = property(lambda self: self[3], doc="Reflected fields.")
-    methods = property(lambda self: self[4], doc="Reflected methods.")
-
-    def __repr__(self):
-        return f"TypeInfo(type_index={self[0]}, type_key={self[1]!r})"
+from ._type_info import TypeField, TypeInfo, TypeMethod, type_info as _cached_type_info
 
 
 def register_global_func(func_name, f: Callable | None = None, override: bool = False):
@@ -128,41 +106,29 @@ def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
 
 
 def _type_info(type_index: int) -> TypeInfo:
-    key, ancestors, fields, methods = core._type_info(type_index)
-    return TypeInfo(type_index, key, tuple(ancestors), tuple(fields), tuple(methods))
+    info = _cached_type_info(type_index)
+    info._refresh()
+    return info
 
 
-def _method(fn, name: str, doc: str):
-    def method(self, *args):
-        return fn(self, *args)
-
-    method.__name__ = name
-    method.__doc__ = doc or None
-    return method
-
-
-def _attach_reflection(cls, info: TypeInfo) -> None:
+def _attach_reflection(cls, info: TypeInfo, init: bool = True, frozen: bool = False) -> None:
     own = cls.__dict__
     # Own fields and methods first, then those of ancestors that no class in
     # the MRO provides yet.
-    for tindex in (info.type_index,) + tuple(reversed(info.ancestors)):
-        tinfo = info if tindex == info.type_index else _type_info(tindex)
-        for i, (name, _, _, _) in enumerate(tinfo.fields):
-            if name in own or (tindex != info.type_index and hasattr(cls, name)):
+    for tindex in (info.type_index,) + tuple(reversed(info.type_ancestors)):
+        tinfo = info if tindex == info.type_index else _cached_type_info(tindex)
+        for f in tinfo.fields:
+            if f.name in own or (tindex != info.type_index and hasattr(cls, f.name)):
                 continue
-            # A C data descriptor: reads call the field's getter directly.
-            setattr(cls, name, core.FFIProperty(tindex, i))
-        for name, doc, flags, fn in tinfo.methods:
-            if name == "__ffi_init__" or name in own:
+            setattr(cls, f.name, f.as_property(cls, frozen=frozen))
+        for m in tinfo.methods:
+            if m.name == "__ffi_init__" or m.name in own:
                 continue
-            if tindex != info.type_index and hasattr(cls, name):
+            if tindex != info.type_index and hasattr(cls, m.name):
                 continue
-            if flags & _METHOD_STATIC:
-                setattr(cls, name, staticmethod(fn))
-            else:
-                setattr(cls, name, _method(fn, name, doc))
-    if "__init__" not in own:
-        ctor = next((fn for name, _, _, fn in info.methods if name == "__ffi_init__"), None)
+            setattr(cls, m.name, m.as_callable(cls))
+    if init and "__init__" not in own:
+        ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
         if ctor is not None:
 
             def __init__(self, *args, **kwargs):
@@ -189,7 +155,7 @@ def _attach_reflection(cls, info: TypeInfo) -> None:
 def _has_fields(info: TypeInfo) -> bool:
     if info.fields:
         return True
-    return any(_type_info(t).fields for t in info.ancestors)
+    return any(_cached_type_info(t).fields for t in info.type_ancestors)
 
 
 def _reflected_repr(self) -> str:
@@ -237,6 +203,7 @@ def register_object(type_key=None):
             raise ValueError(f"Cannot find object type index for {key}") from None
         info = _type_info(index)
         _attach_reflection(cls, info)
+        info.type_cls = cls
         cls.__tvm_ffi_type_info__ = info
         core._register_object(index, cls)
         return cls

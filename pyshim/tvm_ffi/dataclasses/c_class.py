@@ -1,0 +1,84 @@
+"""``c_class``: a Python class over an FFI type registered in C or C++."""
+from __future__ import annotations
+
+from .. import core
+from .._type_info import type_info as _type_info
+from ..registry import _attach_reflection
+from .field import Field
+from .py_class import _field_from_cxx, install_common
+
+
+def c_class(
+    type_key,
+    *,
+    frozen=False,
+    init=True,
+    repr=True,
+    eq=False,
+    order=False,
+    unsafe_hash=False,
+    match_args=True,
+):
+    """Bind a class to the C/C++ type ``type_key``, like
+    :func:`tvm_ffi.register_object`, and give it dataclass behaviour::
+
+        @c_class("testing.DCPoint", eq=True)
+        class DCPoint(tvm_ffi.Object):
+            pass
+
+    Reflected fields become properties (read-only when ``frozen``, with
+    ``.set(obj, value)`` as the way around it), ``__init__`` takes the
+    type's ``__ffi_init__`` arguments (positional, then keywords), and
+    ``__repr__``/``__eq__``/ordering/``__hash__`` follow the options and
+    the fields' flags (ReprOff, CompareOff, HashOff).  Methods the class
+    body defines are kept.
+    """
+    if order and not eq:
+        raise ValueError("order=True requires eq=True")
+    if not isinstance(type_key, str):
+        raise TypeError(f"c_class needs a type key string, got {type_key!r}")
+    params = {
+        "frozen": frozen,
+        "init": init,
+        "repr": repr,
+        "eq": eq,
+        "order": order,
+        "unsafe_hash": unsafe_hash,
+        "match_args": match_args,
+    }
+
+    def decorator(cls):
+        if not (isinstance(cls, type) and issubclass(cls, core.Object)):
+            raise TypeError(f"c_class needs a subclass of tvm_ffi.Object, got {cls!r}")
+        if "." not in type_key:
+            raise ValueError(
+                f"type key {type_key!r} has no namespace; FFI type keys look like "
+                f"'mylib.{type_key}'"
+            )
+        try:
+            index = core._type_key_to_index(type_key)
+        except (KeyError, ValueError, RuntimeError):
+            raise ValueError(f"Cannot find object type index for {type_key}") from None
+        info = _type_info(index)
+        info._refresh()
+        _attach_reflection(cls, info, init=init, frozen=frozen)
+        info.type_cls = cls
+        info._decorator_args = dict(params)
+        cls.__tvm_ffi_type_info__ = info
+        all_fields = []
+        for tf in info.all_fields:
+            if tf.dataclass_field is None:
+                tf.dataclass_field = _field_from_cxx(tf)
+            f = tf.dataclass_field
+            if frozen:
+                f = Field(
+                    frozen=True, init=f.init, repr=f.repr, hash=f.hash, compare=f.compare,
+                    kw_only=f.kw_only, structural_eq=f.structural_eq, doc=f.doc,
+                )
+                f.name = tf.name
+            all_fields.append(f)
+        install_common(cls, all_fields, params)
+        core._register_object(index, cls)
+        return cls
+
+    return decorator

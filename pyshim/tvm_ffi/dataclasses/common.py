@@ -1,0 +1,72 @@
+"""``fields``, ``asdict``, ``astuple``, ``replace``, ``is_dataclass`` for
+``c_class``/``py_class`` types (the counterparts of :mod:`dataclasses`)."""
+from __future__ import annotations
+
+import copy as _copy
+
+
+def is_dataclass(obj) -> bool:
+    """True for a ``c_class``/``py_class`` type or an instance of one."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return cls.__dict__.get("__ffi_is_dataclass__", False) is True
+
+
+def fields(obj_or_cls):
+    """The :class:`Field` records of a ``c_class``/``py_class`` type or
+    instance, inherited ones first (the order of ``__init__``)."""
+    if not is_dataclass(obj_or_cls):
+        raise TypeError(
+            "fields() argument must be a c_class or py_class type or instance, "
+            f"got {type(obj_or_cls).__name__}"
+        )
+    cls = obj_or_cls if isinstance(obj_or_cls, type) else type(obj_or_cls)
+    return cls.__ffi_fields__
+
+
+def replace(obj, /, **changes):
+    """A copy of ``obj`` with the given fields changed (frozen fields too)."""
+    if not is_dataclass(obj) or isinstance(obj, type):
+        raise TypeError("replace() should be called on a c_class or py_class instance")
+    return obj.__replace__(**changes)
+
+
+def _to_python(value, dict_factory, recurse):
+    from ..container import Array, Dict, List, Map
+
+    if is_dataclass(value) and not isinstance(value, type):
+        return recurse(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_python(v, dict_factory, recurse) for v in value)
+    if isinstance(value, (Array, List)):
+        return [_to_python(v, dict_factory, recurse) for v in value]
+    if isinstance(value, (Map, Dict, dict)):
+        return dict_factory(
+            (_to_python(k, dict_factory, recurse), _to_python(v, dict_factory, recurse))
+            for k, v in value.items()
+        )
+    return _copy.deepcopy(value) if not hasattr(value, "__chandle__") else value
+
+
+def asdict(obj, *, dict_factory=dict):
+    """The fields of ``obj`` as a dict, recursing into nested dataclass
+    instances and containers (FFI Array/List become lists, Map/Dict dicts)."""
+    if not is_dataclass(obj) or isinstance(obj, type):
+        raise TypeError("asdict() should be called on a c_class or py_class instance")
+
+    def recurse(o):
+        return dict_factory(
+            (f.name, _to_python(getattr(o, f.name), dict_factory, recurse)) for f in fields(o)
+        )
+
+    return recurse(obj)
+
+
+def astuple(obj, *, tuple_factory=tuple):
+    """The field values of ``obj`` as a tuple, recursing like :func:`asdict`."""
+    if not is_dataclass(obj) or isinstance(obj, type):
+        raise TypeError("astuple() should be called on a c_class or py_class instance")
+
+    def recurse(o):
+        return tuple_factory(_to_python(getattr(o, f.name), dict, recurse) for f in fields(o))
+
+    return recurse(obj)

@@ -1,0 +1,184 @@
+"""``field()``, :class:`Field`, ``KW_ONLY`` and ``MISSING`` for FFI dataclasses."""
+from __future__ import annotations
+
+from .. import core
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Mapping
+
+
+class _MissingType:
+    """The "no value" marker: a field without a default, an absent argument."""
+
+    __slots__ = ()
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __repr__(self):
+        return "MISSING"
+
+    def __bool__(self):
+        return False
+
+    def __reduce__(self):
+        return "MISSING"
+
+
+# The FFI's own MISSING object once the core exposes it; a Python singleton
+# until then.  Either way `x is MISSING` is the test.
+MISSING = getattr(core, "MISSING", None)
+if MISSING is None:
+    MISSING = _MissingType()
+
+
+class _KwOnlyType:
+    """Annotate a pseudo-field with ``KW_ONLY`` (``_: KW_ONLY``): the fields
+    after it are keyword-only in ``__init__``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "KW_ONLY"
+
+
+KW_ONLY = _KwOnlyType
+
+_STRUCTURAL_EQ_FIELD = (None, "ignore", "def", "def-pattern", "def-simple")
+
+
+class Field:
+    """Options of one field of a ``py_class`` (or the description of a
+    ``c_class`` field), as :func:`fields` returns them.
+
+    ``name`` and ``type`` are filled in by the decorator; ``type`` is the
+    annotation as written (a string for a forward reference until it is
+    resolved).
+    """
+
+    __slots__ = (
+        "name",
+        "type",
+        "default",
+        "default_factory",
+        "frozen",
+        "init",
+        "repr",
+        "hash",
+        "compare",
+        "kw_only",
+        "metadata",
+        "structural_eq",
+        "doc",
+        "extra_kwargs",
+    )
+
+    def __init__(
+        self,
+        name: str | None = None,
+        type: Any = None,
+        *,
+        default: Any = MISSING,
+        default_factory: Callable[[], Any] | Any = MISSING,
+        frozen: bool = False,
+        init: bool = True,
+        repr: bool = True,
+        hash: bool | None = None,
+        compare: bool = True,
+        kw_only: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        structural_eq: str | None = None,
+        doc: str | None = None,
+        **extra_kwargs: Any,
+    ) -> None:
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        if default_factory is not MISSING and not callable(default_factory):
+            raise TypeError(f"default_factory must be callable, got {default_factory!r}")
+        if structural_eq not in _STRUCTURAL_EQ_FIELD:
+            raise ValueError(
+                "field structural_eq must be None, 'ignore', 'def', 'def-pattern' or "
+                f"'def-simple', got {structural_eq!r}"
+            )
+        if doc is not None and not isinstance(doc, str):
+            raise TypeError(f"field doc must be a str or None, got {doc!r}")
+        self.name = name
+        self.type = type
+        self.default = default
+        self.default_factory = default_factory
+        self.frozen = frozen
+        self.init = init
+        self.repr = repr
+        self.hash = hash
+        self.compare = compare
+        self.kw_only = kw_only
+        self.metadata = dict(metadata) if metadata is not None else {}
+        self.structural_eq = "def" if structural_eq == "def-pattern" else structural_eq
+        self.doc = doc
+        self.extra_kwargs = extra_kwargs
+
+    def has_default(self) -> bool:
+        return self.default is not MISSING or self.default_factory is not MISSING
+
+    def __repr__(self):
+        parts = [f"name={self.name!r}", f"type={self.type!r}"]
+        if self.default is not MISSING:
+            parts.append(f"default={self.default!r}")
+        if self.default_factory is not MISSING:
+            parts.append(f"default_factory={self.default_factory!r}")
+        for key in ("frozen", "init", "repr", "hash", "compare", "kw_only"):
+            parts.append(f"{key}={getattr(self, key)!r}")
+        return f"Field({', '.join(parts)})"
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Callable[[], Any] | Any = MISSING,
+    frozen: bool = False,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+    kw_only: bool | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    structural_eq: str | None = None,
+    doc: str | None = None,
+    **extra_kwargs: Any,
+) -> Any:
+    """Options of one ``py_class`` field, given as its class-body value::
+
+        @py_class("mylib.Node")
+        class Node(Object):
+            name: str
+            children: list[Node] = field(default_factory=list)
+            span: Object | None = field(default=None, compare=False, structural_eq="ignore")
+
+    ``default`` / ``default_factory`` (exclusive): the value of an omitted
+    argument, or a 0-argument callable making it (called by C++ creators
+    too).  ``frozen``: no assignment after construction (the descriptor's
+    ``.set(obj, value)`` still works).  ``init``: a parameter of
+    ``__init__``.  ``repr``, ``compare``, ``hash`` (None: as ``compare``):
+    whether repr, ``==``/ordering and hashing look at it.  ``kw_only``
+    (None: the class's setting).  ``structural_eq``: None, ``"ignore"``
+    (skipped by structural equality and hashing) or ``"def"`` (a definition
+    region).  ``doc``: the field's documentation.
+    """
+    return Field(
+        default=default,
+        default_factory=default_factory,
+        frozen=frozen,
+        init=init,
+        repr=repr,
+        hash=hash,
+        compare=compare,
+        kw_only=kw_only,
+        metadata=metadata,
+        structural_eq=structural_eq,
+        doc=doc,
+        **extra_kwargs,
+    )

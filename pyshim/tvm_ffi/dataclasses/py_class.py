@@ -1,0 +1,466 @@
+"""``py_class``: an FFI object type defined by an annotated Python class."""
+from __future__ import annotations
+
+import sys
+
+from .. import core
+from .._type_info import (
+    FLAG_COMPARE_OFF,
+    FLAG_DEFAULT_FROM_FACTORY,
+    FLAG_HAS_DEFAULT,
+    FLAG_HASH_OFF,
+    FLAG_INIT_OFF,
+    FLAG_KW_ONLY,
+    FLAG_REPR_OFF,
+    FLAG_SEQ_HASH_DEF,
+    FLAG_SEQ_HASH_DEF_SIMPLE,
+    FLAG_SEQ_HASH_IGNORE,
+    type_info as _type_info,
+)
+from ..registry import _kwargs_sentinel
+from . import _methods
+from ._types import _Mismatch, describe_value, schema_of
+from .field import KW_ONLY, MISSING, Field
+
+# py_class(structural_eq=...) -> TVMFFISEqHashKind.
+_STRUCTURAL_KINDS = {
+    None: 0,
+    "tree": 1,
+    "var": 2,
+    "dag": 3,
+    "const-tree": 4,
+    "singleton": 5,
+}
+_FIELD_SEQ_FLAGS = {
+    None: 0,
+    "ignore": FLAG_SEQ_HASH_IGNORE,
+    "def": FLAG_SEQ_HASH_DEF,
+    "def-simple": FLAG_SEQ_HASH_DEF_SIMPLE,
+}
+
+
+def _is_classvar(annotation) -> bool:
+    if isinstance(annotation, str):
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    import typing
+
+    return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
+
+
+def _is_kw_only_marker(annotation, globalns) -> bool:
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, globalns)  # noqa: S307
+        except Exception:  # noqa: BLE001 - a forward reference is not the marker
+            return False
+    return annotation is KW_ONLY
+
+
+def _own_annotations(cls):
+    ann = cls.__dict__.get("__annotations__")
+    if ann is None and sys.version_info >= (3, 14):  # pragma: no cover - lazy annotations
+        import annotationlib
+
+        ann = annotationlib.get_annotations(cls, format=annotationlib.Format.FORWARDREF)
+    return dict(ann or {})
+
+
+def _parent_info(cls):
+    for base in cls.__mro__[1:]:
+        info = base.__dict__.get("__tvm_ffi_type_info__")
+        if info is not None:
+            return info
+    return _type_info(core._type_key_to_index("ffi.Object"))
+
+
+def _field_from_cxx(tf) -> Field:
+    """A Field describing a field declared in C++ (defaults stay in C++)."""
+    f = Field(
+        frozen=tf.frozen,
+        init=tf.c_init,
+        repr=tf.c_repr,
+        hash=tf.c_hash,
+        compare=tf.c_compare,
+        kw_only=tf.c_kw_only,
+        structural_eq=tf.c_structural_eq,
+        doc=tf.doc,
+    )
+    f.name = tf.name
+    if tf.c_has_default:
+        f.metadata["cxx_default"] = True
+    return f
+
+
+def _inherited_fields(parent):
+    """Fields of the parent type and its ancestors, root first, as Fields."""
+    out = []
+    for tf in parent.all_fields:
+        out.append(tf.dataclass_field if tf.dataclass_field is not None else _field_from_cxx(tf))
+    return out
+
+
+def _has_default(f: Field) -> bool:
+    return f.has_default() or f.metadata.get("cxx_default", False)
+
+
+def _collect_fields(cls, kw_only_default, frozen_default, globalns):
+    fields = []
+    kw_only = kw_only_default
+    for name, annotation in _own_annotations(cls).items():
+        if _is_classvar(annotation):
+            continue
+        if _is_kw_only_marker(annotation, globalns):
+            kw_only = True
+            if name in cls.__dict__:
+                delattr(cls, name)
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        if isinstance(value, Field):
+            f = value
+        else:
+            f = Field(default=value)
+        f.name = name
+        f.type = annotation
+        if f.kw_only is None:
+            f.kw_only = kw_only
+        if frozen_default:
+            f.frozen = True
+        if f.hash is None:
+            f.hash = f.compare
+        if isinstance(f.default, (list, dict, set)):
+            raise ValueError(
+                f"mutable default {type(f.default)} for field {name} is not allowed: "
+                "use default_factory"
+            )
+        if name in cls.__dict__:
+            delattr(cls, name)
+        fields.append(f)
+    return fields
+
+
+def _make_check(type_key, name, schema):
+    describe = schema.describe
+    convert = schema.convert
+
+    def check(value):
+        try:
+            return convert(value)
+        except _Mismatch:
+            raise TypeError(
+                f"field `{type_key}.{name}` expects {describe()}, got {describe_value(value)}"
+            ) from None
+
+    return check
+
+
+def _define_entry(type_key, f: Field, schema):
+    flags = 0
+    default = None
+    if f.default_factory is not MISSING:
+        flags |= FLAG_HAS_DEFAULT | FLAG_DEFAULT_FROM_FACTORY
+        default = core._convert_to_ffi_func(f.default_factory)
+    elif f.default is not MISSING:
+        flags |= FLAG_HAS_DEFAULT
+        default = f.default
+    if not f.repr:
+        flags |= FLAG_REPR_OFF
+    if not f.compare:
+        flags |= FLAG_COMPARE_OFF
+    if not f.hash:
+        flags |= FLAG_HASH_OFF
+    if not f.init:
+        flags |= FLAG_INIT_OFF
+    if f.kw_only:
+        flags |= FLAG_KW_ONLY
+    flags |= _FIELD_SEQ_FLAGS[f.structural_eq]
+    check = _make_check(type_key, f.name, schema) if schema.needs_check else None
+    return [f.name, schema.storage, schema.nullable, flags, f.doc, default, check]
+
+
+def _check_default(type_key, f, schema):
+    if f.default is MISSING:
+        return
+    if f.default is None and schema.nullable:
+        return
+    try:
+        f.default = schema.convert(f.default)
+    except _Mismatch:
+        raise TypeError(
+            f"default of field `{type_key}.{f.name}` must be {schema.describe()}, "
+            f"got {describe_value(f.default)}"
+        ) from None
+
+
+def _make_init(cls, all_fields, ctor, post_init):
+    """An __init__ with a real signature: required positional fields are
+    passed positionally; the others, when given, after the KWARGS marker
+    (absent ones get their default from the type, in C++, so C++ callers and
+    Python agree)."""
+    params = []
+    kw_params = []
+    body = []
+    positional_args = []
+    seen_default = None
+    names = {}
+    for f in all_fields:
+        if not f.init:
+            continue
+        local = f"_a{len(names)}"
+        names[f.name] = local
+        if f.kw_only:
+            if _has_default(f):
+                kw_params.append(f"{f.name}=_MISSING")
+                body.append(f"    if {f.name} is not _MISSING: _kw += ({f.name!r}, {f.name})")
+            else:
+                kw_params.append(f.name)
+                body.append(f"    _kw += ({f.name!r}, {f.name})")
+        elif _has_default(f):
+            seen_default = f.name
+            params.append(f"{f.name}=_MISSING")
+            body.append(f"    if {f.name} is not _MISSING: _kw += ({f.name!r}, {f.name})")
+        else:
+            if seen_default is not None:
+                raise TypeError(
+                    f"non-default argument {f.name!r} follows default argument {seen_default!r}"
+                )
+            params.append(f.name)
+            positional_args.append(f.name)
+    sig = ["self", *params]
+    if kw_params:
+        sig.append("*")
+        sig.extend(kw_params)
+    lines = [f"def __init__({', '.join(sig)}):"]
+    call_args = ", ".join(["_ctor", *positional_args])
+    if body:
+        lines.append("    _kw = ()")
+        lines.extend(body)
+        lines.append(f"    self.__init_handle_by_constructor__({call_args}, _KW, *_kw)")
+    else:
+        lines.append(f"    self.__init_handle_by_constructor__({call_args})")
+    if post_init:
+        lines.append("    self.__post_init__()")
+    namespace = {"_ctor": ctor, "_KW": _kwargs_sentinel(), "_MISSING": MISSING}
+    exec("\n".join(lines), namespace)  # noqa: S102
+    fn = namespace["__init__"]
+    fn.__qualname__ = f"{cls.__qualname__}.__init__"
+    fn.__module__ = cls.__module__
+    return fn
+
+
+def _with_slots(cls):
+    """``cls`` remade with ``__slots__ = ()`` (no instance ``__dict__``:
+    assigning a name that is not a field raises AttributeError)."""
+    if "__slots__" in cls.__dict__:
+        return cls
+    ns = dict(cls.__dict__)
+    ns.pop("__dict__", None)
+    ns.pop("__weakref__", None)
+    ns["__slots__"] = ()
+    new = type(cls)(cls.__name__, cls.__bases__, ns)
+    new.__qualname__ = cls.__qualname__
+    # Methods using zero-argument super() refer to the class through a cell.
+    for value in ns.values():
+        func = getattr(value, "__func__", value)
+        closure = getattr(func, "__closure__", None)
+        if closure and "__class__" in func.__code__.co_freevars:
+            cell = closure[func.__code__.co_freevars.index("__class__")]
+            if cell.cell_contents is cls:
+                cell.cell_contents = new
+    return new
+
+
+def _caller_locals(depth):
+    """The local names where the decorator is used, when that is a function
+    body (so annotations may name classes defined earlier in it)."""
+    frame = sys._getframe(depth + 1)
+    if frame.f_locals is frame.f_globals:
+        return {}
+    return dict(frame.f_locals)
+
+
+def _register(cls, type_key, params, caller_locals=None):
+    if not (isinstance(cls, type) and issubclass(cls, core.Object)):
+        raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
+    if params.get("slots", True):
+        cls = _with_slots(cls)
+    if type_key is None:
+        type_key = f"{cls.__module__}.{cls.__qualname__}"
+    if not isinstance(type_key, str) or "." not in type_key:
+        raise ValueError(
+            f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
+        )
+    parent = _parent_info(cls)
+    module = sys.modules.get(cls.__module__)
+    # The module's own namespace (not a copy): forward references resolve
+    # against what it holds when they are first used.
+    globalns = vars(module) if module is not None else {}
+    own = _collect_fields(cls, params["kw_only"], params["frozen"], globalns)
+    inherited = _inherited_fields(parent)
+    inherited_names = {f.name for f in inherited}
+    for f in own:
+        if f.name in inherited_names:
+            raise TypeError(
+                f"field {f.name!r} of {type_key} is already a field of a parent type"
+            )
+    localns = dict(caller_locals or {})
+    # A dry run first, with the class standing for any object: a bad
+    # annotation or default is reported before the type key is taken.
+    localns[cls.__name__] = core.Object
+    for f in own:
+        _check_default(type_key, f, schema_of(f.type, globalns, localns))
+    localns[cls.__name__] = cls
+
+    type_index = core._alloc_type_index(type_key, parent.type_index)
+    info = _type_info(type_index)
+    info.type_cls = cls
+    info._decorator_args = dict(params)
+    cls.__tvm_ffi_type_info__ = info
+    core._register_object(type_index, cls)
+
+    schemas = [schema_of(f.type, globalns, localns) for f in own]
+    for f, schema in zip(own, schemas):
+        _check_default(type_key, f, schema)
+    entries = [_define_entry(type_key, f, s) for f, s in zip(own, schemas)]
+    _methods.ffi_func("ffi.DataclassDefine")(
+        type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
+    )
+    info._refresh()
+    for tf, f, schema in zip(info.fields, own, schemas):
+        tf.dataclass_field = f
+        tf.ty = schema.type_schema()
+        tf.metadata = f.metadata
+        tf.frozen = f.frozen
+        tf.c_default = f.default
+        tf.c_default_factory = f.default_factory
+        setattr(cls, f.name, tf.as_property(cls, frozen=f.frozen))
+    all_fields = inherited + own
+    _install_methods(cls, info, all_fields, params)
+    return cls
+
+
+def _install_methods(cls, info, all_fields, params):
+    own = cls.__dict__
+    ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
+    if params["init"] and "__init__" not in own:
+        cls.__init__ = _make_init(cls, all_fields, ctor, hasattr(cls, "__post_init__"))
+    elif "__init__" not in own:
+        # init=False: construction takes the type's __ffi_init__ arguments.
+        def __init__(self, *args, **kwargs):
+            if kwargs:
+                args = args + (_kwargs_sentinel(),)
+                for name, value in kwargs.items():
+                    args = args + (name, value)
+            self.__init_handle_by_constructor__(ctor, *args)
+
+        cls.__init__ = __init__
+    if "__ffi_init__" not in own and ctor is not None:
+        def __ffi_init__(self, *args, **kwargs):
+            if kwargs:
+                args = args + (_kwargs_sentinel(),)
+                for name, value in kwargs.items():
+                    args = args + (name, value)
+            self.__init_handle_by_constructor__(ctor, *args)
+
+        cls.__ffi_init__ = __ffi_init__
+    install_common(cls, all_fields, params)
+
+
+def install_common(cls, all_fields, params):
+    """repr/eq/order/hash/copy/replace/match_args, never over a method of the
+    class body."""
+    own = cls.__dict__
+    cls.__ffi_field_names__ = {f.name: f.init for f in all_fields}
+
+    def put(name, value):
+        if name not in own:
+            setattr(cls, name, value)
+
+    if params.get("repr", True):
+        put("__repr__", _methods.__repr__)
+    if params.get("eq"):
+        eq, ne = _methods.make_eq()
+        put("__eq__", eq)
+        put("__ne__", ne)
+    if params.get("order"):
+        for name, fn in _methods.make_order():
+            put(name, fn)
+    if params.get("unsafe_hash"):
+        put("__hash__", _methods.__hash__)
+    put("__copy__", _methods.__copy__)
+    put("__deepcopy__", _methods.__deepcopy__)
+    put("__replace__", _methods.make_replace(cls))
+    if params.get("match_args", True):
+        put(
+            "__match_args__",
+            tuple(f.name for f in all_fields if f.init and not f.kw_only),
+        )
+    cls.__ffi_fields__ = tuple(all_fields)
+    cls.__ffi_is_dataclass__ = True
+
+
+def py_class(
+    cls_or_type_key=None,
+    /,
+    *,
+    type_key=None,
+    frozen=False,
+    init=True,
+    repr=True,
+    eq=False,
+    order=False,
+    unsafe_hash=False,
+    match_args=True,
+    kw_only=False,
+    structural_eq="tree",
+    slots=True,
+):
+    """Define an FFI object type from an annotated class::
+
+        @py_class("mylib.Pair")
+        class Pair(tvm_ffi.Object):
+            first: int
+            second: str = "two"
+
+    The type is registered through the C ABI (key ``type_key``, default
+    ``<module>.<qualname>``): C and C++ code can create it (``__ffi_init__``,
+    ``__ffi_new__``), read and write its fields and hand it back.  Fields
+    are checked on construction and assignment.  Options are those of
+    :func:`dataclasses.dataclass` plus ``structural_eq`` (the kind for
+    structural equality and hashing: ``"tree"``, ``"var"``, ``"dag"``,
+    ``"const-tree"``, ``"singleton"`` or None).  ``eq``/``order`` compare
+    field by field (fields with compare=False skipped); ``unsafe_hash``
+    hashes the same way.  ``slots`` (default True) remakes the class with
+    ``__slots__ = ()``, as :func:`dataclasses.dataclass` does, so instances
+    have no ``__dict__`` (unless a base class has one).
+    """
+    if order and not eq:
+        raise ValueError("order=True requires eq=True")
+    if structural_eq not in _STRUCTURAL_KINDS:
+        raise ValueError(
+            "structural_eq must be one of 'const-tree', 'dag', 'singleton', 'tree', 'var' "
+            f"or None, got {structural_eq!r}"
+        )
+    params = {
+        "frozen": frozen,
+        "init": init,
+        "repr": repr,
+        "eq": eq,
+        "order": order,
+        "unsafe_hash": unsafe_hash,
+        "match_args": match_args,
+        "kw_only": kw_only,
+        "structural_eq": structural_eq,
+        "slots": slots,
+    }
+    caller_locals = _caller_locals(1)
+    if isinstance(cls_or_type_key, type):
+        return _register(cls_or_type_key, type_key, params, caller_locals)
+    if isinstance(cls_or_type_key, str):
+        if type_key is not None:
+            raise TypeError("py_class got the type key both positionally and as type_key")
+        type_key = cls_or_type_key
+    elif cls_or_type_key is not None:
+        raise TypeError(
+            f"py_class expects a class or a type key string, got {cls_or_type_key!r}"
+        )
+    return lambda cls: _register(cls, type_key, params, caller_locals)

@@ -1,0 +1,66 @@
+"""Frozen @py_class types and frozen fields."""
+import copy
+
+import pytest
+
+import tvm_ffi
+from tvm_ffi.dataclasses import field, py_class, replace
+
+
+@py_class("testing.dcf.Frozen", frozen=True, eq=True, unsafe_hash=True)
+class Frozen(tvm_ffi.Object):
+    a: int
+    b: str = "b"
+
+
+@py_class("testing.dcf.Mixed")
+class Mixed(tvm_ffi.Object):
+    fixed: int = field(frozen=True, default=1)
+    free: int = 0
+
+
+def test_frozen_class_rejects_assignment():
+    f = Frozen(1)
+    with pytest.raises(AttributeError, match="cannot assign to field 'a' of frozen 'Frozen'"):
+        f.a = 2
+    with pytest.raises(AttributeError):
+        f.b = "c"
+    with pytest.raises(AttributeError):
+        del f.a
+    assert (f.a, f.b) == (1, "b")
+
+
+def test_frozen_fields_are_set_by_init_and_escape_hatch():
+    f = Frozen(5, "x")
+    assert (f.a, f.b) == (5, "x")
+    Frozen.a.set(f, 6)
+    assert f.a == 6
+    with pytest.raises(TypeError, match="testing.dcf.Frozen.a"):
+        Frozen.a.set(f, "no")
+
+
+def test_frozen_field_in_mutable_class():
+    m = Mixed()
+    m.free = 3
+    assert m.free == 3
+    with pytest.raises(AttributeError, match="cannot assign to field 'fixed'"):
+        m.fixed = 2
+    assert Mixed(fixed=4).fixed == 4
+
+
+def test_frozen_values_hash_and_copy():
+    assert Frozen(1) == Frozen(1) and hash(Frozen(1)) == hash(Frozen(1))
+    assert {Frozen(1): "x"}[Frozen(1)] == "x"
+    c = copy.copy(Frozen(2, "z"))
+    assert (c.a, c.b) == (2, "z")
+    r = replace(Frozen(1), a=9)
+    assert (r.a, r.b) == (9, "b")
+    m = replace(Mixed(), fixed=7)
+    assert m.fixed == 7
+
+
+def test_frozen_descriptor_attributes():
+    prop = Frozen.__dict__["a"]
+    assert prop.frozen is True
+    assert Mixed.__dict__["free"].frozen is False
+    assert Mixed.__dict__["fixed"].frozen is True
