@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -186,6 +187,36 @@ class Walk {
 
 // Equality -------------------------------------------------------------------------
 
+// The callback a type's hook receives (fn_eq, fn_cmp, fn_hash): it runs
+// `body` on the walker that called the hook.  The walker lives on the
+// caller's stack, so when the hook returns (this object goes out of scope)
+// the link is cut and a callback the hook kept raises instead.
+template <typename W>
+class HookCallback {
+ public:
+  template <typename F>
+  HookCallback(W* walker, const char* name, F body)
+      : link_(std::make_shared<std::atomic<W*>>(walker)) {
+    std::shared_ptr<std::atomic<W*>> link = link_;
+    fn_ = Function::FromPacked([link, name, body](const AnyView* args, int32_t n, Any* rv) {
+      W* w = link->load(std::memory_order_acquire);
+      if (w == nullptr) {
+        TVMFFI_THROW(RuntimeError) << name << " was called after the hook that received it "
+                                      "had returned";
+      }
+      body(w, args, n, rv);
+    });
+  }
+  ~HookCallback() { link_->store(nullptr, std::memory_order_release); }
+  HookCallback(const HookCallback&) = delete;
+  HookCallback& operator=(const HookCallback&) = delete;
+  const Function& fn() const { return fn_; }
+
+ private:
+  std::shared_ptr<std::atomic<W*>> link_;
+  Function fn_;
+};
+
 class EqWalker {
  public:
   EqWalker() : walk_("ffi.RecursiveEq") {}
@@ -263,19 +294,22 @@ class EqWalker {
 
   bool ObjectEqual(const Object* x, const Object* y) {
     if (std::optional<Function> hook = FindHook(g_eq_hook, x->type_index())) {
-      Function fn_eq = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
-        if (n != 2) TVMFFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
-        *rv = Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
-      });
-      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq), "__ffi_eq__", x) != 0;
+      HookCallback<EqWalker> fn_eq(
+          this, "fn_eq", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
+            if (n != 2) TVMFFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
+            *rv = w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
+          });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq.fn()), "__ffi_eq__", x) != 0;
     }
     if (std::optional<Function> hook = FindHook(g_compare_hook, x->type_index())) {
       // Only equality matters here: nested values answer 0 (equal) or 1.
-      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
-        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
-        *rv = int64_t(Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
-      });
-      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x) == 0;
+      HookCallback<EqWalker> fn_cmp(
+          this, "fn_cmp", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
+            if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            *rv = int64_t(w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
+          });
+      return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp.fn()), "__ffi_compare__",
+                     x) == 0;
     }
     return FieldsEqual(x, y);
   }
@@ -371,11 +405,13 @@ class OrderWalker {
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
       c = SeqCompare(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
     } else if (std::optional<Function> hook = FindHook(g_compare_hook, ca)) {
-      Function fn_cmp = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
-        if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
-        *rv = int64_t(Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
-      });
-      int64_t r = HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp), "__ffi_compare__", x);
+      HookCallback<OrderWalker> fn_cmp(
+          this, "fn_cmp", [](OrderWalker* w, const AnyView* args, int32_t n, Any* rv) {
+            if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            *rv = int64_t(w->Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
+          });
+      int64_t r =
+          HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp.fn()), "__ffi_compare__", x);
       c = Sign3(r, int64_t(0));
     } else {
       c = FieldsCompare(x, y);
@@ -485,11 +521,12 @@ class Hasher {
       }
       h = Mix(Mix(tag, static_cast<uint64_t>(m->size())), sum);
     } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
-      Function fn_hash = Function::FromPacked([this](const AnyView* args, int32_t n, Any* rv) {
-        if (n != 1) TVMFFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
-        *rv = static_cast<int64_t>(Hash(*Any(args[0]).raw()));
-      });
-      int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash), "__ffi_hash__", obj);
+      HookCallback<Hasher> fn_hash(
+          this, "fn_hash", [](Hasher* w, const AnyView* args, int32_t n, Any* rv) {
+            if (n != 1) TVMFFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
+            *rv = static_cast<int64_t>(w->Hash(*Any(args[0]).raw()));
+          });
+      int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash.fn()), "__ffi_hash__", obj);
       h = Mix(Mix(tag, InfoOf(obj)->type_key_hash), static_cast<uint64_t>(r));
     } else {
       const TVMFFITypeInfo* info = InfoOf(obj);

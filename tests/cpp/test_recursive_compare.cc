@@ -431,3 +431,59 @@ TEST_CASE("RecursiveCompare: __ffi_eq__, __ffi_hash__ and __ffi_compare__ hooks"
   CHECK_FALSE(Eq(CmpOnly(1, 5), CmpOnly(2, 5)));
   CheckOrder(CmpOnly(1, 9), CmpOnly(2, 0), -1);
 }
+
+namespace {
+// Hooks that keep the callback they receive.
+class RcKeepObj : public Object {
+ public:
+  int64_t key = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(RcKeepObj, "rctest.Keep", PlainObject)
+};
+
+Function* Kept(int which) {
+  static Function kept[3];
+  return &kept[which];
+}
+
+Any Keep(int64_t key) {
+  static const bool done = [] {
+    auto key_of = [](const AnyView& v) {
+      return static_cast<const RcKeepObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+    };
+    ObjectDef<RcKeepObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("key", &RcKeepObj::key)
+        .Attr("__ffi_eq__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
+                *Kept(0) = fn;
+                return key_of(a) == key_of(b);
+              }))
+        .Attr("__ffi_hash__", Function::FromTyped([key_of](AnyView a, Function fn) {
+                *Kept(1) = fn;
+                return key_of(a);
+              }))
+        .Attr("__ffi_compare__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
+                *Kept(2) = fn;
+                return key_of(a) < key_of(b) ? -1 : (key_of(a) > key_of(b) ? 1 : 0);
+              }));
+    return true;
+  }();
+  (void)done;
+  ObjectPtr<RcKeepObj> k = MakeObject<RcKeepObj>();
+  k->key = key;
+  return Any(ObjectRef(std::move(k)));
+}
+}  // namespace
+
+TEST_CASE("RecursiveCompare: a callback kept by a hook raises once the hook returned",
+          "[recursive_compare]") {
+  CHECK(Eq(Keep(1), Keep(1)));
+  CHECK(Hash(Keep(1)) == Hash(Keep(1)));
+  CHECK(Call("ffi.RecursiveLt", Keep(1), Keep(2)).As<bool>());
+  const char* names[3] = {"fn_eq", "fn_hash", "fn_cmp"};
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(Kept(i)->defined());
+    std::string want = std::string("RuntimeError: ") + names[i] +
+                       " was called after the hook that received it had returned";
+    CHECK(ThrownBy([&] { (*Kept(i))(Any(int64_t(1)), Any(int64_t(1))); }) == want);
+    *Kept(i) = Function();
+  }
+}
