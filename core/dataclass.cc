@@ -2,6 +2,8 @@
 #include "dataclass.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <tvmffi/array.h>
 #include <tvmffi/reflection.h>
 #include <tvmffi/string.h>
+#include "big_int_internal.h"
 #include "type_registry.h"
 
 namespace tvmffi {
@@ -180,6 +183,50 @@ std::string FormatFloat(double v) {
   return s;
 }
 
+// The magnitude words (least significant first) and sign of a BigInt value.
+std::vector<uint64_t> BigIntMagnitude(const TVMFFIAny& v, bool* negative) {
+  TVMFFIByteArray content = BigIntContent(&v);
+  std::vector<uint64_t> words(content.size / 8);
+  if (!words.empty()) std::memcpy(words.data(), content.data, words.size() * 8);
+  *negative = !words.empty() && static_cast<int64_t>(words.back()) < 0;
+  if (*negative) {  // two's complement: invert and add one
+    uint64_t carry = 1;
+    for (uint64_t& w : words) {
+      w = ~w + carry;
+      carry = (carry != 0 && w == 0) ? 1 : 0;
+    }
+  }
+  return words;
+}
+
+std::string BigIntDecimal(const TVMFFIAny& v) {
+  bool negative = false;
+  std::vector<uint64_t> words = BigIntMagnitude(v, &negative);
+  std::string digits;
+  constexpr uint64_t kChunk = 1000000000000000000ull;  // 10^18
+  while (!words.empty()) {
+    unsigned __int128 rem = 0;
+    for (size_t i = words.size(); i-- > 0;) {
+      unsigned __int128 cur = (rem << 64) | words[i];
+      words[i] = static_cast<uint64_t>(cur / kChunk);
+      rem = cur % kChunk;
+    }
+    while (!words.empty() && words.back() == 0) words.pop_back();
+    std::string part = std::to_string(static_cast<uint64_t>(rem));
+    if (!words.empty()) part.insert(0, 18 - part.size(), '0');
+    digits.insert(0, part);
+  }
+  return (negative ? "-" : "") + (digits.empty() ? std::string("0") : digits);
+}
+
+double BigIntToDouble(const TVMFFIAny& v) {
+  bool negative = false;
+  std::vector<uint64_t> words = BigIntMagnitude(v, &negative);
+  long double d = 0;
+  for (size_t i = words.size(); i-- > 0;) d = d * 18446744073709551616.0L + words[i];
+  return static_cast<double>(negative ? -d : d);
+}
+
 // "None", "bool True", "int 3", "float 1.5", `str "abc"`, else the type name.
 std::string DescribeValue(const TVMFFIAny& v) {
   switch (v.type_index) {
@@ -191,6 +238,8 @@ std::string DescribeValue(const TVMFFIAny& v) {
       return "int " + DecimalString(v.v_int64);
     case kTVMFFIFloat:
       return "float " + FormatFloat(v.v_float64);
+    case kTVMFFIBigInt:
+      return "int " + BigIntDecimal(v) + " (out of the int64 range)";
     default:
       break;
   }
@@ -283,6 +332,8 @@ void Assign(const FieldContext& c, void* address, const TVMFFIAny& input) {
         *static_cast<double*>(address) = static_cast<double>(v->v_int64);
       } else if (v->type_index == kTVMFFIBool) {
         *static_cast<double*>(address) = v->v_int64 != 0 ? 1.0 : 0.0;
+      } else if (v->type_index == kTVMFFIBigInt && std::isfinite(BigIntToDouble(*v))) {
+        *static_cast<double*>(address) = BigIntToDouble(*v);
       } else {
         ThrowFieldType(c, *v);
       }
@@ -354,17 +405,24 @@ int64_t RegionEnd(const TVMFFITypeInfo* info) {
 }
 
 // The slots of an ancestor the deleter releases: a defined type's own plan,
-// else its reflected fields by static type index and size (an 8-byte object
-// reference, including String and Bytes, whose index is -1; a 16-byte Any).
-std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent) {
+// else its reflected fields by static type index and size: an 8-byte object
+// reference (an object index, or -1 for String and Bytes); POD fields need
+// nothing.  Any other field (an index of -1 at another size: an Any, a
+// std::optional, ...) cannot be told apart from its metadata, so such a
+// parent is refused rather than released wrongly.
+std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent, const std::string& key) {
   if (const Layout* l = FindLayout(parent->type_index)) return l->release;
   std::vector<ReleaseSlot> out;
   for (const TVMFFIFieldInfo* f : AllFields(parent)) {
     int32_t t = f->field_static_type_index;
     if (f->size == 8 && (t >= kTVMFFIStaticObjectBegin || t == kTVMFFIAny)) {
       out.push_back({f->offset, Storage::kObject});
-    } else if (f->size == 16 && t == kTVMFFIAny) {
-      out.push_back({f->offset, Storage::kAny});
+    } else if (t < 0 || t >= kTVMFFIStaticObjectBegin) {
+      TVMFFI_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
+                              << std::string(parent->type_key.data, parent->type_key.size)
+                              << "`: its field `" << NameOf(f) << "` (static type index " << t
+                              << ", " << f->size
+                              << " bytes) has a storage a defined type cannot release";
     }
   }
   return out;
@@ -400,6 +458,10 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     TVMFFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
                                << "` already has fields, methods or metadata registered";
   }
+  if (info->type_depth < 1) {
+    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key
+                             << "` has no parent type (it must derive from ffi.Object)";
+  }
   const TVMFFITypeInfo* parent = info->type_ancestors[info->type_depth - 1];
   std::vector<std::string> taken;
   for (const TVMFFIFieldInfo* f : AllFields(parent)) taken.push_back(NameOf(f));
@@ -407,7 +469,7 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   // Check everything and lay out before registering anything.
   auto layout = std::make_unique<Layout>();
   layout->type_index = type_index;
-  layout->release = InheritedSlots(parent);
+  layout->release = InheritedSlots(parent, key);
   int64_t end = RegionEnd(parent);
   std::vector<TVMFFIFieldInfo> infos;
   std::vector<Function> setters;
@@ -558,7 +620,12 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
     }
     FieldSpec spec;
     spec.name = Item<std::string>(*entry, i, 0, "name");
-    spec.static_type_index = static_cast<int32_t>(Item<int64_t>(*entry, i, 1, "static_type_index"));
+    int64_t static_index = Item<int64_t>(*entry, i, 1, "static_type_index");
+    if (static_index < INT32_MIN || static_index > INT32_MAX) {
+      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field " << i << " has static_type_index "
+                               << static_index << ", out of the int32 range";
+    }
+    spec.static_type_index = static_cast<int32_t>(static_index);
     spec.nullable = Item<bool>(*entry, i, 2, "nullable");
     spec.flags = Item<int64_t>(*entry, i, 3, "flags");
     if (!(*entry)[4].is_none()) spec.doc = Item<std::string>(*entry, i, 4, "doc");
@@ -566,7 +633,15 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
     if (!(*entry)[6].is_none()) spec.check = Item<Function>(*entry, i, 6, "check");
     specs.push_back(std::move(spec));
   }
-  Define(static_cast<int32_t>(type_index), specs, static_cast<int32_t>(structural_eq_kind));
+  auto check_int32 = [](int64_t v, const char* what) {
+    if (v < INT32_MIN || v > INT32_MAX) {
+      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: " << what << " " << v
+                               << " is out of the int32 range";
+    }
+    return static_cast<int32_t>(v);
+  };
+  Define(check_int32(type_index, "type index"), specs,
+         check_int32(structural_eq_kind, "structural_eq_kind"));
 });
 
 TVMFFI_REGISTER_GLOBAL("ffi.ShallowCopy", [](AnyView obj) { return ShallowCopy(*obj.raw()); });

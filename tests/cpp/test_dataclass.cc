@@ -276,6 +276,13 @@ TEST_CASE("Dataclass: bad definitions are refused before anything is registered"
   Define(t, {FieldEntry("x", kTVMFFIInt)});
   CHECK(ThrownBy([&] { Define(t, {}); }) ==
         "RuntimeError: ffi.DataclassDefine: type `dctest.Bad` is already defined");
+  // A dynamic type with no parent at all.
+  TVMFFIByteArray root_key{"dctest.Root", 11};
+  int32_t root = TVMFFITypeGetOrAllocIndex(&root_key, -1, 0, 0, 1, -1);
+  REQUIRE(root >= 0);
+  CHECK(ThrownBy([&] { Define(root, {}); }) ==
+        "ValueError: ffi.DataclassDefine: type `dctest.Root` has no parent type (it must derive "
+        "from ffi.Object)");
 }
 
 TEST_CASE("Dataclass: __ffi_init__ takes positional, keyword and default values",

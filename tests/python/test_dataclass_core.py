@@ -276,3 +276,44 @@ def test_the_memo_of_the_last_float_and_str_read_follows_the_value():
     assert math.isnan(n.f) and math.isnan(n.f)
     m = Node(2.5, "b" * 45)  # an equal str in another String object
     assert (m.f, m.s, n.s) == (2.5, "b" * 45, "b" * 45)
+
+
+def test_a_parent_whose_fields_cannot_be_released_is_refused():
+    # testing.SNode has an Any field (16 bytes, static index -1), which the
+    # metadata cannot tell from a std::optional or other C++ member.
+    key = fresh_key("OnSNode")
+    index = core._alloc_type_index(key, core._type_key_to_index("testing.SNode"))
+    with pytest.raises(TypeError) as e:
+        _define(index, [field("x", INT)], 0)
+    assert str(e.value) == (
+        f"ffi.DataclassDefine: `{key}` cannot extend `testing.SNode`: its field `children` "
+        "(static type index -1, 16 bytes) has a storage a defined type cannot release")
+
+
+def test_define_argument_ranges():
+    with pytest.raises(ValueError, match=r"type index 4294967424 is out of the int32 range"):
+        _define(2**32 + 128, [], 0)
+    index = core._alloc_type_index(fresh_key("Range"), 64)
+    with pytest.raises(ValueError, match=r"structural_eq_kind 4294967297 is out of the int32"):
+        _define(index, [], 2**32 + 1)
+    with pytest.raises(ValueError, match=r"field 0 has static_type_index 4294967297, out of"):
+        _define(index, [field("x", 2**32 + 1)], 0)
+
+
+def test_big_ints_are_named_in_errors_and_fit_float_fields():
+    Num = define("BigNum", [field("i", INT), field("f", FLOAT)])
+    n = Num(1, 0.0)
+    with pytest.raises(TypeError) as e:
+        n.i = 2**70
+    assert str(e.value).endswith(
+        "expects int, got int 1180591620717411303424 (out of the int64 range)")
+    with pytest.raises(TypeError) as e:
+        n.i = -(2**63) - 1
+    assert str(e.value).endswith(
+        "expects int, got int -9223372036854775809 (out of the int64 range)")
+    n.f = 2**70
+    assert n.f == float(2**70)
+    n.f = -(2**64)
+    assert n.f == -float(2**64)
+    with pytest.raises(TypeError, match=r"expects float, got int 1000000000"):
+        n.f = 10**400

@@ -33,6 +33,8 @@ def describe_value(value) -> str:
         return "None"
     if isinstance(value, bool):
         return f"bool {value}"
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        return f"int {value!r} (out of the int64 range)"
     if isinstance(value, (int, float)):
         return f"{type(value).__name__} {value!r}"
     if isinstance(value, str):
@@ -99,7 +101,7 @@ class _IntSchema(_Schema):
     storage = INT
 
     def convert(self, value):
-        if isinstance(value, int):
+        if isinstance(value, int) and -(2**63) <= value < 2**63:
             return int(value) if isinstance(value, bool) else value
         raise _Mismatch
 
