@@ -155,8 +155,8 @@ fail:
 
 /* The KIND_* bits of tp, cached per type (protocols are read from the class,
  * once, as upstream does), and its exchange API in *api (borrowed; NULL if
- * none).  A full cache stops caching; an API found then is kept alive by
- * tp's attribute for as long as the caller uses it. */
+ * none).  A full cache stops caching; the owner of an API found then is
+ * kept in extra_exchange_owners (once each). */
 static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExchangeAPI **api) {
   int i, kind;
   PyObject *owner = NULL;
@@ -176,6 +176,24 @@ static int kind_of_type(tvmffi_py_state *st, PyTypeObject *tp, const DLPackExcha
     st->tensor.exchange_apis[i] = *api;
     st->tensor.exchange_owners[i] = owner; /* the reference moves here */
     owner = NULL;
+  } else if (owner != NULL) {
+    /* Not cached, but a container returned by a call taking this type keeps
+     * a pointer to the API (pyshim.h): its owner lives on with the module. */
+    if (st->tensor.extra_exchange_owners == NULL) {
+      st->tensor.extra_exchange_owners = PyList_New(0);
+      if (st->tensor.extra_exchange_owners == NULL) {
+        Py_DECREF(owner);
+        return -1;
+      }
+    }
+    Py_ssize_t n = PyList_Size(st->tensor.extra_exchange_owners), j;
+    for (j = 0; j < n; ++j) {
+      if (PyList_GetItem(st->tensor.extra_exchange_owners, j) == owner) break;
+    }
+    if (j == n && PyList_Append(st->tensor.extra_exchange_owners, owner) != 0) {
+      Py_DECREF(owner);
+      return -1;
+    }
   }
   Py_XDECREF(owner);
   /* convert.c then sends numpy arrays here before any other check. */

@@ -60,6 +60,9 @@ typedef struct {
   /* The exchange API of a tensor converted inside a list or dict argument
    * (whose conversion has temporaries of its own); reset by every call. */
   const DLPackExchangeAPI *nested_exchange;
+  /* Owners of exchange APIs met after the cache above was full: kept for the
+   * module's life, since returned containers keep the API pointer. */
+  PyObject *extra_exchange_owners; /* list or NULL */
 } tvmffi_py_tensor_state;
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4

@@ -519,6 +519,7 @@ int tvmffi_py_tensor_traverse(tvmffi_py_state *st, visitproc visit, void *arg) {
     Py_VISIT(st->tensor.exchange_owners[i]);
   }
   Py_VISIT(st->tensor.exchange_type);
+  Py_VISIT(st->tensor.extra_exchange_owners);
   return 0;
 }
 
@@ -536,6 +537,7 @@ void tvmffi_py_tensor_clear(tvmffi_py_state *st) {
     st->tensor.exchange_apis[i] = NULL;
   }
   Py_CLEAR(st->tensor.exchange_type);
+  Py_CLEAR(st->tensor.extra_exchange_owners);
   st->tensor.exchange_api = NULL;
   st->tensor.ndarray_layout = 0;
 }

@@ -335,3 +335,21 @@ def test_convert_func_tensor_cls_errors():
         tvm_ffi.convert_func(lambda x: x, tensor_cls=3)
     with pytest.raises(TypeError, match="convert_func needs a callable, got 7"):
         tvm_ffi.convert_func(7, tensor_cls=W)
+
+
+def test_the_exchange_api_of_an_uncached_type_stays_alive_for_returned_containers():
+    # A container returned by a call keeps the API pointer of the type that
+    # came in.  With the per-type cache full, the API's owner (here the
+    # class's capsule) must still be kept, not dropped after the call.
+    base = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
+    fillers = [type(f"Fill{i}", (W,), {}) for i in range(16)]
+    for cls in fillers:
+        t.echo(cls(base))
+    cap = W._api("good")
+    Late = type("Late", (W,), {"__dlpack_c_exchange_api__": cap})
+    before = sys.getrefcount(cap)
+    r = t.echo([Late(base)])
+    del Late
+    gc.collect()
+    assert sys.getrefcount(cap) == before  # the class's reference moved to the module
+    assert type(r[0]) is W
