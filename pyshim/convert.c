@@ -322,7 +322,13 @@ static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
 static int object_to_any(PyObject *obj, TVMFFIAny *out) {
   TVMFFIObjectHandle h = ((tvmffi_py_object *)obj)->handle;
   if (h == NULL) {
-    PyErr_Format(PyExc_ValueError, "%R holds no FFI object (it was never initialised)", obj);
+    /* The type's name, not repr(obj): a repr may itself need the object. */
+    PyObject *name = PyType_GetQualName(Py_TYPE(obj));
+    if (name != NULL) {
+      PyErr_Format(PyExc_ValueError, "this %U object holds no FFI object (it was never "
+                   "initialised)", name);
+      Py_DECREF(name);
+    }
     return -1;
   }
   set_object(out, h);

@@ -74,9 +74,19 @@ static TVMFFIObjectHandle prop_handle(ffi_property *p, PyObject *obj) {
   tvmffi_py_state *st = p->state;
   TVMFFIObjectHandle h;
   int32_t t;
-  if (!PyObject_TypeCheck(obj, st->object_type) ||
-      (h = ((tvmffi_py_object *)obj)->handle) == NULL) {
+  if (!PyObject_TypeCheck(obj, st->object_type)) {
     PyErr_Format(PyExc_TypeError, "field '%U' needs an FFI object, got %R", p->name, obj);
+    return NULL;
+  }
+  if ((h = ((tvmffi_py_object *)obj)->handle) == NULL) {
+    /* The type's name, not repr(obj): a generated repr reads the fields. */
+    PyObject *name = PyType_GetQualName(Py_TYPE(obj));
+    if (name != NULL) {
+      PyErr_Format(PyExc_ValueError,
+                   "field '%U' cannot be read: this %U object holds no FFI object (it was "
+                   "never initialised)", p->name, name);
+      Py_DECREF(name);
+    }
     return NULL;
   }
   t = ((TVMFFIObject *)h)->type_index;

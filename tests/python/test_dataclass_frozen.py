@@ -64,3 +64,52 @@ def test_frozen_descriptor_attributes():
     assert prop.frozen is True
     assert Mixed.__dict__["free"].frozen is False
     assert Mixed.__dict__["fixed"].frozen is True
+
+
+def test_frozen_and_non_frozen_py_classes_do_not_mix():
+    from tvm_ffi.dataclasses import py_class
+
+    @py_class("dcfrozen_mix.Open")
+    class Open(tvm_ffi.Object):
+        a: int = 0
+
+    with pytest.raises(TypeError, match="^cannot inherit frozen dataclass from a non-frozen one$"):
+
+        @py_class("dcfrozen_mix.ShutChild", frozen=True)
+        class ShutChild(Open):
+            b: int = 0
+
+    @py_class("dcfrozen_mix.Shut", frozen=True)
+    class Shut(tvm_ffi.Object):
+        a: int = 0
+
+    with pytest.raises(TypeError, match="^cannot inherit non-frozen dataclass from a frozen one$"):
+
+        @py_class("dcfrozen_mix.OpenChild")
+        class OpenChild(Shut):
+            b: int = 0
+
+    @py_class("dcfrozen_mix.ShutToo", frozen=True)
+    class ShutToo(Shut):
+        b: int = 0
+
+    x = ShutToo(1, 2)
+    for name in ("a", "b"):
+        with pytest.raises(AttributeError, match=f"cannot assign to field '{name}' of frozen"):
+            setattr(x, name, 5)
+
+
+def test_an_uninitialised_instance_reports_itself_plainly():
+    from tvm_ffi.dataclasses import py_class
+
+    @py_class("dcfrozen_mix.Bare")
+    class Bare(tvm_ffi.Object):
+        x: int = 0
+
+    b = Bare.__new__(Bare)
+    assert repr(b) == "<Bare (uninitialised)>"
+    with pytest.raises(ValueError) as e:
+        b.x
+    assert str(e.value) == (
+        "field 'x' cannot be read: this test_an_uninitialised_instance_reports_itself_plainly."
+        "<locals>.Bare object holds no FFI object (it was never initialised)")

@@ -54,6 +54,8 @@ def __hash__(self):
 
 def __repr__(self):
     """``TypeName(field=value, ...)``, skipping fields declared repr=False."""
+    if not self.__chandle__():  # made by __new__ alone: nothing to print
+        return f"<{type(self).__name__} (uninitialised)>"
     return ffi_func("ffi.ReprPrint")(self)
 
 

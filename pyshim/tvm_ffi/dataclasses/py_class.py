@@ -290,6 +290,13 @@ def _register(cls, type_key, params, caller_locals=None):
             f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
         )
     parent = _parent_info(cls)
+    parent_args = parent._decorator_args
+    if "structural_eq" in parent_args and parent_args["frozen"] != params["frozen"]:
+        # As dataclasses: a frozen class would leave its parent's fields
+        # writable, and the reverse would make frozen fields look writable.
+        if params["frozen"]:
+            raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
+        raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
     module = sys.modules.get(cls.__module__)
     # The module's own namespace (not a copy): forward references resolve
     # against what it holds when they are first used.
