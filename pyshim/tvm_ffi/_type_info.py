@@ -24,20 +24,6 @@ FLAG_SETTER_IS_FUNCTION = 2048
 FLAG_SEQ_HASH_DEF_SIMPLE = 4096
 
 
-class _NoValue:
-    """Placeholder for "not known on this side" (core.MISSING once available)."""
-
-    __slots__ = ()
-
-    def __repr__(self):
-        return "MISSING"
-
-
-def _missing():
-    return getattr(core, "MISSING", _NO_VALUE)
-
-
-_NO_VALUE = _NoValue()
 
 
 class TypeField:
@@ -92,8 +78,8 @@ class TypeField:
         self.c_kw_only = bool(flags & FLAG_KW_ONLY)
         self.c_has_default = bool(flags & FLAG_HAS_DEFAULT)
         # The default value itself lives in C; a py_class field records it.
-        self.c_default = _missing()
-        self.c_default_factory = _missing()
+        self.c_default = core.MISSING
+        self.c_default_factory = core.MISSING
         self.c_repr = not (flags & FLAG_REPR_OFF)
         self.c_compare = not (flags & FLAG_COMPARE_OFF)
         self.c_hash = not (flags & FLAG_HASH_OFF)

@@ -8,32 +8,8 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Mapping
 
 
-class _MissingType:
-    """The "no value" marker: a field without a default, an absent argument."""
-
-    __slots__ = ()
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __repr__(self):
-        return "MISSING"
-
-    def __bool__(self):
-        return False
-
-    def __reduce__(self):
-        return "MISSING"
-
-
-# The FFI's own MISSING object once the core exposes it; a Python singleton
-# until then.  Either way `x is MISSING` is the test.
-MISSING = getattr(core, "MISSING", None)
-if MISSING is None:
-    MISSING = _MissingType()
+# The FFI's MISSING object: a field without a default, an absent argument.
+MISSING = core.MISSING
 
 
 class _KwOnlyType:
