@@ -53,6 +53,11 @@ class DepthGuard {
 class DeepCopier {
  public:
   Any Copy(const TVMFFIAny& v) {
+    if (v.type_index == kTVMFFIDLTensorPtr) {
+      // A borrowed view: a copy of it could outlive the tensor it points to.
+      TVMFFI_THROW(TypeError) << "ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; "
+                                 "pass an ffi.Tensor";
+    }
     if (v.type_index < kTVMFFIStaticObjectBegin) return Any(AnyView::FromRaw(v));
     const Object* obj = Object::FromHandle(v.v_obj);
     switch (v.type_index) {

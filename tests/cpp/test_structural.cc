@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <cstring>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -383,6 +384,33 @@ TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
   CHECK(ReprPrint(n) == "sttest.Node(value=7, kids=[\"s\", 1.5, None], tag=\"t\")");
   CHECK(ReprPrint(Map{{Any("k"), Any(true)}}) == "{\"k\": True}");
   CHECK(ReprPrint(Shape({2, 3})) == "Shape(2, 3)");
+
+  // Borrowed views as arguments: a string is owned in the result; a
+  // DLTensor* cannot be copied (found by fuzz_globals).
+  {
+    TVMFFIByteArray name{"ffi.DeepCopy", 12};
+    TVMFFIObjectHandle f = nullptr;
+    REQUIRE(TVMFFIFunctionGetGlobal(&name, &f) == 0);
+    TVMFFIAny arg, result;
+    std::memset(&arg, 0, sizeof(arg));
+    std::memset(&result, 0, sizeof(result));
+    arg.type_index = kTVMFFIRawStr;
+    arg.v_c_str = "borrowed text, long enough for a heap string";
+    REQUIRE(TVMFFIFunctionCall(f, &arg, 1, &result) == 0);
+    CHECK(result.type_index == kTVMFFIStr);
+    CHECK(Any(AnyView::FromRaw(result)).As<std::string>() == arg.v_c_str);
+    TVMFFIObjectDecRef(result.v_obj);
+    DLTensor dl{};
+    arg.type_index = kTVMFFIDLTensorPtr;
+    arg.v_ptr = &dl;
+    std::memset(&result, 0, sizeof(result));
+    CHECK(TVMFFIFunctionCall(f, &arg, 1, &result) == -1);
+    CHECK(result.type_index == kTVMFFINone);
+    CHECK(ThrownBy([] { ThrowRaised(-1); }) ==
+          "TypeError: ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; pass an "
+          "ffi.Tensor");
+    TVMFFIObjectDecRef(f);
+  }
 
   Any c = DeepCopy(n);
   CHECK_FALSE(c.As<ObjectRef>().same_as(n.As<ObjectRef>()));
