@@ -507,19 +507,9 @@ class Hasher {
     active_.emplace(obj, stack_.size());
     stack_.push_back(obj);
     uint64_t h;
-    if (c == kTVMFFIArray || c == kTVMFFIList) {
-      const SeqObj* s = static_cast<const SeqObj*>(obj);
-      h = Mix(tag, static_cast<uint64_t>(s->size()));
-      for (int64_t i = 0; i < s->size(); ++i) h = Mix(h, Hash(s->at(i)));
-    } else if (c == kTVMFFIMap || c == kTVMFFIDict) {
-      // Independent of the entry order: a sum over the entries.
-      const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-      uint64_t sum = 0;
-      for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
-        const auto& kv = m->KVAt(pos);
-        sum += Mix(Hash(kv.key), Hash(kv.value));
-      }
-      h = Mix(Mix(tag, static_cast<uint64_t>(m->size())), sum);
+    if (std::optional<uint64_t> container = HashContainer(
+            obj, c, tag, Mix, [this](const TVMFFIAny& e) { return Hash(e); })) {
+      h = *container;
     } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
       HookCallback<Hasher> fn_hash(
           this, "fn_hash", [](Hasher* w, const AnyView* args, int32_t n, Any* rv) {

@@ -576,23 +576,10 @@ class Hasher {
     }
     if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralHash", active_.data(), active_.size());
     active_.push_back(obj);
-    uint64_t h;
-    if (t == kTVMFFIArray || t == kTVMFFIList) {
-      const SeqObj* s = static_cast<const SeqObj*>(obj);
-      h = Mix(t, static_cast<uint64_t>(s->size()));
-      for (int64_t i = 0; i < s->size(); ++i) h = Mix(h, Hash(s->at(i)));
-    } else if (t == kTVMFFIMap || t == kTVMFFIDict) {
-      // Order-independent: a sum of the entries' hashes.
-      const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-      uint64_t sum = 0;
-      for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
-        const auto& kv = m->KVAt(pos);
-        sum += Mix(Hash(kv.key), Hash(kv.value));
-      }
-      h = Mix(Mix(t, static_cast<uint64_t>(m->size())), sum);
-    } else {
-      h = ObjectHash(obj);
-    }
+    std::optional<uint64_t> container =
+        HashContainer(obj, t, static_cast<uint64_t>(t), Mix,
+                      [this](const TVMFFIAny& e) { return Hash(e); });
+    uint64_t h = container.has_value() ? *container : ObjectHash(obj);
     active_.pop_back();
     return h;
   }

@@ -10,10 +10,38 @@
 #include <utility>
 
 #include <tvmffi/any.h>
+#include <tvmffi/array.h>
+#include <tvmffi/map.h>
 #include <tvmffi/object.h>
 
 namespace tvmffi {
 namespace core {
+
+// The hash of a container whose type index is `t`: an Array or List hashes
+// its elements in order, a Map or Dict sums over its entries (independent of
+// their order); `tag` starts the value.  `mix(seed, value)` combines and
+// `hash(element)` hashes an element: each walk (structural, recursive)
+// brings its own.  Returns nullopt for any other type.
+template <typename MixFn, typename HashFn>
+std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag, MixFn mix,
+                                      HashFn&& hash) {
+  if (t == kTVMFFIArray || t == kTVMFFIList) {
+    const SeqObj* s = static_cast<const SeqObj*>(obj);
+    uint64_t h = mix(tag, static_cast<uint64_t>(s->size()));
+    for (int64_t i = 0; i < s->size(); ++i) h = mix(h, hash(s->at(i)));
+    return h;
+  }
+  if (t == kTVMFFIMap || t == kTVMFFIDict) {
+    const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
+    uint64_t sum = 0;
+    for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
+      const auto& kv = m->KVAt(pos);
+      sum += mix(hash(kv.key), hash(kv.value));
+    }
+    return mix(mix(tag, static_cast<uint64_t>(m->size())), sum);
+  }
+  return std::nullopt;
+}
 
 // Nesting deeper than this (objects within objects) is refused with a
 // RecursionError naming the walk; a reference cycle is reported as a
