@@ -23,8 +23,11 @@ tests/docs/README.md for the markers that change this):
 Blocks of other languages (cmake, text, unlabelled) are prose and not counted.
 
 The environment of every block emulates an installed tvm-ffi: PREFIX is a
-`cmake --install` of the build, CPATH / LIBRARY_PATH / LD_LIBRARY_PATH point
-at it (so a plain `cc x.c -ltvm_ffi` works), `python` and `python3` are the
+`cmake --install` of the build, HOME is a scratch directory whose .local is
+that prefix (a program a block builds finds the library only through an
+rpath, as with a prefix of one's own; the marker `system-install` adds
+CPATH, LIBRARY_PATH and LD_LIBRARY_PATH for a block that assumes a system
+prefix), `python` and `python3` are the
 doc interpreter, `tvm-ffi-config` runs `python -m tvm_ffi.config`, and
 TVM_FFI_ROOT is the source tree.
 
@@ -62,7 +65,7 @@ FENCE_OPEN = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")
 LANGS = {"sh": "sh", "bash": "sh", "shell": "sh", "python": "python", "py": "python",
          "c": "c", "cpp": "cpp", "c++": "cpp", "cxx": "cpp", "json": "json"}
 OPTIONS = {"skip", "fragment", "group", "file", "continue", "declarations", "body", "copy",
-           "setup", "needs-python"}
+           "setup", "needs-python", "system-install"}
 HEADERS = "#include <tvm/ffi/c_api.h>\n#include <tvm/ffi/extra/c_env_api.h>\n"
 EXC_COMMENT = re.compile(r"#\s*([A-Z]\w*(?:Error|Exception|Interrupt))\b(?::\s*(.*))?")
 TIMEOUT = 600
@@ -231,14 +234,14 @@ class Env:
             config = bindir / "tvm-ffi-config"
             config.write_text('#!/bin/sh\nexec "%s" -m tvm_ffi.config "$@"\n' % self.python)
             config.chmod(0o755)
+        home = scratch / "home"
+        home.mkdir()
+        (home / ".local").symlink_to(self.prefix)
         env = dict(os.environ)
         env.update({
             "PATH": "%s:%s" % (bindir, env.get("PATH", "")),
+            "HOME": str(home),
             "PREFIX": str(self.prefix),
-            "CPATH": str(self.prefix / "include"),
-            "LIBRARY_PATH": str(self.prefix_lib),
-            "LD_LIBRARY_PATH": ":".join(filter(None, [str(self.prefix_lib),
-                                                      env.get("LD_LIBRARY_PATH")])),
             "TVM_FFI_ROOT": str(ROOT),
             "TVM_FFI_CACHE_DIR": str(scratch / "tvm-ffi-cache"),
             "PYTHONDONTWRITEBYTECODE": "1",
@@ -327,7 +330,12 @@ def run_block(block, env, cwd, index, previous_python, log):
             log.write(("invalid JSON: %s\n" % e).encode())
             return 1
     if block.lang == "sh":
-        return run(["bash", "-eo", "pipefail", src], cwd, env.env, log)
+        block_env = env.env
+        if "system-install" in block.options:
+            lib = str(env.prefix_lib)
+            block_env = dict(env.env, CPATH=str(env.prefix / "include"), LIBRARY_PATH=lib,
+                             LD_LIBRARY_PATH=lib)
+        return run(["bash", "-eo", "pipefail", src], cwd, block_env, log)
     if block.lang == "python":
         pieces = [{"md": b.md, "line": b.line, "code": b.text}
                   for b in previous_python + [block]]
@@ -387,7 +395,7 @@ def main():
                     if "skip" in b.options or "fragment" in b.options:
                         skipped += 1
                         if args.verbose:
-                            print("skip  %s: %s" % (b.where, b.options.get("skip") or "fragment"))
+                            print("skip  %s: %s" % (b.where, b.options.get("skip") or ("fragment " + b.options["fragment"]).strip()))
                         continue
                     needs_python = b.lang == "python" or "needs-python" in b.options
                     if needs_python and env.python is None:
