@@ -3,8 +3,9 @@
  * A tensor type may publish, on the class, a table of C functions that move
  * its tensors to and from DLManagedTensorVersioned without a Python call:
  * `type(x).__dlpack_c_exchange_api__`, a PyCapsule named
- * "dlpack_exchange_api" (torch.Tensor does; the older int-valued
- * `__c_dlpack_exchange_api__` is read too).  With it:
+ * "dlpack_exchange_api" (torch.Tensor does; the earlier name
+ * `__c_dlpack_exchange_api__` is read too, for the same capsule only).
+ * What is trusted is checked in tvmffi_py_exchange_lookup.  With it:
  *
  * - call arguments and from_dlpack take the tensor through
  *   managed_tensor_from_py_object_no_sync (dlpack.c finds the table, once
