@@ -40,6 +40,7 @@ def kernel_lib(tmp_path_factory):
 # argv: kernel library, seconds to let the threads run, number of threads.
 SCRIPT = textwrap.dedent("""
     import ctypes, sys, time
+    import numpy as np
     import tvm_ffi
 
     lib = ctypes.CDLL(sys.argv[1])
@@ -47,9 +48,10 @@ SCRIPT = textwrap.dedent("""
         None, ctypes.cast(lib.exit_threads_start, ctypes.c_void_p), None)
 
     def callback():
-        # An ffi.Array holding an ffi.OpaquePyObject and an ffi.Function
-        # over a Python callable: the native thread releases both.
-        return (object(), lambda: None)
+        # An ffi.Array holding an ffi.OpaquePyObject, an ffi.Function over a
+        # Python callable and a tensor over a numpy array's buffer: the
+        # native thread releases all three.
+        return (object(), lambda: None, np.zeros(2))
 
     assert start(callback, int(sys.argv[3])) == int(sys.argv[3])
     time.sleep(float(sys.argv[2]))
