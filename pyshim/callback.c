@@ -2,8 +2,8 @@
  * ffi.OpaquePyObject.  Both may be called or released from any thread. */
 #include "pyshim.h"
 
-#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,93 +25,74 @@
  * finalization can start between the two.
  *
  * So the gate is closed by our atexit hook, which runs on the finalizing
- * thread with the GIL before the runtime is marked as finalizing.  Under
- * gate_lock it sets `closed`; from then on every other thread is refused
- * at the gate (callbacks raise RuntimeError, Python references are leaked)
- * and never touches CPython again.  Threads already inside (counted in
- * `inside` under the same lock) are waited for, with the GIL released, for
- * at most EXIT_WAIT_SECONDS: a callback that is still running after that
- * is most likely blocked for good (say, on a queue the main thread would
- * have filled) and exit goes on without it.  The finalizing thread itself
- * passes the gate until Py_AtExit reports the interpreter gone.
- *
- * The lock is a plain pthread mutex (no Python object), held only to read
- * or change the three counters below, never while waiting for the GIL. */
+ * thread with the GIL before the runtime is marked as finalizing.  An entry
+ * first counts itself in `gate_inside`, then reads `gate_closed`; the hook
+ * first sets `gate_closed`, then reads `gate_inside`.  All four are
+ * sequentially consistent atomics, so for any entry either it sees the gate
+ * closed (and backs out, never touching CPython) or the hook sees it inside
+ * and waits for it to leave.  The wait has the GIL released and lasts at
+ * most EXIT_WAIT_SECONDS: a callback still running after that is most likely
+ * blocked for good (say, on a queue the main thread would have filled) and
+ * exit goes on without it.  The finalizing thread itself passes the gate
+ * until Py_AtExit reports the interpreter gone.  No lock: the common path
+ * (gate open) costs two atomic increments. */
 #define EXIT_WAIT_SECONDS 2
 
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_empty = PTHREAD_COND_INITIALIZER;
-static int gate_closed = 0;  /* set by the atexit hook */
-static int python_gone = 0;  /* set by Py_AtExit: even the finalizing thread is refused */
-static long gate_inside = 0; /* entries that passed the gate and have not left */
+static atomic_int gate_closed = 0;  /* set by the atexit hook */
+static atomic_int python_gone = 0;  /* set by Py_AtExit: even the finalizing thread is refused */
+static atomic_long gate_inside = 0; /* entries that passed the gate and have not left */
 /* Per thread: entries of this thread now inside, and whether this thread
  * closed the gate (it runs the finalization). */
 static _Thread_local long tls_inside = 0;
 static _Thread_local int tls_is_finalizer = 0;
 
 /* After fork() only the forking thread exists in the child: the entries of
- * the others are gone with them, and the lock is taken again fresh. */
-static void gate_prepare_fork(void) { pthread_mutex_lock(&gate_lock); }
-static void gate_parent_fork(void) { pthread_mutex_unlock(&gate_lock); }
-static void gate_child_fork(void) {
-  pthread_mutex_init(&gate_lock, NULL);
-  pthread_cond_init(&gate_empty, NULL);
-  gate_inside = tls_inside;
-}
+ * the others are gone with them. */
+static void gate_child_fork(void) { atomic_store(&gate_inside, tls_inside); }
 
 int tvmffi_py_gil_enter(PyGILState_STATE *g) {
-  int ok;
-  pthread_mutex_lock(&gate_lock);
-  if (gate_closed) {
-    ok = tls_is_finalizer && !python_gone;
-  } else {
-    /* Before our hook ran (or if it never does, as when the package was
-     * imported by an embedder that finalizes without atexit): the best
-     * check there is. */
-    ok = Py_IsInitialized();
+  atomic_fetch_add(&gate_inside, 1);
+  if (atomic_load(&gate_closed) ? !tls_is_finalizer || atomic_load(&python_gone)
+                                /* Before our hook ran (or if it never does, as
+                                 * for an embedder that finalizes without
+                                 * atexit): the best check there is. */
+                                : !Py_IsInitialized()) {
+    atomic_fetch_sub(&gate_inside, 1);
+    return 0;
   }
-  if (ok) {
-    ++gate_inside;
-    ++tls_inside;
-  }
-  pthread_mutex_unlock(&gate_lock);
-  if (!ok) return 0;
+  ++tls_inside;
   *g = PyGILState_Ensure();
   return 1;
 }
 
 void tvmffi_py_gil_leave(PyGILState_STATE g) {
   PyGILState_Release(g);
-  pthread_mutex_lock(&gate_lock);
   --tls_inside;
-  --gate_inside;
-  if (gate_closed) pthread_cond_broadcast(&gate_empty); /* close_gate() may wait */
-  pthread_mutex_unlock(&gate_lock);
+  atomic_fetch_sub(&gate_inside, 1);
 }
 
-static void mark_python_gone(void) {
-  pthread_mutex_lock(&gate_lock);
-  python_gone = 1;
-  pthread_mutex_unlock(&gate_lock);
-}
+static void mark_python_gone(void) { atomic_store(&python_gone, 1); }
 
 /* Closes the gate (with the GIL, on the finalizing thread) and waits, with
  * the GIL released, until no other thread is inside or the time is up. */
 static void close_gate(void) {
-  struct timespec deadline;
+  const struct timespec tick = {0, 1000000}; /* 1 ms */
+  struct timespec now, deadline;
   PyThreadState *ts;
-  pthread_mutex_lock(&gate_lock);
-  gate_closed = 1;
   tls_is_finalizer = 1;
-  pthread_mutex_unlock(&gate_lock);
+  atomic_store(&gate_closed, 1);
+  if (atomic_load(&gate_inside) <= tls_inside) return;
   ts = PyEval_SaveThread();
-  clock_gettime(CLOCK_REALTIME, &deadline);
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
   deadline.tv_sec += EXIT_WAIT_SECONDS;
-  pthread_mutex_lock(&gate_lock);
-  while (gate_inside > tls_inside) {
-    if (pthread_cond_timedwait(&gate_empty, &gate_lock, &deadline) == ETIMEDOUT) break;
+  while (atomic_load(&gate_inside) > tls_inside) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > deadline.tv_sec ||
+        (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)) {
+      break;
+    }
+    nanosleep(&tick, NULL);
   }
-  pthread_mutex_unlock(&gate_lock);
   PyEval_RestoreThread(ts);
 }
 
@@ -366,7 +347,7 @@ int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st) {
   if (!at_exit_registered) {
     at_exit_registered = 1;
     Py_AtExit(mark_python_gone);
-    pthread_atfork(gate_prepare_fork, gate_parent_fork, gate_child_fork);
+    pthread_atfork(NULL, NULL, gate_child_fork);
   }
   if (TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", (void *)env_check_signals) != 0 ||
       TVMFFIEnvRegisterCAPI("PyGILState_Ensure", (void *)env_gil_ensure) != 0 ||
