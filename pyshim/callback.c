@@ -6,18 +6,107 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* Process-wide lifecycle flags (plain ints, not Python objects):
- * finalizing: set by the atexit hook; from then on only the finalizing
- *             thread may take the GIL.
- * gone:       set by Py_AtExit once the interpreter is fully finalized; from
- *             then on Python references are leaked, never released. */
-/* C11 atomics: deleters on other threads read these while the main thread
- * sets them.  The thread id is stored before `finalizing` is released, so a
- * reader that acquires finalizing == 1 sees the id. */
-static atomic_int finalizing = 0;
-static atomic_ulong finalizing_thread = 0;
-static atomic_int python_gone = 0;
+/* ---- the exit gate ------------------------------------------------------------------
+ *
+ * Every entry into CPython from a thread that may not hold the GIL (a Python
+ * callback, the release of a Python reference, a signal check, the GIL
+ * helpers handed to the C++ core) passes this gate: tvmffi_py_gil_enter()
+ * takes the GIL, tvmffi_py_gil_leave() gives it back.
+ *
+ * Why: once Py_FinalizeEx marks the runtime as finalizing, a thread that
+ * asks for the GIL is ended by CPython (3.12 and 3.13 call
+ * PyThread_exit_thread, i.e. pthread_exit, whose forced unwind runs through
+ * the C++ frames of the library that called us: noexcept frames turn it
+ * into std::terminate), and a thread without a thread state that calls
+ * PyGILState_Ensure late in finalization dies in "gilstate_tss_set".  A
+ * check of Py_IsFinalizing() before PyGILState_Ensure cannot prevent this:
+ * finalization can start between the two.
+ *
+ * So the gate is closed by our atexit hook, which runs on the finalizing
+ * thread with the GIL before the runtime is marked as finalizing.  An entry
+ * first counts itself in `gate_inside`, then reads `gate_closed`; the hook
+ * first sets `gate_closed`, then reads `gate_inside`.  All four are
+ * sequentially consistent atomics, so for any entry either it sees the gate
+ * closed (and backs out, never touching CPython) or the hook sees it inside
+ * and waits for it to leave.  The wait has the GIL released and lasts at
+ * most EXIT_WAIT_SECONDS: a callback still running after that is most likely
+ * blocked for good (say, on a queue the main thread would have filled) and
+ * exit goes on without it.  The finalizing thread itself passes the gate
+ * until Py_AtExit reports the interpreter gone.  No lock: the common path
+ * (gate open) costs two atomic increments. */
+#define EXIT_WAIT_SECONDS 2
+
+static atomic_int gate_closed = 0;  /* set by the atexit hook */
+static atomic_int python_gone = 0;  /* set by Py_AtExit: even the finalizing thread is refused */
+static atomic_long gate_inside = 0; /* entries that passed the gate and have not left */
+/* Per thread: entries of this thread now inside, and whether this thread
+ * closed the gate (it runs the finalization). */
+static _Thread_local long tls_inside = 0;
+static _Thread_local int tls_is_finalizer = 0;
+
+/* After fork() only the forking thread exists in the child: the entries of
+ * the others are gone with them. */
+static void gate_child_fork(void) { atomic_store(&gate_inside, tls_inside); }
+
+int tvmffi_py_gil_enter(PyGILState_STATE *g) {
+  atomic_fetch_add(&gate_inside, 1);
+  if (atomic_load(&gate_closed) ? !tls_is_finalizer || atomic_load(&python_gone)
+                                /* Before our hook ran (or if it never does, as
+                                 * for an embedder that finalizes without
+                                 * atexit): the best check there is. */
+                                : !Py_IsInitialized()) {
+    atomic_fetch_sub(&gate_inside, 1);
+    return 0;
+  }
+  ++tls_inside;
+  *g = PyGILState_Ensure();
+  return 1;
+}
+
+void tvmffi_py_gil_leave(PyGILState_STATE g) {
+  PyGILState_Release(g);
+  --tls_inside;
+  atomic_fetch_sub(&gate_inside, 1);
+}
+
+static void mark_python_gone(void) { atomic_store(&python_gone, 1); }
+
+/* Closes the gate (with the GIL, on the finalizing thread) and waits, with
+ * the GIL released, until no other thread is inside or the time is up. */
+static void close_gate(void) {
+  const struct timespec tick = {0, 1000000}; /* 1 ms */
+  struct timespec now, deadline;
+  PyThreadState *ts;
+  tls_is_finalizer = 1;
+  atomic_store(&gate_closed, 1);
+  if (atomic_load(&gate_inside) <= tls_inside) return;
+  ts = PyEval_SaveThread();
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
+  deadline.tv_sec += EXIT_WAIT_SECONDS;
+  while (atomic_load(&gate_inside) > tls_inside) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > deadline.tv_sec ||
+        (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec)) {
+      break;
+    }
+    nanosleep(&tick, NULL);
+  }
+  PyEval_RestoreThread(ts);
+}
+
+/* Releases a Python reference from any thread, or leaks it when the gate
+ * refuses this thread (nothing may run Python code on it then). */
+static void release_pyobject(PyObject *obj) {
+  PyGILState_STATE g;
+  PyObject *exc;
+  if (obj == NULL || !tvmffi_py_gil_enter(&g)) return;
+  exc = PyErr_GetRaisedException();
+  Py_DECREF(obj);
+  PyErr_SetRaisedException(exc);
+  tvmffi_py_gil_leave(g);
+}
 
 /* Closure of a Python callable wrapped as an FFI function.  Allocated with
  * malloc so that it can be freed without the GIL.  Live closures form a list
@@ -36,38 +125,19 @@ typedef struct tvmffi_py_closure {
 static pthread_mutex_t closures_lock = PTHREAD_MUTEX_INITIALIZER;
 static tvmffi_py_closure *closures_head = NULL;
 
-static void mark_python_gone(void) { atomic_store_explicit(&python_gone, 1, memory_order_release); }
-
-/* While Python finalizes (from our atexit hook on), only the finalizing
- * thread, which holds the GIL, may still take it; other threads would block
- * or be stopped.  (Py_IsInitialized() is already 0 while modules are torn
- * down, which is when most wrappers die.) */
-static int is_finalizing(int *on_this_thread) {
-  if (!atomic_load_explicit(&finalizing, memory_order_acquire)) return 0;
-  *on_this_thread = PyThread_get_thread_ident() ==
-                    atomic_load_explicit(&finalizing_thread, memory_order_relaxed);
-  return 1;
-}
-
-int tvmffi_py_can_enter_python(void) {
-  int here;
-  if (atomic_load_explicit(&python_gone, memory_order_acquire)) return 0;
-  if (is_finalizing(&here)) return here;
-  return Py_IsInitialized();
-}
-
-
-/* Releases a Python reference from any thread, or leaks it once the
- * interpreter is going away (nothing can run Python code then). */
-static void release_pyobject(PyObject *obj) {
-  PyGILState_STATE g;
-  PyObject *exc;
-  if (obj == NULL || !tvmffi_py_can_enter_python()) return;
-  g = PyGILState_Ensure();
-  exc = PyErr_GetRaisedException();
-  Py_DECREF(obj);
-  PyErr_SetRaisedException(exc);
-  PyGILState_Release(g);
+/* Raises "RuntimeError: cannot call a Python function: the interpreter is
+ * finalizing"; returns -1.  Without a backtrace: a refused thread may be
+ * running while the process exits, when the libraries a backtrace needs
+ * (libdw and what it loads) are being torn down. */
+static int raise_finalizing(void) {
+  static const char kind[] = "RuntimeError";
+  static const char message[] = "cannot call a Python function: the interpreter is finalizing";
+  TVMFFIByteArray k = {kind, sizeof(kind) - 1}, m = {message, sizeof(message) - 1}, bt = {"", 0};
+  TVMFFIObjectHandle err = NULL;
+  if (TVMFFIErrorCreate(&k, &m, &bt, &err) != 0) return -1; /* out of memory: that error is raised */
+  TVMFFIErrorSetRaised(err);
+  TVMFFIObjectDecRef(err);
+  return -1;
 }
 
 static int tvmffi_py_callback_safe_call(void *self, const TVMFFIAny *args, int32_t num_args,
@@ -79,17 +149,10 @@ static int tvmffi_py_callback_safe_call(void *self, const TVMFFIAny *args, int32
   int32_t i, made = 0;
   int rc = -1;
 
-  if (!tvmffi_py_can_enter_python()) {
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "cannot call a Python function: the interpreter is finalizing");
-    return -1;
-  }
-  g = PyGILState_Ensure();
+  if (!tvmffi_py_gil_enter(&g)) return raise_finalizing();
   if (c->callable == NULL) {
-    PyGILState_Release(g);
-    TVMFFIErrorSetRaisedFromCStr("RuntimeError",
-                                 "cannot call a Python function: the interpreter is finalizing");
-    return -1;
+    tvmffi_py_gil_leave(g);
+    return raise_finalizing();
   }
   st = PyModule_GetState(c->module);
   if (num_args > TVMFFI_PY_INLINE_ARGS) {
@@ -124,7 +187,7 @@ done:
   Py_XDECREF(ret);
   for (i = 0; i < made; ++i) Py_DECREF(stack[i]);
   if (stack != inline_stack) PyMem_Free(stack);
-  PyGILState_Release(g);
+  tvmffi_py_gil_leave(g);
   return rc;
 }
 
@@ -197,17 +260,30 @@ int tvmffi_py_make_opaque(PyObject *obj, TVMFFIObjectHandle *out) {
   return 0;
 }
 
-/* Host callbacks for C++ code: signal checks and GIL handling. */
+/* Host callbacks for C++ code: signal checks and GIL handling, all through
+ * the exit gate. */
 static int env_check_signals(void) {
   PyGILState_STATE g;
-  int rc, here;
-  if (!Py_IsInitialized() || (is_finalizing(&here) && !here)) return 0;
+  int rc;
   /* Works with or without the GIL held (a call may have released it); a
    * raised KeyboardInterrupt stays pending in this thread's state. */
-  g = PyGILState_Ensure();
+  if (!tvmffi_py_gil_enter(&g)) return 0;
   rc = PyErr_CheckSignals();
-  PyGILState_Release(g);
+  tvmffi_py_gil_leave(g);
   return rc;
+}
+
+/* The GIL helpers the core uses around env_check_signals (TVMFFIEnvCheckSignals).
+ * A refused thread gets ENV_GIL_REFUSED, and its release does nothing. */
+#define ENV_GIL_REFUSED (-1)
+
+static int env_gil_ensure(void) {
+  PyGILState_STATE g;
+  return tvmffi_py_gil_enter(&g) ? (int)g : ENV_GIL_REFUSED;
+}
+
+static void env_gil_release(int state) {
+  if (state != ENV_GIL_REFUSED) tvmffi_py_gil_leave((PyGILState_STATE)state);
 }
 
 /* Called (with the GIL) when Python starts exiting: Python callables held
@@ -237,14 +313,13 @@ void tvmffi_py_drop_callables(void) {
 
 /* ---- module functions of this file -------------------------------------------- */
 
-/* _set_finalizing(): called at exit.  Drops the Python callables held by FFI
- * functions, and from then on FFI deleters running on other threads leak
- * their Python references instead of waiting for the GIL. */
+/* _set_finalizing(): the atexit hook (registered by tvm_ffi/__init__.py).
+ * Closes the exit gate, then drops the Python callables held by FFI
+ * functions while Python can still free them. */
 static PyObject *mod_set_finalizing(PyObject *module, PyObject *unused) {
   (void)module;
   (void)unused;
-  atomic_store_explicit(&finalizing_thread, PyThread_get_thread_ident(), memory_order_relaxed);
-  atomic_store_explicit(&finalizing, 1, memory_order_release);
+  close_gate();
   tvmffi_py_drop_callables();
   Py_RETURN_NONE;
 }
@@ -272,10 +347,11 @@ int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st) {
   if (!at_exit_registered) {
     at_exit_registered = 1;
     Py_AtExit(mark_python_gone);
+    pthread_atfork(NULL, NULL, gate_child_fork);
   }
   if (TVMFFIEnvRegisterCAPI("PyErr_CheckSignals", (void *)env_check_signals) != 0 ||
-      TVMFFIEnvRegisterCAPI("PyGILState_Ensure", (void *)PyGILState_Ensure) != 0 ||
-      TVMFFIEnvRegisterCAPI("PyGILState_Release", (void *)PyGILState_Release) != 0) {
+      TVMFFIEnvRegisterCAPI("PyGILState_Ensure", (void *)env_gil_ensure) != 0 ||
+      TVMFFIEnvRegisterCAPI("PyGILState_Release", (void *)env_gil_release) != 0) {
     TVMFFIObjectHandle err = NULL;
     TVMFFIErrorMoveFromRaised(&err);
     TVMFFIObjectDecRef(err);

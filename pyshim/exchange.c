@@ -3,8 +3,9 @@
  * A tensor type may publish, on the class, a table of C functions that move
  * its tensors to and from DLManagedTensorVersioned without a Python call:
  * `type(x).__dlpack_c_exchange_api__`, a PyCapsule named
- * "dlpack_exchange_api" (torch.Tensor does; the older int-valued
- * `__c_dlpack_exchange_api__` is read too).  With it:
+ * "dlpack_exchange_api" (torch.Tensor does; the earlier name
+ * `__c_dlpack_exchange_api__` is read too, for the same capsule only).
+ * What is trusted is checked in tvmffi_py_exchange_lookup.  With it:
  *
  * - call arguments and from_dlpack take the tensor through
  *   managed_tensor_from_py_object_no_sync (dlpack.c finds the table, once
@@ -25,6 +26,7 @@
  */
 #include "pyshim.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,29 +43,57 @@ static PyObject *type_name_of(PyTypeObject *tp) {
   return name;
 }
 
+/* What is trusted (docs/tensors.md, "The DLPack C exchange API"): the
+ * attribute must be a PyCapsule named exactly "dlpack_exchange_api", the form
+ * torch.Tensor (torch._C._dlpack_exchange_api()) and the DLPack 1.3 header
+ * define.  Only C code (or ctypes) can make one, and such code can do
+ * anything anyway; an int, which any Python code can set, is refused.  The
+ * table behind the capsule is then checked before any of its functions is
+ * called: the major version, and every entry that DLPack 1.3 says "must not
+ * be NULL".  Those checks read the table's first 48 bytes and call nothing. */
+
+/* The entries DLPack 1.3 requires, in table order (dltensor_from_py_object_no_sync
+ * may be NULL: it is never called here). */
+static const struct {
+  const char *name;
+  size_t offset;
+} kRequired[] = {
+    {"managed_tensor_allocator", offsetof(DLPackExchangeAPI, managed_tensor_allocator)},
+    {"managed_tensor_from_py_object_no_sync",
+     offsetof(DLPackExchangeAPI, managed_tensor_from_py_object_no_sync)},
+    {"managed_tensor_to_py_object_no_sync",
+     offsetof(DLPackExchangeAPI, managed_tensor_to_py_object_no_sync)},
+    {"current_work_stream", offsetof(DLPackExchangeAPI, current_work_stream)},
+};
+
 /* 0 if api can be used; else -1 with a ValueError naming the class. */
-static int check_api(PyTypeObject *tp, const DLPackExchangeAPI *api) {
+static int check_api(PyTypeObject *tp, const char *attr_name, const DLPackExchangeAPI *api) {
+  const char *null_entry = NULL;
   PyObject *name;
-  if (api != NULL && api->header.version.major == DLPACK_MAJOR_VERSION &&
-      api->managed_tensor_from_py_object_no_sync != NULL) {
-    return 0;
+  size_t i;
+  if (api->header.version.major == DLPACK_MAJOR_VERSION) {
+    for (i = 0; i < sizeof(kRequired) / sizeof(kRequired[0]); ++i) {
+      void *fn;
+      memcpy(&fn, (const char *)api + kRequired[i].offset, sizeof(fn));
+      if (fn == NULL) {
+        null_entry = kRequired[i].name;
+        break;
+      }
+    }
+    if (null_entry == NULL) return 0;
   }
   name = type_name_of(tp);
   if (name == NULL) return -1;
-  if (api == NULL) {
-    PyErr_Format(PyExc_ValueError, "the DLPack C exchange API of class %U is a NULL pointer",
-                 name);
-  } else if (api->header.version.major != DLPACK_MAJOR_VERSION) {
+  if (null_entry == NULL) {
     PyErr_Format(PyExc_ValueError,
-                 "the DLPack C exchange API of class %U has version %u.%u; tvm_ffi reads major "
+                 "%U.%s: the DLPack C exchange API has version %u.%u; tvm_ffi reads major "
                  "version %d",
-                 name, (unsigned)api->header.version.major, (unsigned)api->header.version.minor,
-                 DLPACK_MAJOR_VERSION);
+                 name, attr_name, (unsigned)api->header.version.major,
+                 (unsigned)api->header.version.minor, DLPACK_MAJOR_VERSION);
   } else {
     PyErr_Format(PyExc_ValueError,
-                 "the DLPack C exchange API of class %U has a NULL "
-                 "managed_tensor_from_py_object_no_sync",
-                 name);
+                 "%U.%s: the DLPack C exchange API has a NULL %s (DLPack %d.%d requires it)",
+                 name, attr_name, null_entry, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
   }
   Py_DECREF(name);
   return -1;
@@ -85,31 +115,29 @@ int tvmffi_py_exchange_lookup(tvmffi_py_state *st, PyTypeObject *tp, const DLPac
   if (st->tensor.skip_exchange) return 0;
   attr = class_attr(tp, attr_name);
   if (attr == NULL && !PyErr_Occurred()) {
-    attr_name = "__c_dlpack_exchange_api__"; /* the int-valued form of early producers */
+    /* The earlier name; cuda-python publishes the same capsule under both. */
+    attr_name = "__c_dlpack_exchange_api__";
     attr = class_attr(tp, attr_name);
   }
   if (attr == NULL) return PyErr_Occurred() ? -1 : 0;
-  if (PyCapsule_CheckExact(attr) && PyCapsule_IsValid(attr, EXCHANGE_CAPSULE_NAME)) {
-    *api = PyCapsule_GetPointer(attr, EXCHANGE_CAPSULE_NAME);
-  } else if (PyLong_CheckExact(attr)) {
-    *api = PyLong_AsVoidPtr(attr);
-    if (*api == NULL && PyErr_Occurred()) {
-      Py_DECREF(attr);
-      return -1;
-    }
-  } else {
+  /* PyCapsule_IsValid: a capsule of exactly this name with a non-NULL pointer. */
+  if (!PyCapsule_CheckExact(attr) || !PyCapsule_IsValid(attr, EXCHANGE_CAPSULE_NAME)) {
     PyObject *name = type_name_of(tp);
     if (name != NULL) {
       PyErr_Format(PyExc_TypeError,
                    "%U.%s must be a PyCapsule named '" EXCHANGE_CAPSULE_NAME
-                   "' (or an int address), got %R",
-                   name, attr_name, attr);
+                   "' holding a DLPackExchangeAPI*, got %R%s",
+                   name, attr_name, attr,
+                   PyLong_Check(attr) ? " (an int address is not trusted; set "
+                                        "TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 to use __dlpack__)"
+                                      : "");
       Py_DECREF(name);
     }
     Py_DECREF(attr);
     return -1;
   }
-  if (check_api(tp, *api) != 0) {
+  *api = PyCapsule_GetPointer(attr, EXCHANGE_CAPSULE_NAME);
+  if (check_api(tp, attr_name, *api) != 0) {
     *api = NULL;
     Py_DECREF(attr);
     return -1;
@@ -470,17 +498,28 @@ static const DLPackExchangeAPI test_api = {
     NULL,
     test_current_work_stream,
 };
-/* Malformed tables for the checks of tvmffi_py_exchange_lookup. */
+/* Malformed tables for the checks of tvmffi_py_exchange_lookup: every
+ * function in them is the counting one, so a test sees any call through. */
+#define TEST_VERSION {DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}
 static const DLPackExchangeAPI test_api_v2 = {
-    {{2, 0}, NULL}, NULL, test_from_py, test_to_py, NULL, NULL,
+    {{2, 0}, NULL}, test_allocator, test_from_py, test_to_py, NULL, test_current_work_stream,
 };
-static const DLPackExchangeAPI test_api_no_from = {
-    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL}, NULL, NULL, test_to_py, NULL, NULL,
+static const DLPackExchangeAPI test_api_v0 = {
+    {{0, 8}, NULL}, test_allocator, test_from_py, test_to_py, NULL, test_current_work_stream,
 };
-/* Without the optional functions: no allocator, no stream, no way back. */
-static const DLPackExchangeAPI test_api_minimal = {
-    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL}, NULL, test_from_py, NULL, NULL, NULL,
+static const DLPackExchangeAPI test_api_null_allocator = {
+    {TEST_VERSION, NULL}, NULL, test_from_py, test_to_py, NULL, test_current_work_stream,
 };
+static const DLPackExchangeAPI test_api_null_from = {
+    {TEST_VERSION, NULL}, test_allocator, NULL, test_to_py, NULL, test_current_work_stream,
+};
+static const DLPackExchangeAPI test_api_null_to = {
+    {TEST_VERSION, NULL}, test_allocator, test_from_py, NULL, NULL, test_current_work_stream,
+};
+static const DLPackExchangeAPI test_api_null_stream = {
+    {TEST_VERSION, NULL}, test_allocator, test_from_py, test_to_py, NULL, NULL,
+};
+#undef TEST_VERSION
 
 /* DLTensorTestWrapper(tensor, device=None, fail=False) */
 static PyObject *TestWrapper_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
@@ -582,25 +621,34 @@ static PyObject *TestWrapper_set_to_py_refusal(PyObject *cls, PyObject *value) {
   Py_RETURN_NONE;
 }
 
-/* _api(kind) -> a capsule (or, for "address", the int address) of a table:
- * "good", "minimal", "v2" (major version 2), "no_from" (NULL
- * managed_tensor_from_py_object_no_sync), "wrong_name" (a capsule of the
- * good table under another name). */
+/* _api(kind) -> a capsule named "dlpack_exchange_api" of a table: "good",
+ * "v2" / "v0" (major version 2 / 0), "null_allocator", "null_from",
+ * "null_to", "null_stream" (that required entry NULL); or the good table as
+ * "address" (its int address) or "wrong_name" (a capsule named "dltensor"). */
 static PyObject *TestWrapper_api(PyObject *cls, PyObject *kind_obj) {
+  static const struct {
+    const char *kind;
+    const DLPackExchangeAPI *api;
+  } kTables[] = {
+      {"good", &test_api},
+      {"address", &test_api},
+      {"wrong_name", &test_api},
+      {"v2", &test_api_v2},
+      {"v0", &test_api_v0},
+      {"null_allocator", &test_api_null_allocator},
+      {"null_from", &test_api_null_from},
+      {"null_to", &test_api_null_to},
+      {"null_stream", &test_api_null_stream},
+  };
   const char *kind = PyUnicode_AsUTF8AndSize(kind_obj, NULL);
-  const DLPackExchangeAPI *api;
+  const DLPackExchangeAPI *api = NULL;
+  size_t i;
   (void)cls;
   if (kind == NULL) return NULL;
-  if (strcmp(kind, "good") == 0 || strcmp(kind, "wrong_name") == 0 ||
-      strcmp(kind, "address") == 0) {
-    api = &test_api;
-  } else if (strcmp(kind, "minimal") == 0) {
-    api = &test_api_minimal;
-  } else if (strcmp(kind, "v2") == 0) {
-    api = &test_api_v2;
-  } else if (strcmp(kind, "no_from") == 0) {
-    api = &test_api_no_from;
-  } else {
+  for (i = 0; i < sizeof(kTables) / sizeof(kTables[0]); ++i) {
+    if (strcmp(kind, kTables[i].kind) == 0) api = kTables[i].api;
+  }
+  if (api == NULL) {
     PyErr_Format(PyExc_ValueError, "unknown test exchange API kind %R", kind_obj);
     return NULL;
   }

@@ -29,12 +29,12 @@ static void release_view(Py_buffer *view, int has_buffer) {
 
 static void py_tensor_deleter(DLManagedTensorVersioned *self) {
   py_tensor *pt = (py_tensor *)self;
-  if (tvmffi_py_can_enter_python()) {
-    PyGILState_STATE g = PyGILState_Ensure();
+  PyGILState_STATE g;
+  if (tvmffi_py_gil_enter(&g)) {
     PyObject *exc = PyErr_GetRaisedException();
     release_view(&pt->view, pt->has_buffer);
     PyErr_SetRaisedException(exc);
-    PyGILState_Release(g);
+    tvmffi_py_gil_leave(g);
   }
   free(pt);
 }

@@ -580,10 +580,14 @@ TVMFFI_PY_HIDDEN int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, 
                                                 TVMFFIAny *out);
 
 /* callback.c */
-/* Whether this thread may take the GIL and run Python code now: not once the
- * interpreter is gone, and during finalization only on the finalizing thread.
- * Deleters that run on any thread leak Python references otherwise. */
-TVMFFI_PY_HIDDEN int tvmffi_py_can_enter_python(void);
+/* The exit gate: takes the GIL (PyGILState_Ensure into *g) and returns 1
+ * when this thread may run Python code; returns 0, touching nothing, once
+ * interpreter exit has begun (other than on the finalizing thread) or the
+ * interpreter is gone.  Code that may run on any thread (deleters, callbacks)
+ * enters Python only through it; a refused deleter leaks its Python
+ * references.  Each 1 is paired with tvmffi_py_gil_leave(*g). */
+TVMFFI_PY_HIDDEN int tvmffi_py_gil_enter(PyGILState_STATE *g);
+TVMFFI_PY_HIDDEN void tvmffi_py_gil_leave(PyGILState_STATE g);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_callback(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_callable_to_function(PyObject *module, PyObject *callable,
                                                     TVMFFIObjectHandle *out);

@@ -159,52 +159,7 @@ class _Holder:
         self.tensor = tensor
 
 
-def test_minimal_table_works_without_its_optional_functions():
-    class Minimal(_Holder):
-        __dlpack_c_exchange_api__ = W._api("minimal")
-
-    a = np.arange(4, dtype="float32")
-    m = Minimal(tvm_ffi.from_dlpack(a))
-    assert t.tensor_data_ptr(m) == a.ctypes.data
-    r = t.echo(m)  # no managed_tensor_to_py_object_no_sync: stays a tvm_ffi.Tensor
-    assert type(r) is tvm_ffi.Tensor and r.data_ptr() == a.ctypes.data
-
-
-def test_legacy_int_attribute():
-    class Legacy(_Holder):
-        __c_dlpack_exchange_api__ = W._api("address")
-
-    a = np.arange(4, dtype="float32")
-    assert t.tensor_data_ptr(Legacy(tvm_ffi.from_dlpack(a))) == a.ctypes.data
-    assert W._counts()["from_py"] == 1
-
-
-@pytest.mark.parametrize(
-    "kind,error,message",
-    [
-        ("v2", ValueError, r"class .*Bad has version 2\.0; tvm_ffi reads major version 1"),
-        ("no_from", ValueError, r"NULL managed_tensor_from_py_object_no_sync"),
-        ("wrong_name", TypeError, r"must be a PyCapsule named 'dlpack_exchange_api'"),
-    ],
-)
-def test_malformed_tables_are_refused(kind, error, message):
-    class Bad(_Holder):
-        __dlpack_c_exchange_api__ = W._api(kind)
-
-    b = Bad(tvm_ffi.from_dlpack(np.zeros(2, dtype="float32")))
-    with pytest.raises(error, match=message):
-        t.tensor_noop(b)
-    with pytest.raises(error, match=message):
-        tvm_ffi.from_dlpack(b)
-    assert W._counts()["from_py"] == 0
-
-
-def test_not_a_capsule_is_refused():
-    class Bad(_Holder):
-        __dlpack_c_exchange_api__ = "nope"
-
-    with pytest.raises(TypeError, match=r"Bad.__dlpack_c_exchange_api__ must be a PyCapsule.*'nope'"):
-        t.tensor_noop(Bad(None))
+# What is trusted and the checks before the first call: test_exchange_trust.py.
 
 
 def test_environment_switch_turns_the_exchange_api_off():

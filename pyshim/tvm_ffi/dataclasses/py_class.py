@@ -73,6 +73,25 @@ def _parent_info(cls):
     return _type_info(core._type_key_to_index("ffi.Object"))
 
 
+def _check_one_ffi_parent(cls):
+    """An FFI type has one parent type: refuse FFI bases beside that chain.
+
+    The parent is the first FFI type in the MRO; any other FFI type among the
+    bases must be one of its ancestors.  Otherwise the other base's fields
+    (and its frozen-ness) would silently not be part of the new type, and the
+    FFI would not see the new type as a subtype of it.
+    """
+    ffi_bases = [b for b in cls.__mro__[1:] if "__tvm_ffi_type_info__" in b.__dict__]
+    for other in ffi_bases[1:]:
+        if other not in ffi_bases[0].__mro__:
+            raise TypeError(
+                f"py_class {cls.__name__}: bases {ffi_bases[0].__name__} and "
+                f"{other.__name__} are both FFI types and neither derives from the other; "
+                f"an FFI type has one parent type (inherit from one of them only, or make "
+                f"the other a plain Python mixin)"
+            )
+
+
 def _field_from_cxx(tf) -> Field:
     """A Field describing a field declared in C++ (defaults stay in C++)."""
     f = Field(
@@ -281,6 +300,7 @@ def _caller_locals(depth):
 def _register(cls, type_key, params, caller_locals=None):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
         raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
+    _check_one_ffi_parent(cls)
     if params.get("slots", True):
         cls = _with_slots(cls)
     if type_key is None:
