@@ -58,6 +58,32 @@ int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp) {
   return 1;
 }
 
+/* A reflected type (one with fields or methods of its own) that no Python
+ * class is bound to gets a class made for it on first use, so its fields
+ * and methods show: core._fallback_class_factory(type_index) (set by
+ * tvm_ffi.registry) makes and binds it.  Returns 0 when a class was bound;
+ * otherwise the caller uses the nearest bound ancestor's class, as for a
+ * type with nothing reflected.  A failing factory is not fatal: the object
+ * still comes back, as an instance of that ancestor's class. */
+static int bind_fallback_class(tvmffi_py_state *st, const TVMFFITypeInfo *info) {
+  PyObject *factory, *cls;
+  if (st->module == NULL || (info->num_fields == 0 && info->num_methods == 0)) return -1;
+  factory = PyObject_GetAttrString(st->module, "_fallback_class_factory");
+  if (factory == NULL) {
+    PyErr_Clear();
+    return -1;
+  }
+  cls = PyObject_CallFunction(factory, "i", (int)info->type_index);
+  Py_DECREF(factory);
+  if (cls == NULL || cls == Py_None) {
+    PyErr_Clear();
+    Py_XDECREF(cls);
+    return -1;
+  }
+  Py_DECREF(cls);
+  return info->type_index < st->num_classes && st->classes[info->type_index] != NULL ? 0 : -1;
+}
+
 /* Borrowed: the registered class of the type or of its nearest ancestor. */
 PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
   const TVMFFITypeInfo *info;
@@ -73,6 +99,8 @@ PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       TVMFFIObjectDecRef(err);
+    } else if (bind_fallback_class(st, info) == 0) {
+      cls = st->classes[type_index];
     } else {
       for (d = info->type_depth - 1; d >= 0 && cls == NULL; --d) {
         int32_t anc = info->type_ancestors[d]->type_index;
@@ -571,7 +599,84 @@ static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const
   Py_RETURN_NONE;
 }
 
+/* The entry of `column` for type index `index`, or NULL when absent (out of
+ * the column's range, or None). */
+static const TVMFFIAny *type_attr_entry(const TVMFFITypeAttrColumn *column, int32_t index) {
+  const TVMFFIAny *entry;
+  if (column == NULL || index < column->begin_index ||
+      index - column->begin_index >= column->size) {
+    return NULL;
+  }
+  entry = &column->data[index - column->begin_index];
+  return entry->type_index == kTVMFFINone ? NULL : entry;
+}
+
+/* The method `name` of exactly this type, or NULL. */
+static const TVMFFIAny *own_method(const TVMFFITypeInfo *info, const TVMFFIByteArray *name) {
+  int32_t i;
+  for (i = 0; i < info->num_methods; ++i) {
+    const TVMFFIMethodInfo *m = &info->methods[i];
+    if (m->name.size == name->size && memcmp(m->name.data, name->data, name->size) == 0) {
+      return &m->method;
+    }
+  }
+  return NULL;
+}
+
+/* _lookup_type_attr(type_index, attr_key, ancestor=False) -> the value of
+ * type attribute `attr_key` for the type (None when it has none).  With
+ * ancestor, the nearest ancestor's value is returned when the type has none.
+ * Upstream keeps each type's constructor in the "__ffi_init__" column too;
+ * here it is a method only, so for that key the method table answers when
+ * the column does not. */
+static PyObject *mod_lookup_type_attr(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeAttrColumn *column;
+  const TVMFFITypeInfo *info;
+  const TVMFFIAny *entry;
+  TVMFFIByteArray name;
+  int ancestor = 0, is_init;
+  int32_t depth;
+  if (nargs < 2 || nargs > 3) {
+    PyErr_Format(PyExc_TypeError,
+                 "_lookup_type_attr(type_index, attr_key, ancestor=False) takes 2 or 3 "
+                 "arguments (%zd given)",
+                 nargs);
+    return NULL;
+  }
+  info = type_info_of(st, args[0]);
+  if (info == NULL) return NULL;
+  if (tvmffi_py_str_to_bytearray(args[1], &name) != 0) return NULL;
+  if (nargs == 3 && (ancestor = PyObject_IsTrue(args[2])) < 0) return NULL;
+  column = TVMFFIGetTypeAttrColumn(&name);
+  is_init = name.size == 12 && memcmp(name.data, "__ffi_init__", 12) == 0;
+  entry = type_attr_entry(column, info->type_index);
+  if (entry == NULL && is_init) entry = own_method(info, &name);
+  for (depth = info->type_depth - 1; entry == NULL && ancestor && depth >= 0; --depth) {
+    entry = type_attr_entry(column, info->type_ancestors[depth]->type_index);
+    if (entry == NULL && is_init) entry = own_method(info->type_ancestors[depth], &name);
+  }
+  if (entry == NULL) Py_RETURN_NONE;
+  return tvmffi_py_from_view(st, entry);
+}
+
+/* _class_for_index(type_index) -> the class objects of the type come back
+ * as (its bound class, a fallback class made for it, or the nearest bound
+ * ancestor's class). */
+static PyObject *mod_class_for_index(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  int32_t index;
+  if (tvmffi_py_as_int32(index_obj, "type index", &index) != 0) return NULL;
+  if (TVMFFIGetTypeInfo(index) == NULL) {
+    tvmffi_py_raise_from_ffi(st, -1);
+    return NULL;
+  }
+  return Py_NewRef(tvmffi_py_class_for_index(st, index));
+}
+
 static PyMethodDef object_functions[] = {
+    {"_class_for_index", mod_class_for_index, METH_O, NULL},
+    {"_lookup_type_attr", TVMFFI_PY_METH(mod_lookup_type_attr), METH_FASTCALL, NULL},
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},

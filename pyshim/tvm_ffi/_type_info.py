@@ -260,3 +260,72 @@ def type_info(type_index: int) -> TypeInfo:
 core.TypeInfo = TypeInfo
 core.TypeField = TypeField
 core.TypeMethod = TypeMethod
+
+
+# Type lookups by key, index and class (upstream's core names) ---------------
+
+
+def _object_type_key_to_index(type_key: str):
+    """The type index of ``type_key``, or None when no such type is registered."""
+    if not isinstance(type_key, str):
+        raise TypeError(f"type key must be a str, got {type_key!r}")
+    try:
+        return core._type_key_to_index(type_key)
+    except KeyError:
+        return None
+
+
+def _type_index_to_type_info(type_index: int):
+    """The :class:`TypeInfo` of ``type_index``, or None when it is not registered."""
+    try:
+        return type_info(type_index)
+    except (KeyError, ValueError, IndexError, RuntimeError):
+        return None
+
+
+def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
+    """The :class:`TypeInfo` of ``type_key``, read from the registry on first
+    use; ValueError when no type of that key is registered."""
+    index = _object_type_key_to_index(type_key)
+    if index is None:
+        raise ValueError(f"Cannot find type index for type key {type_key!r}")
+    return type_info(index)
+
+
+def _type_cls_to_type_info(type_cls: type):
+    """The :class:`TypeInfo` a class was bound to (register_object, c_class,
+    py_class), or None for a class bound to no FFI type."""
+    info = getattr(type_cls, "__tvm_ffi_type_info__", None)
+    return info if isinstance(info, TypeInfo) else None
+
+
+def _set_type_cls(info: TypeInfo, type_cls: type) -> None:
+    """Bind ``type_cls`` to the type of ``info``: objects of that type come
+    back to Python as instances of it."""
+    info.type_cls = type_cls
+    type_cls.__tvm_ffi_type_info__ = info
+    core._register_object(info.type_index, type_cls)
+
+
+def _register_object_by_index(type_index: int, type_cls: type) -> TypeInfo:
+    """:func:`_set_type_cls` for a type given by index; returns its TypeInfo."""
+    info = type_info(type_index)
+    _set_type_cls(info, type_cls)
+    return info
+
+
+def _object_repr(obj) -> str:
+    """``type_key(field=value, ...)`` as ffi.ReprPrint writes it."""
+    if not isinstance(obj, core.Object):
+        raise TypeError(f"object_repr needs an FFI object, got {type(obj).__name__}")
+    f = core._get_global_func("ffi.ReprPrint")
+    return f(obj)
+
+
+core._object_type_key_to_index = _object_type_key_to_index
+core._type_index_to_type_info = _type_index_to_type_info
+core._lookup_or_register_type_info_from_type_key = _lookup_or_register_type_info_from_type_key
+core._type_cls_to_type_info = _type_cls_to_type_info
+core._set_type_cls = _set_type_cls
+core._register_object_by_index = _register_object_by_index
+core.object_repr = _object_repr

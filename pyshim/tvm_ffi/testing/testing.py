@@ -1,0 +1,194 @@
+"""Python classes over the object types of libtvm_ffi_testing, and small
+helpers; imported by ``tvm_ffi.testing`` after the library is loaded."""
+from __future__ import annotations
+
+import sys
+
+from .. import core
+from ..core import Object
+from ..dataclasses import c_class
+
+
+def _requires(minor):
+    import pytest
+
+    return pytest.mark.skipif(sys.version_info < (3, minor), reason=f"requires Python 3.{minor}+")
+
+
+def __getattr__(name):
+    # requires_py310 / requires_py312 / requires_py313: pytest skip marks,
+    # made on first use so that importing this module does not need pytest.
+    if name.startswith("requires_py3") and name[len("requires_py3") :].isdigit():
+        return _requires(int(name[len("requires_py3") :]))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@c_class("testing.TestObjectBase")
+class TestObjectBase(Object):
+    """v_i64=10, v_f64=10.0, v_str='hello'; add_i64(x) -> v_i64 + x."""
+
+    __test__ = False
+
+
+@c_class("testing.TestObjectDerived")
+class TestObjectDerived(TestObjectBase):
+    """TestObjectBase with an extra field v_array."""
+
+    __test__ = False
+
+
+@c_class("testing.TestIntPair")
+class TestIntPair(Object):
+    """TestIntPair(a, b); sum() -> a + b."""
+
+    __test__ = False
+
+
+@c_class("testing.TestFrozenCxx", frozen=True)
+class TestFrozenCxx(Object):
+    """TestFrozenCxx(value, tag), fields read-only from Python."""
+
+    __test__ = False
+
+
+@c_class("testing.TestObjectPtrHolder")
+class TestObjectPtrHolder(Object):
+    """TestObjectPtrHolder(value, optional_value=None)."""
+
+    __test__ = False
+
+
+@c_class("testing.TestNonCopyable")
+class TestNonCopyable(Object):
+    """TestNonCopyable(value)."""
+
+    __test__ = False
+
+
+@c_class("testing.SchemaAllTypes")
+class _SchemaAllTypes(Object):
+    """One field of each kind of type; methods add_int, append_int,
+    maybe_concat, merge_map and the static make_with."""
+
+
+@c_class("testing.TestCompare")
+class TestCompare(Object):
+    """TestCompare(key, name, ignored_field): compared by key and name only."""
+
+    __test__ = False
+
+
+@c_class("testing.TestHash")
+class TestHash(Object):
+    """TestHash(key, name, hash_ignored): hashed by key and name only."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCustomHash")
+class TestCustomHash(Object):
+    """TestCustomHash(key, label): its __ffi_hash__ hook hashes key only."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCustomCompare")
+class TestCustomCompare(Object):
+    """TestCustomCompare(key, label): __ffi_eq__/__ffi_compare__ look at key only."""
+
+    __test__ = False
+
+
+@c_class("testing.TestEqWithoutHash")
+class TestEqWithoutHash(Object):
+    """TestEqWithoutHash(key, label): an __ffi_eq__ hook and no __ffi_hash__."""
+
+    __test__ = False
+
+
+@c_class("testing.TestCxxClassBase")
+class _TestCxxClassBase(Object):
+    """v_i64, v_i32; this class's own __init__ stores v_i64 + 1 and v_i32 + 2."""
+
+    not_field_1 = 1
+    not_field_2 = 2
+
+    def __init__(self, v_i64: int, v_i32: int) -> None:
+        info = type(self).__tvm_ffi_type_info__
+        ffi_init = core._lookup_type_attr(info.type_index, "__ffi_init__")
+        self.__init_handle_by_constructor__(ffi_init, v_i64 + 1, v_i32 + 2)
+
+
+@c_class("testing.TestCxxClassDerived", eq=True, order=True, unsafe_hash=True)
+class _TestCxxClassDerived(_TestCxxClassBase):
+    """_TestCxxClassBase with v_f64 and v_f32=8.0 (compared, ordered, hashed);
+    its __init__ is the type's __ffi_init__ (c_class installs it)."""
+
+
+@c_class("testing.TestCxxClassDerivedDerived")
+class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
+    """_TestCxxClassDerived with v_str='default' and v_bool."""
+
+
+@c_class("testing.TestCxxInitSubset")
+class _TestCxxInitSubset(Object):
+    """required_field; optional_field=-1 and note='default' are not init parameters."""
+
+
+@c_class("testing.TestCxxKwOnly")
+class _TestCxxKwOnly(Object):
+    """Keyword-only x, y, z and w=100."""
+
+
+@c_class("testing.TestCxxAutoInit")
+class _TestCxxAutoInit(Object):
+    """a; b=42 (not an init parameter); keyword-only c; d=99."""
+
+
+@c_class("testing.TestCxxAutoInitSimple")
+class _TestCxxAutoInitSimple(Object):
+    """x, y."""
+
+
+@c_class("testing.TestCxxAutoInitAllInitOff")
+class _TestCxxAutoInitAllInitOff(Object):
+    """x=7, y=9, z=1234; none is an init parameter."""
+
+
+@c_class("testing.TestCxxAutoInitKwOnlyDefaults")
+class _TestCxxAutoInitKwOnlyDefaults(Object):
+    """p_required, p_default=11; keyword-only k_required, k_default=22; hidden=33."""
+
+
+@c_class("testing.TestCxxNoAutoInit", init=False)
+class _TestCxxNoAutoInit(Object):
+    """x, y; the type has no __ffi_init__."""
+
+
+@c_class("testing.TestCxxAutoInitParent")
+class _TestCxxAutoInitParent(Object):
+    """parent_required, parent_default=5."""
+
+
+@c_class("testing.TestCxxAutoInitChild")
+class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
+    """The parent's fields, child_required and keyword-only child_kw_only."""
+
+
+def create_object(type_key: str, **kwargs) -> Object:
+    """Make an object of ``type_key`` by reflection: its ``__ffi_init__``
+    called with ``kwargs`` as keyword arguments."""
+    from .._type_info import type_info  # noqa: PLC0415
+    from ..registry import _kwargs_sentinel  # noqa: PLC0415
+
+    try:
+        index = core._type_key_to_index(type_key)
+    except (KeyError, ValueError, RuntimeError):
+        raise ValueError(f"create_object: no type {type_key!r} is registered") from None
+    ctor = next((m.func for m in type_info(index).methods if m.name == "__ffi_init__"), None)
+    if ctor is None:
+        raise TypeError(f"create_object: type {type_key} has no __ffi_init__")
+    args = [_kwargs_sentinel()] if kwargs else []
+    for k, v in kwargs.items():
+        args += [k, v]
+    return ctor(*args)
