@@ -118,10 +118,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".dataclasses", __name__)
-    if name == "access_path":
+    if name in ("access_path", "utils"):
         import importlib
 
-        return importlib.import_module(".access_path", __name__)
+        return importlib.import_module("." + name, __name__)
     if name == "ModulePropertyMask":  # likewise (see module.py)
         from .module import ModulePropertyMask
 
@@ -175,6 +175,7 @@ __all__ = [
     "system_lib",
     "use_raw_stream",
     "use_torch_stream",
+    "utils",
     "cpp",
     *_dtype._NAMED,
     "__version__",

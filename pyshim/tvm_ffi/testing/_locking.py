@@ -1,8 +1,8 @@
 """``run_with_gpu_lock``: one test process at a time on the GPU.
 
 Test processes running side by side (pytest-xdist workers, several suites on
-one machine) take an exclusive ``flock`` on one lock file before GPU work
-and drop it after.  The lock file lives in ``$TVM_FFI_TEST_LOCK_DIR`` when
+one machine) take an exclusive lock (:class:`tvm_ffi.utils.FileLock`) on one
+lock file before GPU work and drop it after.  The lock file lives in ``$TVM_FFI_TEST_LOCK_DIR`` when
 set, else in ``<tmpdir>/tvm-ffi-test-locks``; the lock is per process and
 re-entrant within it (a nested call does not wait for itself).
 """
@@ -31,7 +31,7 @@ def run_with_gpu_lock(func, /, *args, **kwargs):
 
     Exceptions of ``func`` propagate after the lock is released.
     """
-    import fcntl
+    from ..utils.lockfile import FileLock  # noqa: PLC0415
 
     global _depth
     if not callable(func):
@@ -43,14 +43,9 @@ def run_with_gpu_lock(func, /, *args, **kwargs):
                 return func(*args, **kwargs)
             finally:
                 _depth -= 1
-        fd = os.open(gpu_lock_path(), os.O_RDWR | os.O_CREAT, 0o666)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with FileLock(gpu_lock_path()):
             _depth = 1
             try:
                 return func(*args, **kwargs)
             finally:
                 _depth = 0
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
