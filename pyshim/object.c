@@ -468,6 +468,41 @@ done:
   return res;
 }
 
+/* _member_metadata(index) -> ([field metadata JSON], [method metadata JSON]):
+ * the metadata strings of the type's own fields and methods, in order ("" when
+ * a member has none). */
+static PyObject *mod_member_metadata(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  PyObject *fields = NULL, *methods = NULL;
+  int32_t i, num_fields, num_methods;
+  const TVMFFIFieldInfo *field_data;
+  const TVMFFIMethodInfo *method_data;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  num_methods = __atomic_load_n(&info->num_methods, __ATOMIC_ACQUIRE);
+  method_data = __atomic_load_n(&info->methods, __ATOMIC_ACQUIRE);
+  fields = PyList_New(num_fields);
+  methods = PyList_New(num_methods);
+  if (fields == NULL || methods == NULL) goto fail;
+  for (i = 0; i < num_fields; ++i) {
+    PyObject *v = tvmffi_py_str_from_bytearray(&field_data[i].metadata);
+    if (v == NULL) goto fail;
+    PyList_SetItem(fields, i, v);
+  }
+  for (i = 0; i < num_methods; ++i) {
+    PyObject *v = tvmffi_py_str_from_bytearray(&method_data[i].metadata);
+    if (v == NULL) goto fail;
+    PyList_SetItem(methods, i, v);
+  }
+  return Py_BuildValue("(NN)", fields, methods);
+fail:
+  Py_XDECREF(fields);
+  Py_XDECREF(methods);
+  return NULL;
+}
+
 static const TVMFFIFieldInfo *field_of(tvmffi_py_state *st, PyObject *obj, PyObject *index_obj,
                                        PyObject *field_obj, TVMFFIObjectHandle *h) {
   const TVMFFITypeInfo *info;
@@ -680,6 +715,7 @@ static PyMethodDef object_functions[] = {
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
+    {"_member_metadata", mod_member_metadata, METH_O, NULL},
     {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
     {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
     {"_object_use_count", mod_object_use_count, METH_O, NULL},

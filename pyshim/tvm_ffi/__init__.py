@@ -75,6 +75,18 @@ core.TypeSchema = _TypeSchema  # upstream spells it tvm_ffi.core.TypeSchema
 core.Error = _Error
 core.OpaquePyObject = _OpaquePyObject
 core.CObject = core.Object
+_type_info._bind_builtin_classes(
+    {
+        "ffi.Object": core.Object,
+        "ffi.Function": core.Function,
+        "DataType": core.DataType,
+        "Device": core.Device,
+        "ffi.Tensor": Tensor,
+        "ffi.Shape": Shape,
+        "ffi.String": _native.String,
+        "ffi.Bytes": _native.Bytes,
+    }
+)
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a

@@ -66,14 +66,6 @@ class Bytes(bytes, PyNativeObject):
         return (bytes, (bytes(self),))
 
 
-def _bind_type_info() -> None:
-    from ._type_info import type_info  # noqa: PLC0415
-
-    for cls, key in ((String, "ffi.String"), (Bytes, "ffi.Bytes")):
-        cls.__tvm_ffi_type_info__ = type_info(core._type_key_to_index(key))
-
-
-_bind_type_info()
 core.PyNativeObject = PyNativeObject
 core.String = String
 core.Bytes = Bytes

@@ -466,3 +466,53 @@ def test_install_dataclass_dunders():
         "before installing its dataclass methods",
         "order=True requires eq=True",
     ]
+
+
+def test_member_metadata_is_parsed_on_use():
+    info = t._SchemaAllTypes.__tvm_ffi_type_info__
+    by_name = {f.name: f for f in info.fields}
+    assert by_name["v_int"].metadata == {"type_schema": '{"type":"int"}'}
+    assert by_name["v_opt_int"].metadata == {
+        "type_schema": '{"type":"Optional","args":[{"type":"int"}]}'}
+    add_int = next(m for m in info.methods if m.name == "add_int")
+    schema = core.TypeSchema.from_json_str(add_int.metadata["type_schema"])
+    assert str(schema) == "Callable[[testing.SchemaAllTypes, int], int]"
+    # Importing tvm_ffi reads type infos but parses no metadata (no json import).
+    out = subprocess.run([sys.executable, "-c", "import sys, tvm_ffi; print('json' in sys.modules)"],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("cls", "key", "parent"),
+    [
+        (tvm_ffi.Object, "ffi.Object", None),
+        (tvm_ffi.Function, "ffi.Function", tvm_ffi.Object),
+        (core.DataType, "DataType", None),
+        (tvm_ffi.Device, "Device", None),
+        (tvm_ffi.Tensor, "ffi.Tensor", tvm_ffi.Object),
+        (tvm_ffi.Shape, "ffi.Shape", tvm_ffi.Object),
+        (core.String, "ffi.String", tvm_ffi.Object),
+        (core.Bytes, "ffi.Bytes", tvm_ffi.Object),
+        (tvm_ffi.Array, "ffi.Array", tvm_ffi.Object),
+        (t._TestCxxClassDerived, "testing.TestCxxClassDerived", t._TestCxxClassBase),
+    ],
+)
+def test_package_classes_are_bound_to_their_types(cls, key, parent):
+    info = core._type_cls_to_type_info(cls)
+    assert info.type_key == key and info.type_cls is cls
+    assert (info.parent_type_info.type_cls if info.parent_type_info else None) is parent
+
+
+def test_subclass_does_not_inherit_the_binding():
+    class Mine(tvm_ffi.Array):
+        pass
+
+    assert core._type_cls_to_type_info(Mine) is None
+
+
+def test_test_object_derived_takes_v_map():
+    m = tvm_ffi.Map({"k": 1})
+    d = t.create_object("testing.TestObjectDerived", v_map=m, v_array=tvm_ffi.Array([1]))
+    assert d.v_map.same_as(m) and list(d.v_array) == [1] and d.v_i64 == 10
+    assert dict(t.TestObjectDerived(1, 2.0, "s", [3]).v_map) == {}  # the default
