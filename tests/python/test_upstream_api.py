@@ -288,10 +288,35 @@ def test_testing_object_types():
     assert t.TestNonCopyable(5).value == 5
     assert t.create_object("testing.TestObjectBase", v_i64=3).v_i64 == 3
     assert t.create_object("testing.TestObjectBase").v_str == "hello"
-    with pytest.raises(ValueError, match="create_object: no type 'testing.Nope' is registered"):
+    with pytest.raises(KeyError, match="type key `testing.Nope` is not registered"):
         t.create_object("testing.Nope")
-    with pytest.raises(TypeError, match="create_object: type testing.TestCxxNoAutoInit has no"):
-        t.create_object("testing.TestCxxNoAutoInit")
+
+
+def test_make_object_from_packed_args():
+    # Fields are set directly: also those that are no __ffi_init__ parameter,
+    # and on a type with no __ffi_init__ at all.
+    o = t.create_object("testing.TestCxxNoAutoInit", x=1, y=2)
+    assert (type(o), o.x, o.y) == (t._TestCxxNoAutoInit, 1, 2)
+    a = t.create_object("testing.TestCxxAutoInit", a=1, b=5, c=3)
+    assert (a.a, a.b, a.c, a.d) == (1, 5, 3, 99)
+    p = t.create_object("testing.TestIntPair", a=3, b=4)  # positional-only __ffi_init__
+    assert p.sum() == 7
+    make = ffi_api.MakeObjectFromPackedArgs
+    ctx = "ffi.MakeObjectFromPackedArgs(`testing.TestCxxNoAutoInit`): "
+    with pytest.raises(TypeError, match=f"^{ctx}missing field `y`$".replace("(", r"\(").replace(")", r"\)")):
+        make("testing.TestCxxNoAutoInit", "x", 1)
+    with pytest.raises(TypeError, match=r"no field `z`$"):
+        make("testing.TestCxxNoAutoInit", "z", 1)
+    with pytest.raises(TypeError, match=r"field `x` given twice$"):
+        make("testing.TestCxxNoAutoInit", "x", 1, "x", 2)
+    with pytest.raises(TypeError, match=r"fields must come as name/value pairs, got 1 arguments"):
+        make("testing.TestCxxNoAutoInit", "x")
+    with pytest.raises(TypeError, match=r"field `x`: .*expected int, got str"):
+        make("testing.TestCxxNoAutoInit", "x", "one", "y", 2)
+    with pytest.raises(TypeError, match="expects a type key first"):
+        make(3)
+    with pytest.raises(TypeError, match="not an object type"):
+        make("int")
 
 
 def test_testing_hooks_compare_by_key_only():

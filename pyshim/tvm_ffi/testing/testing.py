@@ -176,19 +176,17 @@ class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
 
 
 def create_object(type_key: str, **kwargs) -> Object:
-    """Make an object of ``type_key`` by reflection: its ``__ffi_init__``
-    called with ``kwargs`` as keyword arguments."""
-    from .._type_info import type_info  # noqa: PLC0415
-    from ..registry import _kwargs_sentinel  # noqa: PLC0415
-
-    try:
-        index = core._type_key_to_index(type_key)
-    except (KeyError, ValueError, RuntimeError):
-        raise ValueError(f"create_object: no type {type_key!r} is registered") from None
-    ctor = next((m.func for m in type_info(index).methods if m.name == "__ffi_init__"), None)
-    if ctor is None:
-        raise TypeError(f"create_object: type {type_key} has no __ffi_init__")
-    args = [_kwargs_sentinel()] if kwargs else []
+    """Make an object of ``type_key`` by reflection, each keyword setting the
+    field of that name (any field, constructor parameter or not) and the
+    other fields at their defaults (``ffi.MakeObjectFromPackedArgs``)."""
+    args = [type_key]
     for k, v in kwargs.items():
         args += [k, v]
-    return ctor(*args)
+    return _make_object_from_packed_args()(*args)
+
+
+def _make_object_from_packed_args():
+    f = core._get_global_func("ffi.MakeObjectFromPackedArgs")
+    if f is None:
+        raise RuntimeError("libtvm_ffi has no ffi.MakeObjectFromPackedArgs")
+    return f
