@@ -223,6 +223,22 @@ class SchemaAllTypesObj : public Object {
 };
 using SchemaAllTypesRef = ObjectRefOf<SchemaAllTypesObj>;
 
+// testing.TestDeepCopyEdges: v_any (any value) and v_obj (an object), both
+// default None; for deep copies of fields that hold containers or objects.
+class TestDeepCopyEdgesObj : public Object {
+ public:
+  Any v_any;
+  Any v_obj;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(TestDeepCopyEdgesObj, "testing.TestDeepCopyEdges", PlainObject)
+};
+
+// testing.test_raise_error(kind, message): throws from a function whose name
+// shows in the error's backtrace (TestRaiseError), unlike a lambda's.
+__attribute__((noinline)) void TestRaiseError(const std::string& kind,
+                                              const std::string& message) {
+  throw Error(kind, message);
+}
+
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<TestIntPairObj>("A pair of integers.")
       .Field("a", &TestIntPairObj::a, "first")
@@ -385,6 +401,11 @@ const bool kRegistered = RunAtLoad([] {
                       return SchemaAllTypesRef(std::move(obj));
                     },
                     "A SchemaAllTypes with v_int, v_float and v_string set.");
+  ObjectDef<TestDeepCopyEdgesObj>("Fields of any value and of an object, for deep copies.",
+                                  kTVMFFISEqHashKindTreeNode)
+      .Field("v_any", &TestDeepCopyEdgesObj::v_any, "any value", Any(nullptr))
+      .Field("v_obj", &TestDeepCopyEdgesObj::v_obj, "an object", Any(nullptr))
+      .AutoInit();
   ObjectDef<TestUnregisteredBaseObj>("A type no Python class is bound to.")
       .Field("v1", &TestUnregisteredBaseObj::v1)
       .Method("get_v1_plus_one",
@@ -400,6 +421,11 @@ const bool kRegistered = RunAtLoad([] {
 TVMFFI_REGISTER_GLOBAL("testing.TestIntPairSum", [](ObjectRefOf<TestIntPairObj> p) -> int64_t {
   return p->a + p->b;
 });
+
+TVMFFI_REGISTER_GLOBAL("testing.test_raise_error",
+                       [](const std::string& kind, const std::string& message) {
+                         TestRaiseError(kind, message);
+                       });
 
 TVMFFI_REGISTER_GLOBAL("testing.make_unregistered_object", []() {
   ObjectPtr<TestUnregisteredObj> obj = MakeObject<TestUnregisteredObj>();

@@ -541,3 +541,20 @@ def test_test_object_derived_takes_v_map():
     d = t.create_object("testing.TestObjectDerived", v_map=m, v_array=tvm_ffi.Array([1]))
     assert d.v_map.same_as(m) and list(d.v_array) == [1] and d.v_i64 == 10
     assert dict(t.TestObjectDerived(1, 2.0, "s", [3]).v_map) == {}  # the default
+
+
+def test_test_raise_error_names_its_function_in_the_backtrace():
+    with pytest.raises(ValueError, match="^error XYZ$") as info:
+        t.test_raise_error("ValueError", "error XYZ")
+    err = info.value.__tvm_ffi_error__
+    assert (err.kind, err.message) == ("ValueError", "error XYZ")
+    assert "TestRaiseError" in err.backtrace
+
+
+def test_deep_copy_of_an_object_keeps_shared_fields_shared():
+    inner = tvm_ffi.Array([1, 2])
+    obj = t.create_object("testing.TestDeepCopyEdges", v_any=inner, v_obj=inner)
+    dup = copy.deepcopy(obj)
+    assert not dup.same_as(obj) and list(dup.v_any) == [1, 2]
+    assert dup.v_any.same_as(dup.v_obj) and not dup.v_any.same_as(inner)
+    assert t.create_object("testing.TestDeepCopyEdges").v_obj is None
