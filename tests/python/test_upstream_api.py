@@ -558,3 +558,12 @@ def test_deep_copy_of_an_object_keeps_shared_fields_shared():
     assert not dup.same_as(obj) and list(dup.v_any) == [1, 2]
     assert dup.v_any.same_as(dup.v_obj) and not dup.v_any.same_as(inner)
     assert t.create_object("testing.TestDeepCopyEdges").v_obj is None
+
+
+@pytest.mark.parametrize("cls", [t.TestObjectBase, t.TestIntPair, t.TestObjectDerived,
+                                 t._TestCxxClassDerived])
+def test_testing_classes_have_no_instance_dict(cls):
+    assert cls.__dict__.get("__slots__") == () and "__dict__" not in cls.__dict__
+    obj = cls.__new__(cls)  # (other tests may bind other classes to these types)
+    with pytest.raises(AttributeError):
+        obj.some_new_attribute = 1

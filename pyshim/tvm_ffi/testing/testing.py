@@ -27,13 +27,15 @@ def __getattr__(name):
 class TestObjectBase(Object):
     """v_i64=10, v_f64=10.0, v_str='hello'; add_i64(x) -> v_i64 + x."""
 
+    __slots__ = ()
     __test__ = False
 
 
 @c_class("testing.TestObjectDerived")
 class TestObjectDerived(TestObjectBase):
-    """TestObjectBase with an extra field v_array."""
+    """TestObjectBase with fields v_array and v_map (default an empty Map)."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -41,6 +43,7 @@ class TestObjectDerived(TestObjectBase):
 class TestIntPair(Object):
     """TestIntPair(a, b); sum() -> a + b."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -48,6 +51,7 @@ class TestIntPair(Object):
 class TestFrozenCxx(Object):
     """TestFrozenCxx(value, tag), fields read-only from Python."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -55,6 +59,7 @@ class TestFrozenCxx(Object):
 class TestObjectPtrHolder(Object):
     """TestObjectPtrHolder(value, optional_value=None)."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -62,6 +67,7 @@ class TestObjectPtrHolder(Object):
 class TestNonCopyable(Object):
     """TestNonCopyable(value)."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -70,11 +76,14 @@ class _SchemaAllTypes(Object):
     """One field of each kind of type; methods add_int, append_int,
     maybe_concat, merge_map and the static make_with."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCompare")
 class TestCompare(Object):
     """TestCompare(key, name, ignored_field): compared by key and name only."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -82,6 +91,7 @@ class TestCompare(Object):
 class TestHash(Object):
     """TestHash(key, name, hash_ignored): hashed by key and name only."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -89,6 +99,7 @@ class TestHash(Object):
 class TestCustomHash(Object):
     """TestCustomHash(key, label): its __ffi_hash__ hook hashes key only."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -96,6 +107,7 @@ class TestCustomHash(Object):
 class TestCustomCompare(Object):
     """TestCustomCompare(key, label): __ffi_eq__/__ffi_compare__ look at key only."""
 
+    __slots__ = ()
     __test__ = False
 
 
@@ -103,12 +115,15 @@ class TestCustomCompare(Object):
 class TestEqWithoutHash(Object):
     """TestEqWithoutHash(key, label): an __ffi_eq__ hook and no __ffi_hash__."""
 
+    __slots__ = ()
     __test__ = False
 
 
 @c_class("testing.TestCxxClassBase")
 class _TestCxxClassBase(Object):
     """v_i64, v_i32; this class's own __init__ stores v_i64 + 1 and v_i32 + 2."""
+
+    __slots__ = ()
 
     not_field_1 = 1
     not_field_2 = 2
@@ -124,55 +139,77 @@ class _TestCxxClassDerived(_TestCxxClassBase):
     """_TestCxxClassBase with v_f64 and v_f32=8.0 (compared, ordered, hashed);
     its __init__ is the type's __ffi_init__ (c_class installs it)."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxClassDerivedDerived")
 class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
     """_TestCxxClassDerived with v_str='default' and v_bool."""
+
+    __slots__ = ()
 
 
 @c_class("testing.TestCxxInitSubset")
 class _TestCxxInitSubset(Object):
     """required_field; optional_field=-1 and note='default' are not init parameters."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxKwOnly")
 class _TestCxxKwOnly(Object):
     """Keyword-only x, y, z and w=100."""
+
+    __slots__ = ()
 
 
 @c_class("testing.TestCxxAutoInit")
 class _TestCxxAutoInit(Object):
     """a; b=42 (not an init parameter); keyword-only c; d=99."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxAutoInitSimple")
 class _TestCxxAutoInitSimple(Object):
     """x, y."""
+
+    __slots__ = ()
 
 
 @c_class("testing.TestCxxAutoInitAllInitOff")
 class _TestCxxAutoInitAllInitOff(Object):
     """x=7, y=9, z=1234; none is an init parameter."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxAutoInitKwOnlyDefaults")
 class _TestCxxAutoInitKwOnlyDefaults(Object):
     """p_required, p_default=11; keyword-only k_required, k_default=22; hidden=33."""
+
+    __slots__ = ()
 
 
 @c_class("testing.TestCxxNoAutoInit", init=False)
 class _TestCxxNoAutoInit(Object):
     """x, y; the type has no __ffi_init__."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxAutoInitParent")
 class _TestCxxAutoInitParent(Object):
     """parent_required, parent_default=5."""
 
+    __slots__ = ()
+
 
 @c_class("testing.TestCxxAutoInitChild")
 class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
     """The parent's fields, child_required and keyword-only child_kw_only."""
+
+    __slots__ = ()
 
 
 def create_object(type_key: str, **kwargs) -> Object:
