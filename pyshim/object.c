@@ -271,6 +271,31 @@ static PyObject *Object_same_as(PyObject *self, PyTypeObject *defining_class,
                          ((tvmffi_py_object *)args[0])->handle);
 }
 
+/* __move_handle_from__(other): self takes over other's FFI object; other is
+ * left holding none (as after Object.__new__).  self's previous object, if
+ * any, is released. */
+static PyObject *Object_move_handle_from(PyObject *self, PyTypeObject *defining_class,
+                                         PyObject *const *args, Py_ssize_t nargs,
+                                         PyObject *kwnames) {
+  TVMFFIObjectHandle old;
+  if (nargs != 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__move_handle_from__() takes exactly one positional argument");
+    return NULL;
+  }
+  if (!PyObject_TypeCheck(args[0], defining_class)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__ needs an FFI object, got %R",
+                 (PyObject *)Py_TYPE(args[0]));
+    return NULL;
+  }
+  if (args[0] == self) Py_RETURN_NONE;
+  old = ((tvmffi_py_object *)self)->handle;
+  ((tvmffi_py_object *)self)->handle = ((tvmffi_py_object *)args[0])->handle;
+  ((tvmffi_py_object *)args[0])->handle = NULL;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
 /* __init_handle_by_constructor__(fconstructor, *args): calls an FFI
  * constructor and installs the object it returns into self. */
 static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class,
@@ -336,6 +361,9 @@ static PyMethodDef Object_methods[] = {
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
+    {"__move_handle_from__", TVMFFI_PY_METH(Object_move_handle_from),
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "Takes over another wrapper's FFI object, leaving that wrapper empty."},
     {"__init_handle_by_constructor__", TVMFFI_PY_METH(Object_init_handle),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Calls an FFI constructor and stores the object it returns in self."},
@@ -695,6 +723,24 @@ static PyObject *mod_lookup_type_attr(PyObject *module, PyObject *const *args, P
   return tvmffi_py_from_view(st, entry);
 }
 
+/* _error_create(kind, message, backtrace) -> a new ffi.Error object. */
+static PyObject *mod_error_create(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray parts[3];
+  TVMFFIObjectHandle out = NULL;
+  Py_ssize_t i;
+  if (nargs != 3) {
+    PyErr_Format(PyExc_TypeError,
+                 "_error_create(kind, message, backtrace) takes 3 arguments (%zd given)", nargs);
+    return NULL;
+  }
+  for (i = 0; i < 3; ++i) {
+    if (tvmffi_py_str_to_bytearray(args[i], &parts[i]) != 0) return NULL;
+  }
+  if (TVMFFIErrorCreate(&parts[0], &parts[1], &parts[2], &out) != 0) return PyErr_NoMemory();
+  return tvmffi_py_object_wrap(st, out);
+}
+
 /* _class_for_index(type_index) -> the class objects of the type come back
  * as (its bound class, a fallback class made for it, or the nearest bound
  * ancestor's class). */
@@ -711,6 +757,7 @@ static PyObject *mod_class_for_index(PyObject *module, PyObject *index_obj) {
 
 static PyMethodDef object_functions[] = {
     {"_class_for_index", mod_class_for_index, METH_O, NULL},
+    {"_error_create", TVMFFI_PY_METH(mod_error_create), METH_FASTCALL, NULL},
     {"_lookup_type_attr", TVMFFI_PY_METH(mod_lookup_type_attr), METH_FASTCALL, NULL},
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},

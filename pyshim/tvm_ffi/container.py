@@ -232,6 +232,17 @@ class Error(core.Object):
 
     __slots__ = ()
 
+    def __init__(self, kind: str, message: str, backtrace: str = "") -> None:
+        """A new ffi.Error: ``Error("ValueError", "bad x", 'File "f.py", line 3, in g\n')``."""
+        self.__move_handle_from__(core._error_create(kind, message, backtrace))
+
+    def __reduce__(self):
+        # By value: kind, message and backtrace (an error's cause and extra
+        # context are not kept).  An Error holding nothing stays empty.
+        if not self.__chandle__():
+            return (_empty_error, ())
+        return (Error, core._error_info(self))
+
     @property
     def kind(self) -> str:
         return core._error_info(self)[0]
@@ -248,6 +259,10 @@ class Error(core.Object):
     def __repr__(self) -> str:
         kind, msg, _ = core._error_info(self)
         return f"ffi.Error({kind}: {msg})"
+
+
+def _empty_error():
+    return Error.__new__(Error)
 
 
 @register_object("ffi.OpaquePyObject")

@@ -85,3 +85,14 @@ class TracebackManager:
             raise ValueError(f"lineno must be a non-negative int, got {lineno!r}")
         frame = self._create_frame(str(filename), lineno, str(func))
         return types.TracebackType(tb, frame, frame.f_lasti, lineno)
+
+
+def _parse_backtrace(backtrace: str) -> list:
+    """The ``(filename, lineno, function)`` of each ``File "f", line n, in fn``
+    line of a backtrace, in order; other lines are skipped."""
+    import re  # noqa: PLC0415
+
+    out = []
+    for m in re.finditer(r'File "([^"]*)", line (\d+), in (.+)$', backtrace, re.M):
+        out.append((m.group(1), int(m.group(2)), m.group(3).strip()))
+    return out

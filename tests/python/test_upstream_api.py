@@ -567,3 +567,47 @@ def test_testing_classes_have_no_instance_dict(cls):
     obj = cls.__new__(cls)  # (other tests may bind other classes to these types)
     with pytest.raises(AttributeError):
         obj.some_new_attribute = 1
+
+
+def test_error_made_in_python_and_pickled_by_value():
+    e = core.Error("TypeError", "boom", 'File "a.py", line 1, in f\n')
+    assert (e.kind, e.message, e.backtrace) == ("TypeError", "boom", 'File "a.py", line 1, in f\n')
+    back = pickle.loads(pickle.dumps(e))
+    assert isinstance(back, core.Error) and not back.same_as(e)
+    assert (back.kind, back.message, back.backtrace) == (e.kind, e.message, e.backtrace)
+    empty = pickle.loads(pickle.dumps(core.Error.__new__(core.Error)))
+    assert isinstance(empty, core.Error) and empty.__chandle__() == 0
+    with pytest.raises(TypeError, match="expected a str, got 3"):
+        core.Error(3, "m")
+
+
+def test_parse_backtrace():
+    from tvm_ffi.error import _parse_backtrace
+
+    text = '  File "test.py", line 1, in <module>\n  noise\n  File "b.cc", line 30, in Foo\n'
+    assert _parse_backtrace(text) == [("test.py", 1, "<module>"), ("b.cc", 30, "Foo")]
+    assert _parse_backtrace("") == []
+
+
+def test_move_handle_from():
+    a = tvm_ffi.Array([1, 2])
+    b = tvm_ffi.Array.__new__(tvm_ffi.Array)
+    b.__move_handle_from__(a)
+    assert list(b) == [1, 2] and a.__chandle__() == 0
+    b.__move_handle_from__(b)  # onto itself: nothing changes
+    assert list(b) == [1, 2]
+    with pytest.raises(TypeError, match="__move_handle_from__ needs an FFI object, got <class 'int'>"):
+        b.__move_handle_from__(3)
+
+
+def test_move_handle_from_keeps_reference_counts():
+    x = t.TestIntPair(1, 2)
+    held = tvm_ffi.Array([x])  # a second reference, to observe the count
+    before = t.object_use_count(x)
+    y = t.TestIntPair(5, 6)
+    z = tvm_ffi.Array([y])[0]  # another wrapper of y's object, kept
+    y_before = t.object_use_count(z)
+    y.__move_handle_from__(x)  # y's old object loses the reference y held
+    assert t.object_use_count(y) == before and x.__chandle__() == 0
+    assert t.object_use_count(z) == y_before - 1
+    assert y.sum() == 3 and held[0].same_as(y)
