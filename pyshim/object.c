@@ -67,7 +67,12 @@ int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp) {
  * still comes back, as an instance of that ancestor's class. */
 static int bind_fallback_class(tvmffi_py_state *st, const TVMFFITypeInfo *info) {
   PyObject *factory, *cls;
-  if (st->module == NULL || (info->num_fields == 0 && info->num_methods == 0)) return -1;
+  /* No Python code runs while an exception is pending (wrapping an error's
+   * payload, say): the object then comes back as its ancestor's class. */
+  if (st->module == NULL || (info->num_fields == 0 && info->num_methods == 0) ||
+      PyErr_Occurred() != NULL) {
+    return -1;
+  }
   factory = PyObject_GetAttrString(st->module, "_fallback_class_factory");
   if (factory == NULL) {
     PyErr_Clear();
