@@ -183,3 +183,57 @@ def test_kwargs_wrapper_maps_dataclasses():
     w = make_kwargs_wrapper(lambda *a: a, ["a", "cfg"], arg_defaults=(Cfg(0, 0),),
                             map_dataclass_to_tuple=["cfg"])
     assert w(1) == (1, (0, 0)) and w(Cfg(1, 1), cfg=Cfg(2, 3)) == (Cfg(1, 1), (2, 3))
+
+
+USE_BLOB = r"""
+extern "C" {
+extern const unsigned char __tvm_ffi__cubin_NAME[];
+extern const unsigned char __tvm_ffi__cubin_NAME_end[];
+const unsigned char* FN_start() { return __tvm_ffi__cubin_NAME; }
+long FN_size() { return __tvm_ffi__cubin_NAME_end - __tvm_ffi__cubin_NAME; }
+}
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="embed_cubin writes ELF objects")
+def test_embed_cubin_puts_the_bytes_between_the_symbols(tmp_path):
+    import ctypes
+    import shutil
+
+    from tvm_ffi.utils.embed_cubin import embed_cubin
+
+    cxx = shutil.which("c++") or shutil.which("g++")
+    if cxx is None:
+        pytest.fail("no C++ compiler to build the test objects")
+    objs = []
+    blobs = {"a": b"CUBIN\x00one", "b": bytes(range(256)) * 3}
+    # Two objects embed data under the same name: the symbols are local to each.
+    for fn, data in blobs.items():
+        src = tmp_path / f"{fn}.cc"
+        src.write_text(USE_BLOB.replace("NAME", "kernel").replace("FN", fn))
+        obj, cubin, out = tmp_path / f"{fn}.o", tmp_path / f"{fn}.cubin", tmp_path / f"{fn}_all.o"
+        subprocess.run([cxx, "-c", "-fPIC", str(src), "-o", str(obj)], check=True)
+        cubin.write_bytes(data)
+        embed_cubin(cubin_path=cubin, input_obj_path=obj, output_obj_path=out, name="kernel")
+        objs.append(str(out))
+    lib = tmp_path / "libblobs.so"
+    subprocess.run([cxx, "-shared", *objs, "-o", str(lib)], check=True)
+    dll = ctypes.CDLL(str(lib))
+    for fn, data in blobs.items():
+        start = getattr(dll, f"{fn}_start")
+        start.restype = ctypes.c_void_p
+        size = getattr(dll, f"{fn}_size")()
+        assert ctypes.string_at(start(), size) == data
+
+
+def test_embed_cubin_bad_input(tmp_path):
+    from tvm_ffi.utils.embed_cubin import embed_cubin
+
+    with pytest.raises(FileNotFoundError, match="CUBIN file not found: .*nope.cubin"):
+        embed_cubin(tmp_path / "nope.cubin", tmp_path / "x.o", tmp_path / "y.o", "k")
+    (tmp_path / "k.cubin").write_bytes(b"x")
+    (tmp_path / "x.o").write_bytes(b"not an object")
+    with pytest.raises(ValueError, match="name must be a C identifier, got 'a-b'"):
+        embed_cubin(tmp_path / "k.cubin", tmp_path / "x.o", tmp_path / "y.o", "a-b")
+    with pytest.raises(RuntimeError, match=r"`.*ld -r .*x\.o.*` failed \(exit code"):
+        embed_cubin(tmp_path / "k.cubin", tmp_path / "x.o", tmp_path / "y.o", "k")
