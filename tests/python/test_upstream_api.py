@@ -611,3 +611,10 @@ def test_move_handle_from_keeps_reference_counts():
     assert t.object_use_count(y) == before and x.__chandle__() == 0
     assert t.object_use_count(z) == y_before - 1
     assert y.sum() == 3 and held[0].same_as(y)
+
+
+def test_global_metadata_carries_extra_attributes():
+    meta = tvm_ffi.get_global_func_metadata("testing.schema_id_int")
+    assert meta["bool_attr"] is True and meta["int_attr"] == 1 and meta["str_attr"] == "hello"
+    assert str(core.TypeSchema.from_json_str(meta["type_schema"])) == "Callable[[int], int]"
+    assert len(meta) == 4 and t.schema_id_int(7) == 7
