@@ -108,6 +108,29 @@ static PyObject *mod_libtvm_ffi_path(PyObject *module, PyObject *unused) {
   return PyUnicode_DecodeFSDefault(info.dli_fname);
 }
 
+/* Python dlopen()s this extension RTLD_LOCAL, so libtvm_ffi, loaded as its
+ * dependency, serves only it.  A kernel library built with the headers but
+ * not linked with -ltvm_ffi needs the TVMFFI* symbols in the global scope:
+ * re-opening the loaded library with RTLD_GLOBAL | RTLD_NOLOAD moves it
+ * there (as upstream's package does) without loading anything. */
+static int promote_libtvm_ffi_to_global(void) {
+  Dl_info info;
+  void *handle;
+  if (dladdr((void *)TVMFFIGetVersion, &info) == 0 || info.dli_fname == NULL) {
+    PyErr_SetString(PyExc_ImportError, "cannot locate libtvm_ffi");
+    return -1;
+  }
+  handle = dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+  if (handle == NULL) {
+    const char *why = dlerror();
+    PyErr_Format(PyExc_ImportError, "cannot make %s global: %s", info.dli_fname,
+                 why ? why : "dlopen failed");
+    return -1;
+  }
+  /* The reference is kept: the library stays loaded as long as the process. */
+  return 0;
+}
+
 static PyMethodDef module_methods[] = {
     {"_libtvm_ffi_path", mod_libtvm_ffi_path, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}};
@@ -227,6 +250,7 @@ static int module_exec(PyObject *module) {
                  TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH);
     return -1;
   }
+  if (promote_libtvm_ffi_to_global() != 0) return -1;
   if (intern(&st->str_ffi_error, "__tvm_ffi_error__") != 0 ||
       intern(&st->str_value, "value") != 0 ||
       intern(&st->str_dtype_slot, "_tvm_ffi_dtype") != 0 ||

@@ -58,6 +58,37 @@ int tvmffi_py_is_object_type_slow(tvmffi_py_state *st, PyTypeObject *tp) {
   return 1;
 }
 
+/* A reflected type (one with fields or methods of its own) that no Python
+ * class is bound to gets a class made for it on first use, so its fields
+ * and methods show: core._fallback_class_factory(type_index) (set by
+ * tvm_ffi.registry) makes and binds it.  Returns 0 when a class was bound;
+ * otherwise the caller uses the nearest bound ancestor's class, as for a
+ * type with nothing reflected.  A failing factory is not fatal: the object
+ * still comes back, as an instance of that ancestor's class. */
+static int bind_fallback_class(tvmffi_py_state *st, const TVMFFITypeInfo *info) {
+  PyObject *factory, *cls;
+  /* No Python code runs while an exception is pending (wrapping an error's
+   * payload, say): the object then comes back as its ancestor's class. */
+  if (st->module == NULL || (info->num_fields == 0 && info->num_methods == 0) ||
+      PyErr_Occurred() != NULL) {
+    return -1;
+  }
+  factory = PyObject_GetAttrString(st->module, "_fallback_class_factory");
+  if (factory == NULL) {
+    PyErr_Clear();
+    return -1;
+  }
+  cls = PyObject_CallFunction(factory, "i", (int)info->type_index);
+  Py_DECREF(factory);
+  if (cls == NULL || cls == Py_None) {
+    PyErr_Clear();
+    Py_XDECREF(cls);
+    return -1;
+  }
+  Py_DECREF(cls);
+  return info->type_index < st->num_classes && st->classes[info->type_index] != NULL ? 0 : -1;
+}
+
 /* Borrowed: the registered class of the type or of its nearest ancestor. */
 PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
   const TVMFFITypeInfo *info;
@@ -73,6 +104,8 @@ PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index) {
       TVMFFIObjectHandle err = NULL;
       TVMFFIErrorMoveFromRaised(&err);
       TVMFFIObjectDecRef(err);
+    } else if (bind_fallback_class(st, info) == 0) {
+      cls = st->classes[type_index];
     } else {
       for (d = info->type_depth - 1; d >= 0 && cls == NULL; --d) {
         int32_t anc = info->type_ancestors[d]->type_index;
@@ -243,6 +276,31 @@ static PyObject *Object_same_as(PyObject *self, PyTypeObject *defining_class,
                          ((tvmffi_py_object *)args[0])->handle);
 }
 
+/* __move_handle_from__(other): self takes over other's FFI object; other is
+ * left holding none (as after Object.__new__).  self's previous object, if
+ * any, is released. */
+static PyObject *Object_move_handle_from(PyObject *self, PyTypeObject *defining_class,
+                                         PyObject *const *args, Py_ssize_t nargs,
+                                         PyObject *kwnames) {
+  TVMFFIObjectHandle old;
+  if (nargs != 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
+    PyErr_SetString(PyExc_TypeError,
+                    "__move_handle_from__() takes exactly one positional argument");
+    return NULL;
+  }
+  if (!PyObject_TypeCheck(args[0], defining_class)) {
+    PyErr_Format(PyExc_TypeError, "__move_handle_from__ needs an FFI object, got %R",
+                 (PyObject *)Py_TYPE(args[0]));
+    return NULL;
+  }
+  if (args[0] == self) Py_RETURN_NONE;
+  old = ((tvmffi_py_object *)self)->handle;
+  ((tvmffi_py_object *)self)->handle = ((tvmffi_py_object *)args[0])->handle;
+  ((tvmffi_py_object *)args[0])->handle = NULL;
+  if (old != NULL) TVMFFIObjectDecRef(old);
+  Py_RETURN_NONE;
+}
+
 /* __init_handle_by_constructor__(fconstructor, *args): calls an FFI
  * constructor and installs the object it returns into self. */
 static PyObject *Object_init_handle(PyObject *self, PyTypeObject *defining_class,
@@ -308,6 +366,9 @@ static PyMethodDef Object_methods[] = {
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
+    {"__move_handle_from__", TVMFFI_PY_METH(Object_move_handle_from),
+     METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "Takes over another wrapper's FFI object, leaving that wrapper empty."},
     {"__init_handle_by_constructor__", TVMFFI_PY_METH(Object_init_handle),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Calls an FFI constructor and stores the object it returns in self."},
@@ -438,6 +499,41 @@ done:
   Py_XDECREF(fields);
   Py_XDECREF(methods);
   return res;
+}
+
+/* _member_metadata(index) -> ([field metadata JSON], [method metadata JSON]):
+ * the metadata strings of the type's own fields and methods, in order ("" when
+ * a member has none). */
+static PyObject *mod_member_metadata(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  PyObject *fields = NULL, *methods = NULL;
+  int32_t i, num_fields, num_methods;
+  const TVMFFIFieldInfo *field_data;
+  const TVMFFIMethodInfo *method_data;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  num_methods = __atomic_load_n(&info->num_methods, __ATOMIC_ACQUIRE);
+  method_data = __atomic_load_n(&info->methods, __ATOMIC_ACQUIRE);
+  fields = PyList_New(num_fields);
+  methods = PyList_New(num_methods);
+  if (fields == NULL || methods == NULL) goto fail;
+  for (i = 0; i < num_fields; ++i) {
+    PyObject *v = tvmffi_py_str_from_bytearray(&field_data[i].metadata);
+    if (v == NULL) goto fail;
+    PyList_SetItem(fields, i, v);
+  }
+  for (i = 0; i < num_methods; ++i) {
+    PyObject *v = tvmffi_py_str_from_bytearray(&method_data[i].metadata);
+    if (v == NULL) goto fail;
+    PyList_SetItem(methods, i, v);
+  }
+  return Py_BuildValue("(NN)", fields, methods);
+fail:
+  Py_XDECREF(fields);
+  Py_XDECREF(methods);
+  return NULL;
 }
 
 static const TVMFFIFieldInfo *field_of(tvmffi_py_state *st, PyObject *obj, PyObject *index_obj,
@@ -571,10 +667,107 @@ static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const
   Py_RETURN_NONE;
 }
 
+/* The entry of `column` for type index `index`, or NULL when absent (out of
+ * the column's range, or None). */
+static const TVMFFIAny *type_attr_entry(const TVMFFITypeAttrColumn *column, int32_t index) {
+  const TVMFFIAny *entry;
+  if (column == NULL || index < column->begin_index ||
+      index - column->begin_index >= column->size) {
+    return NULL;
+  }
+  entry = &column->data[index - column->begin_index];
+  return entry->type_index == kTVMFFINone ? NULL : entry;
+}
+
+/* The method `name` of exactly this type, or NULL. */
+static const TVMFFIAny *own_method(const TVMFFITypeInfo *info, const TVMFFIByteArray *name) {
+  int32_t i;
+  for (i = 0; i < info->num_methods; ++i) {
+    const TVMFFIMethodInfo *m = &info->methods[i];
+    if (m->name.size == name->size && memcmp(m->name.data, name->data, name->size) == 0) {
+      return &m->method;
+    }
+  }
+  return NULL;
+}
+
+/* _lookup_type_attr(type_index, attr_key, ancestor=False) -> the value of
+ * type attribute `attr_key` for the type (None when it has none).  With
+ * ancestor, the nearest ancestor's value is returned when the type has none.
+ * Upstream keeps each type's constructor in the "__ffi_init__" column too;
+ * here it is a method only, so for that key the method table answers when
+ * the column does not. */
+static PyObject *mod_lookup_type_attr(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeAttrColumn *column;
+  const TVMFFITypeInfo *info;
+  const TVMFFIAny *entry;
+  TVMFFIByteArray name;
+  int ancestor = 0, is_init;
+  int32_t depth;
+  if (nargs < 2 || nargs > 3) {
+    PyErr_Format(PyExc_TypeError,
+                 "_lookup_type_attr(type_index, attr_key, ancestor=False) takes 2 or 3 "
+                 "arguments (%zd given)",
+                 nargs);
+    return NULL;
+  }
+  info = type_info_of(st, args[0]);
+  if (info == NULL) return NULL;
+  if (tvmffi_py_str_to_bytearray(args[1], &name) != 0) return NULL;
+  if (nargs == 3 && (ancestor = PyObject_IsTrue(args[2])) < 0) return NULL;
+  column = TVMFFIGetTypeAttrColumn(&name);
+  is_init = name.size == 12 && memcmp(name.data, "__ffi_init__", 12) == 0;
+  entry = type_attr_entry(column, info->type_index);
+  if (entry == NULL && is_init) entry = own_method(info, &name);
+  for (depth = info->type_depth - 1; entry == NULL && ancestor && depth >= 0; --depth) {
+    entry = type_attr_entry(column, info->type_ancestors[depth]->type_index);
+    if (entry == NULL && is_init) entry = own_method(info->type_ancestors[depth], &name);
+  }
+  if (entry == NULL) Py_RETURN_NONE;
+  return tvmffi_py_from_view(st, entry);
+}
+
+/* _error_create(kind, message, backtrace) -> a new ffi.Error object. */
+static PyObject *mod_error_create(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray parts[3];
+  TVMFFIObjectHandle out = NULL;
+  Py_ssize_t i;
+  if (nargs != 3) {
+    PyErr_Format(PyExc_TypeError,
+                 "_error_create(kind, message, backtrace) takes 3 arguments (%zd given)", nargs);
+    return NULL;
+  }
+  for (i = 0; i < 3; ++i) {
+    if (tvmffi_py_str_to_bytearray(args[i], &parts[i]) != 0) return NULL;
+  }
+  if (TVMFFIErrorCreate(&parts[0], &parts[1], &parts[2], &out) != 0) return PyErr_NoMemory();
+  return tvmffi_py_object_wrap(st, out);
+}
+
+/* _class_for_index(type_index) -> the class objects of the type come back
+ * as (its bound class, a fallback class made for it, or the nearest bound
+ * ancestor's class). */
+static PyObject *mod_class_for_index(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  int32_t index;
+  if (tvmffi_py_as_int32(index_obj, "type index", &index) != 0) return NULL;
+  if (TVMFFIGetTypeInfo(index) == NULL) {
+    tvmffi_py_raise_from_ffi(st, -1);
+    return NULL;
+  }
+  return Py_NewRef(tvmffi_py_class_for_index(st, index));
+}
+
 static PyMethodDef object_functions[] = {
+    {"_class_for_index", mod_class_for_index, METH_O, NULL},
+    {"_error_create", TVMFFI_PY_METH(mod_error_create), METH_FASTCALL, NULL},
+    {"_lookup_type_attr", TVMFFI_PY_METH(mod_lookup_type_attr), METH_FASTCALL, NULL},
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
+    {"_member_metadata", mod_member_metadata, METH_O, NULL},
     {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
     {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
     {"_object_use_count", mod_object_use_count, METH_O, NULL},

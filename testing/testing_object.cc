@@ -1,4 +1,5 @@
 // testing.* object types (reflected fields, methods, constructors) and use counts.
+#include <tvmffi/map.h>
 #include <tvmffi/reflection.h>
 
 namespace tvmffi {
@@ -24,10 +25,12 @@ class TestObjectBaseObj : public Object {
 };
 
 // testing.TestObjectDerived (child of TestObjectBase): adds v_array (Any, no
-// default); __ffi_init__(v_i64, v_f64, v_str, v_array), keywords accepted.
+// default) and v_map (Any, default an empty Map; upstream's tests pass it by
+// keyword); __ffi_init__(v_i64, v_f64, v_str, v_array, v_map), keywords accepted.
 class TestObjectDerivedObj : public TestObjectBaseObj {
  public:
   Any v_array;
+  Any v_map;
 
   TestObjectDerivedObj() = default;
   TestObjectDerivedObj(int64_t i64, double f64, String str, Any array)
@@ -46,6 +49,7 @@ const bool kRegistered = RunAtLoad([] {
       .AutoInit("Makes a TestObjectBase(v_i64=10, v_f64=10.0, v_str='hello').");
   ObjectDef<TestObjectDerivedObj>("TestObjectBase with an extra field of any type.")
       .Field("v_array", &TestObjectDerivedObj::v_array, "any value")
+      .Field("v_map", &TestObjectDerivedObj::v_map, "any value", Any(Map()))
       .AutoInit("Makes a TestObjectDerived(v_i64, v_f64, v_str, v_array).");
 });
 

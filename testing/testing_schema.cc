@@ -14,7 +14,17 @@ namespace tvmffi {
 namespace core {
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("testing.schema_id_int", [](int64_t x) { return x; });
+// schema_id_int's metadata also carries attributes of each JSON kind
+// (bool_attr, int_attr, str_attr), as upstream's does.
+int64_t SchemaIdInt(int64_t x) { return x; }
+const bool kSchemaIdIntRegistered = RunAtLoad([] {
+  std::string metadata = detail::TypedMetadata<decltype(&SchemaIdInt)>();
+  metadata.pop_back();  // the closing brace of the JSON object
+  metadata += ",\"bool_attr\":true,\"int_attr\":1,\"str_attr\":\"hello\"}";
+  Function::SetGlobal("testing.schema_id_int",
+                      Function::FromTyped(&SchemaIdInt, "testing.schema_id_int"), false, "",
+                      metadata);
+});
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_float", [](double x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_bool", [](bool x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_device", [](DLDevice x) { return x; });

@@ -18,11 +18,39 @@ from . import core
 from .core import Device, Function, Object
 from ._device import device
 from ._dtype import dtype
+from ._dtype import (  # the named dtypes (tvm_ffi.float32 ...); `bool` is dtype("bool")
+    bool,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float64,
+    float32,
+    float16,
+    bfloat16,
+    float8_e3m4,
+    float8_e4m3,
+    float8_e4m3b11fnuz,
+    float8_e4m3fn,
+    float8_e4m3fnuz,
+    float8_e5m2,
+    float8_e5m2fnuz,
+    float8_e8m0fnu,
+    float6_e2m3fn,
+    float6_e3m2fn,
+    float4_e2m1fn,
+    float4_e2m1fnx2,
+)
 from ._convert import convert, convert_func
 from .error import register_error
 from .registry import (
     get_global_func,
     get_global_func_metadata,
+    get_registered_type_keys,
     init_ffi_api,
     list_global_func_names,
     register_global_func,
@@ -37,7 +65,28 @@ from .virtual_device import VirtualDevice
 from . import serialization
 from .type_schema import TypeSchema as _TypeSchema
 
+from . import _type_info  # noqa: E402,F401  (core._lookup_..., core.object_repr)
+from . import _native  # noqa: E402,F401  (core.String, core.Bytes, core.PyNativeObject)
+from .container import Error as _Error, OpaquePyObject as _OpaquePyObject
+
 core.TypeSchema = _TypeSchema  # upstream spells it tvm_ffi.core.TypeSchema
+# Upstream's core names for classes that live in Python here.  Every FFI
+# object class derives from core.Object, which is upstream's CObject too.
+core.Error = _Error
+core.OpaquePyObject = _OpaquePyObject
+core.CObject = core.Object
+_type_info._bind_builtin_classes(
+    {
+        "ffi.Object": core.Object,
+        "ffi.Function": core.Function,
+        "DataType": core.DataType,
+        "Device": core.Device,
+        "ffi.Tensor": Tensor,
+        "ffi.Shape": Shape,
+        "ffi.String": _native.String,
+        "ffi.Bytes": _native.Bytes,
+    }
+)
 
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
@@ -51,6 +100,8 @@ _atexit.register(core._set_finalizing)
 
 
 _STRUCTURAL = (
+    "WalkOrder",
+    "WalkResult",
     "deep_copy",
     "get_first_structural_mismatch",
     "repr_print",
@@ -79,10 +130,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".dataclasses", __name__)
-    if name == "access_path":
+    if name in ("access_path", "utils"):
         import importlib
 
-        return importlib.import_module(".access_path", __name__)
+        return importlib.import_module("." + name, __name__)
     if name == "ModulePropertyMask":  # likewise (see module.py)
         from .module import ModulePropertyMask
 
@@ -123,6 +174,7 @@ __all__ = [
     "get_global_func",
     "get_global_func_metadata",
     "get_raw_stream",
+    "get_registered_type_keys",
     "init_ffi_api",
     "libinfo",
     "load_module",
@@ -135,7 +187,9 @@ __all__ = [
     "system_lib",
     "use_raw_stream",
     "use_torch_stream",
+    "utils",
     "cpp",
+    *_dtype._NAMED,
     "__version__",
     "__version_tuple__",
 ]

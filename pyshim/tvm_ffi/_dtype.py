@@ -114,3 +114,14 @@ class dtype(str):
 
 
 core._set_class("dtype", dtype)
+
+
+# The named dtypes upstream's package exports (``tvm_ffi.float32`` ...).
+# ``bool`` shadows the builtin here only; this module uses it nowhere else.
+_NAMED = (
+    "bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float64 float32 float16 "
+    "bfloat16 float8_e3m4 float8_e4m3 float8_e4m3b11fnuz float8_e4m3fn float8_e4m3fnuz "
+    "float8_e5m2 float8_e5m2fnuz float8_e8m0fnu float6_e2m3fn float6_e3m2fn float4_e2m1fn "
+    "float4_e2m1fnx2"
+).split()
+globals().update({_n: dtype(_n) for _n in _NAMED})

@@ -46,7 +46,8 @@ class TypeField:
         "field_index",
         "type_index",
         "frozen",
-        "metadata",
+        "_metadata",
+        "_metadata_json",
         "getter",
         "setter",
         "ty",
@@ -70,7 +71,8 @@ class TypeField:
         self.flags = flags
         self.field_static_type_index = static_type_index
         self.frozen = not (flags & FLAG_WRITABLE)
-        self.metadata = {}
+        self._metadata = None
+        self._metadata_json = ""
         self.getter = None
         self.setter = None
         self.ty = None
@@ -92,6 +94,12 @@ class TypeField:
         else:
             self.c_structural_eq = None
         self.dataclass_field = None
+
+    metadata = property(
+        lambda self: _parsed_metadata(self),
+        lambda self, value: setattr(self, "_metadata", value),
+        doc="The member's metadata (``type_schema`` ...), parsed from its JSON on first use.",
+    )
 
     def as_property(self, cls=None, frozen=False):
         """A data descriptor reading and writing this field on instances
@@ -144,7 +152,7 @@ class TypeMethod:
     """One reflected method: ``func`` is the :class:`tvm_ffi.Function`;
     instance methods take the object as first argument."""
 
-    __slots__ = ("name", "doc", "func", "flags", "is_static", "metadata")
+    __slots__ = ("name", "doc", "func", "flags", "is_static", "_metadata", "_metadata_json")
 
     def __init__(self, name, doc, flags, func):
         self.name = name
@@ -152,7 +160,10 @@ class TypeMethod:
         self.flags = flags
         self.func = func
         self.is_static = bool(flags & FLAG_STATIC_METHOD)
-        self.metadata = {}
+        self._metadata = None
+        self._metadata_json = ""
+
+    metadata = TypeField.metadata
 
     def as_callable(self, cls=None):
         """A function to put on a class: a staticmethod, or a plain function
@@ -238,13 +249,33 @@ class TypeInfo:
 _CACHE = {}
 
 
+def _parsed_metadata(member):
+    if member._metadata is None:
+        text = member._metadata_json
+        if text:
+            import json  # noqa: PLC0415  (only when metadata is read)
+
+            try:
+                member._metadata = json.loads(text)
+            except ValueError:
+                member._metadata = {}
+        else:
+            member._metadata = {}
+    return member._metadata
+
+
 def _read(type_index):
     key, ancestors, fields, methods = core._type_info(type_index)
+    field_meta, method_meta = core._member_metadata(type_index)
     fields = [
         TypeField(type_index, i, name, doc, flags, static)
         for i, (name, doc, flags, static) in enumerate(fields)
     ]
     methods = [TypeMethod(name, doc, flags, fn) for name, doc, flags, fn in methods]
+    # Lists read in two calls: pair them only while they still line up.
+    for members, texts in ((fields, field_meta), (methods, method_meta)):
+        for member, text in zip(members, texts):
+            member._metadata_json = text
     return key, ancestors, fields, methods
 
 
@@ -260,3 +291,93 @@ def type_info(type_index: int) -> TypeInfo:
 core.TypeInfo = TypeInfo
 core.TypeField = TypeField
 core.TypeMethod = TypeMethod
+
+
+# Type lookups by key, index and class (upstream's core names) ---------------
+
+
+def _object_type_key_to_index(type_key: str):
+    """The type index of ``type_key``, or None when no such type is registered."""
+    if not isinstance(type_key, str):
+        raise TypeError(f"type key must be a str, got {type_key!r}")
+    try:
+        return core._type_key_to_index(type_key)
+    except KeyError:
+        return None
+
+
+def _type_index_to_type_info(type_index: int):
+    """The :class:`TypeInfo` of ``type_index``, or None when it is not registered."""
+    try:
+        return type_info(type_index)
+    except (KeyError, ValueError, IndexError, RuntimeError):
+        return None
+
+
+def _lookup_or_register_type_info_from_type_key(type_key: str) -> TypeInfo:
+    """The :class:`TypeInfo` of ``type_key``, read from the registry on first
+    use; ValueError when no type of that key is registered."""
+    index = _object_type_key_to_index(type_key)
+    if index is None:
+        raise ValueError(f"Cannot find type index for type key {type_key!r}")
+    return type_info(index)
+
+
+# Classes that cannot carry __tvm_ffi_type_info__ (the extension's immutable
+# types: core.Object, core.Function, ...) are bound here instead.
+_BUILTIN_CLASS_INFO: dict = {}
+
+
+def _bind_builtin_classes(classes: dict) -> None:
+    """Bind each ``type_key: class`` of the package's own classes to its
+    TypeInfo (``info.type_cls``, and ``__tvm_ffi_type_info__`` where the
+    class can take an attribute)."""
+    for key, cls in classes.items():
+        info = type_info(core._type_key_to_index(key))
+        info.type_cls = cls
+        try:
+            cls.__tvm_ffi_type_info__ = info
+        except TypeError:  # an immutable extension type
+            _BUILTIN_CLASS_INFO[cls] = info
+
+
+def _type_cls_to_type_info(type_cls: type):
+    """The :class:`TypeInfo` a class was bound to (register_object, c_class,
+    py_class, or one of the package's own classes), or None for a class bound
+    to no FFI type (a subclass does not inherit its base's binding)."""
+    info = _BUILTIN_CLASS_INFO.get(type_cls)
+    if info is None:
+        info = getattr(type_cls, "__dict__", {}).get("__tvm_ffi_type_info__")
+    return info if isinstance(info, TypeInfo) else None
+
+
+def _set_type_cls(info: TypeInfo, type_cls: type) -> None:
+    """Bind ``type_cls`` to the type of ``info``: objects of that type come
+    back to Python as instances of it."""
+    info.type_cls = type_cls
+    type_cls.__tvm_ffi_type_info__ = info
+    core._register_object(info.type_index, type_cls)
+
+
+def _register_object_by_index(type_index: int, type_cls: type) -> TypeInfo:
+    """:func:`_set_type_cls` for a type given by index; returns its TypeInfo."""
+    info = type_info(type_index)
+    _set_type_cls(info, type_cls)
+    return info
+
+
+def _object_repr(obj) -> str:
+    """``type_key(field=value, ...)`` as ffi.ReprPrint writes it."""
+    if not isinstance(obj, core.Object):
+        raise TypeError(f"object_repr needs an FFI object, got {type(obj).__name__}")
+    f = core._get_global_func("ffi.ReprPrint")
+    return f(obj)
+
+
+core._object_type_key_to_index = _object_type_key_to_index
+core._type_index_to_type_info = _type_index_to_type_info
+core._lookup_or_register_type_info_from_type_key = _lookup_or_register_type_info_from_type_key
+core._type_cls_to_type_info = _type_cls_to_type_info
+core._set_type_cls = _set_type_cls
+core._register_object_by_index = _register_object_by_index
+core.object_repr = _object_repr

@@ -8,6 +8,11 @@ from . import libinfo
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tvm_ffi.config", description=__doc__)
     parser.add_argument("--includedir", action="store_true", help="header directory")
+    parser.add_argument("--dlpack-includedir", action="store_true",
+                        help="include directory for DLPack's types")
+    parser.add_argument("--sourcedir", action="store_true", help="source tree of tvm-ffi")
+    parser.add_argument("--cython-lib-path", action="store_true",
+                        help="upstream's Cython library (there is none here: an error)")
     parser.add_argument("--libdir", action="store_true", help="library directory")
     parser.add_argument("--libfiles", action="store_true", help="path of libtvm_ffi")
     parser.add_argument("--cmakedir", action="store_true", help="directory for -Dtvm_ffi_DIR")
@@ -18,8 +23,18 @@ def main(argv=None) -> int:
     parser.add_argument("--ldflags", action="store_true", help="linker search flags")
     args = parser.parse_args(argv)
     out = []
+    if args.cython_lib_path:
+        try:
+            libinfo.find_cython_lib()
+        except RuntimeError as e:
+            print(f"python -m tvm_ffi.config: {e}", file=sys.stderr)
+            return 1
     if args.includedir:
         out.append(libinfo.find_include_path())
+    if args.dlpack_includedir:
+        out.append(libinfo.find_dlpack_include_path())
+    if args.sourcedir:
+        out.append(libinfo.find_source_path())
     if args.libdir:
         out.append(libinfo.find_lib_dir())
     if args.libfiles:

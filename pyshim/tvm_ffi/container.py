@@ -6,6 +6,7 @@ Shape (a tuple), plus the wrappers of ffi.Error and ffi.OpaquePyObject."""
 import _collections_abc as _abc
 
 from . import core
+from .core import MISSING  # the sentinel ffi.MapGetItemOrMissing returns
 from .registry import register_object
 
 _FUNCS = {}
@@ -39,6 +40,11 @@ class Array(core.ArrayBase, _abc.Sequence):
     # register_object sees an __init__ and adds none of its own.
     __init__ = core.ArrayBase.__init__
 
+    def __deepcopy__(self, memo):
+        # One call of ffi.DeepCopy copies the whole graph in C++ (shared
+        # sub-objects stay shared, as with copy.deepcopy's memo).
+        return _ffi("ffi.DeepCopy")(self)
+
     def __add__(self, other):
         return Array(list(self) + list(other))
 
@@ -58,6 +64,11 @@ class List(core.ListBase, _abc.MutableSequence):
 
     __slots__ = ()
     __init__ = core.ListBase.__init__  # named here: register_object keeps a class's own __init__
+
+    def __deepcopy__(self, memo):
+        # One call of ffi.DeepCopy copies the whole graph in C++ (shared
+        # sub-objects stay shared, as with copy.deepcopy's memo).
+        return _ffi("ffi.DeepCopy")(self)
 
     def __add__(self, other):
         return List(list(self) + list(other))
@@ -79,6 +90,11 @@ class Map(core.MapBase, _abc.Mapping):
     __slots__ = ()
     __init__ = core.MapBase.__init__  # named here: register_object keeps a class's own __init__
 
+    def __deepcopy__(self, memo):
+        # One call of ffi.DeepCopy copies the whole graph in C++ (shared
+        # sub-objects stay shared, as with copy.deepcopy's memo).
+        return _ffi("ffi.DeepCopy")(self)
+
 
 @register_object("ffi.Dict")
 class Dict(core.DictBase, _abc.MutableMapping):
@@ -94,12 +110,90 @@ class Dict(core.DictBase, _abc.MutableMapping):
     __slots__ = ()
     __init__ = core.DictBase.__init__  # named here: register_object keeps a class's own __init__
 
+    def __deepcopy__(self, memo):
+        # One call of ffi.DeepCopy copies the whole graph in C++ (shared
+        # sub-objects stay shared, as with copy.deepcopy's memo).
+        return _ffi("ffi.DeepCopy")(self)
+
 
 # The views of keys(), values() and items() are one C type; isinstance checks
 # against the abstract views work through registration.
 _abc.KeysView.register(core.MapView)
 _abc.ValuesView.register(core.MapView)
 _abc.ItemsView.register(core.MapView)
+
+
+class _MapViewOf:
+    """The views upstream's container module names (``KeysView(m)`` ...):
+    live views of a Map or Dict, made from the map and, optionally,
+    ``iter_functor_getter(m)``, which returns an ffi iterator functor
+    (``f(0)`` the key, ``f(1)`` the value, ``f(2)`` advance, false at
+    the end), e.g. ``ffi.MapForwardIterFunctor``."""
+
+    __slots__ = ()
+
+    def __init__(self, backend_map, iter_functor_getter=None):
+        if not isinstance(backend_map, (Map, Dict)):
+            raise TypeError(
+                f"{type(self).__name__} needs an ffi Map or Dict, got {type(backend_map).__name__}"
+            )
+        self._mapping = backend_map  # the slot of the abstract MappingView
+        self._iter_functor_getter = iter_functor_getter
+
+    @property
+    def _backend_map(self):
+        return self._mapping
+
+    def __len__(self):
+        return len(self._backend_map)
+
+    def _pairs(self):
+        m = self._backend_map
+        if self._iter_functor_getter is None:
+            yield from m.items()
+            return
+        functor = self._iter_functor_getter(m)
+        for _ in range(len(m)):
+            yield functor(0), functor(1)
+            if not functor(2):
+                break
+
+    def __repr__(self):
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class KeysView(_MapViewOf, _abc.KeysView):
+
+    def __iter__(self):
+        for k, _ in self._pairs():
+            yield k
+
+    def __contains__(self, key):
+        return key in self._backend_map
+
+
+class ValuesView(_MapViewOf, _abc.ValuesView):
+
+    def __iter__(self):
+        for _, v in self._pairs():
+            yield v
+
+    def __contains__(self, value):
+        return any(v is value or v == value for _, v in self._pairs())
+
+
+class ItemsView(_MapViewOf, _abc.ItemsView):
+
+    def __iter__(self):
+        return self._pairs()
+
+    def __contains__(self, item):
+        try:
+            key, value = item
+        except (TypeError, ValueError):
+            return False
+        got = self._backend_map.get(key, MISSING)
+        return got is not MISSING and (got is value or got == value)
 
 
 class Shape(tuple):
@@ -138,6 +232,17 @@ class Error(core.Object):
 
     __slots__ = ()
 
+    def __init__(self, kind: str, message: str, backtrace: str = "") -> None:
+        """A new ffi.Error: ``Error("ValueError", "bad x", 'File "f.py", line 3, in g\n')``."""
+        self.__move_handle_from__(core._error_create(kind, message, backtrace))
+
+    def __reduce__(self):
+        # By value: kind, message and backtrace (an error's cause and extra
+        # context are not kept).  An Error holding nothing stays empty.
+        if not self.__chandle__():
+            return (_empty_error, ())
+        return (Error, core._error_info(self))
+
     @property
     def kind(self) -> str:
         return core._error_info(self)[0]
@@ -154,6 +259,10 @@ class Error(core.Object):
     def __repr__(self) -> str:
         kind, msg, _ = core._error_info(self)
         return f"ffi.Error({kind}: {msg})"
+
+
+def _empty_error():
+    return Error.__new__(Error)
 
 
 @register_object("ffi.OpaquePyObject")

@@ -62,3 +62,37 @@ def _native_frame(filename, funcname):
 
 
 core._set_traceback_factory(types.TracebackType, _native_frame)
+
+
+class TracebackManager:
+    """Makes traceback entries for native frames (upstream's name):
+    ``append_traceback(tb, filename, lineno, func)`` returns a new traceback
+    whose first entry is ``func`` at ``filename:lineno`` and whose rest is
+    ``tb`` (may be None).  Frames are cached per (filename, func)."""
+
+    def __init__(self) -> None:
+        self._frames = {}
+
+    def _create_frame(self, filename: str, lineno: int, func: str) -> types.FrameType:
+        key = (filename, func)
+        frame = self._frames.get(key)
+        if frame is None:
+            frame = self._frames[key] = _native_frame(filename, func)
+        return frame
+
+    def append_traceback(self, tb, filename: str, lineno: int, func: str) -> types.TracebackType:
+        if not isinstance(lineno, int) or lineno < 0:
+            raise ValueError(f"lineno must be a non-negative int, got {lineno!r}")
+        frame = self._create_frame(str(filename), lineno, str(func))
+        return types.TracebackType(tb, frame, frame.f_lasti, lineno)
+
+
+def _parse_backtrace(backtrace: str) -> list:
+    """The ``(filename, lineno, function)`` of each ``File "f", line n, in fn``
+    line of a backtrace, in order; other lines are skipped."""
+    import re  # noqa: PLC0415
+
+    out = []
+    for m in re.finditer(r'File "([^"]*)", line (\d+), in (.+)$', backtrace, re.M):
+        out.append((m.group(1), int(m.group(2)), m.group(3).strip()))
+    return out

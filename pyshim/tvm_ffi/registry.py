@@ -84,6 +84,12 @@ def get_global_func_metadata(name: str) -> dict[str, Any]:
     return json.loads(text) if text else {}
 
 
+def get_registered_type_keys() -> list[str]:
+    """The type keys of every type registered with libtvm_ffi (built-in,
+    C++ and py_class types), in registration order."""
+    return list(get_global_func("ffi.GetRegisteredTypeKeys")())
+
+
 def init_ffi_api(namespace: str, target_module_name: str | None = None) -> None:
     """Put every global function named ``<namespace>.<name>`` (with no further
     dot in ``<name>``) on the module ``target_module_name`` (default:
@@ -127,8 +133,22 @@ def _attach_reflection(cls, info: TypeInfo, init: bool = True, frozen: bool = Fa
             if tindex != info.type_index and hasattr(cls, m.name):
                 continue
             setattr(cls, m.name, m.as_callable(cls))
+    ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
+    if ctor is not None and "__ffi_init__" not in own:
+        # The C++ constructor as a method: obj.__ffi_init__(*args, **kwargs)
+        # makes the FFI object and points obj at it (as upstream exposes it).
+        def __ffi_init__(self, *args, **kwargs):
+            if kwargs:
+                # Keywords follow the KWARGS sentinel as name, value pairs.
+                args = args + (_kwargs_sentinel(),)
+                for name, value in kwargs.items():
+                    args = args + (name, value)
+            self.__init_handle_by_constructor__(ctor, *args)
+
+        __ffi_init__.__qualname__ = f"{cls.__name__}.__ffi_init__"
+        __ffi_init__.__doc__ = next(m.doc for m in info.methods if m.name == "__ffi_init__")
+        cls.__ffi_init__ = __ffi_init__
     if init and "__init__" not in own:
-        ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
         if ctor is not None:
 
             def __init__(self, *args, **kwargs):
@@ -213,3 +233,50 @@ def register_object(type_key=None):
     if type_key is None:
         return lambda cls: register(cls, cls.__name__)
     return register(type_key, type_key.__name__)
+
+
+def _fallback_class_factory(type_index: int):
+    """Make and bind the class of a reflected type that no Python class is
+    bound to (the extension calls this on first use of such a type).
+
+    The class is named after the type key (``testing.Foo`` gives class
+    ``Foo`` of module ``testing``, qualname ``testing.Foo``), derives from
+    the class of the type's parent (itself made this way when needed), and
+    carries the type's fields as properties and its methods.
+    """
+    if type_index in _MAKING:  # asked again while making it: no class yet
+        return None
+    _MAKING.add(type_index)
+    try:
+        return _make_fallback_class(type_index)
+    finally:
+        _MAKING.discard(type_index)
+
+
+_MAKING = set()
+
+
+def _make_fallback_class(type_index: int):
+    info = _type_info(type_index)
+    parent_index = info.type_ancestors[-1] if info.type_ancestors else None
+    parent = core._class_for_index(parent_index) if parent_index is not None else core.Object
+    module, _, name = info.type_key.rpartition(".")
+    cls = type(
+        name,
+        (parent,),
+        {
+            "__slots__": (),
+            "__module__": module,
+            "__qualname__": info.type_key,
+            "__doc__": f"Auto-generated fallback class for the FFI type {info.type_key} "
+            "(no Python class was registered for it).",
+        },
+    )
+    _attach_reflection(cls, info)
+    info.type_cls = cls
+    cls.__tvm_ffi_type_info__ = info
+    core._register_object(type_index, cls)
+    return cls
+
+
+core._fallback_class_factory = _fallback_class_factory

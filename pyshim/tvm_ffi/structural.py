@@ -5,6 +5,8 @@ library, so C and C++ callers get the same results (docs/reflection.md).
 """
 from __future__ import annotations
 
+from enum import IntEnum
+
 from . import access_path as _access_path  # registers AccessPath for the results
 from .registry import get_global_func
 
@@ -16,7 +18,25 @@ __all__ = [
     "structural_hash",
     "structural_visit",
     "visit_fields",
+    "WalkOrder",
+    "WalkResult",
 ]
+
+
+class WalkOrder(IntEnum):
+    """Whether a structural walk calls back on a node before (PREORDER) or
+    after (POSTORDER) its children."""
+
+    PREORDER = 0
+    POSTORDER = 1
+
+
+class WalkResult(IntEnum):
+    """What a structural walk does after a callback: ADVANCE into the node's
+    children, or SKIP them (and go on with the rest)."""
+
+    ADVANCE = 0
+    SKIP = 1
 
 _FUNCS = {}
 

@@ -250,8 +250,9 @@ TEST_CASE("Reflection: the testing library's reflected types", "[reflection]") {
   CHECK(TextOf(base->fields[1].name) == "v_f64");
   CHECK(TextOf(base->fields[2].name) == "v_str");
   CHECK(base->fields[0].default_value_or_factory.v_int64 == 10);
-  REQUIRE(derived->num_fields == 1);
+  REQUIRE(derived->num_fields == 2);
   CHECK(TextOf(derived->fields[0].name) == "v_array");
+  CHECK(TextOf(derived->fields[1].name) == "v_map");
 
   Function make = TestingGlobal("testing.make_test_object_base");
   Function use_count = TestingGlobal("testing.object_use_count");

@@ -90,6 +90,8 @@ CHILD = textwrap.dedent(r'''
             "Tensor": lambda: tvm_ffi.from_dlpack(np.arange(6, dtype="float32").reshape(2, 3)),
             "dtype": lambda: tvm_ffi.dtype("float32x4"),
             "DLDeviceType": lambda: tvm_ffi.DLDeviceType.kDLCPU,
+            "WalkOrder": lambda: tvm_ffi.WalkOrder.PREORDER,
+            "WalkResult": lambda: tvm_ffi.WalkResult.SKIP,
             "Module": lambda: tvm_ffi.system_lib(),
             "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
             "VirtualDevice": lambda: tvm_ffi.VirtualDevice(tvm_ffi.device("cuda", 0), None, "g"),

@@ -54,3 +54,14 @@ def test_flags_build_a_program(tmp_path):
     subprocess.run(["cc", str(src), "-o", str(exe), *flags], check=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     assert out == "0.1\n"
+
+
+def test_upstream_path_flags():
+    assert config("--dlpack-includedir") == libinfo.find_dlpack_include_path()
+    src = config("--sourcedir")
+    assert src == libinfo.find_source_path()
+    assert os.path.isfile(os.path.join(src, "include", "tvm", "ffi", "c_api.h"))
+    out = subprocess.run([sys.executable, "-m", "tvm_ffi.config", "--cython-lib-path"],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith("python -m tvm_ffi.config: tvm_ffi has no Cython library")
