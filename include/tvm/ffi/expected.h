@@ -300,30 +300,26 @@ inline constexpr bool use_default_type_traits_v<Expected<T>> = false;
 /*! \brief Expected<T> in an Any: whichever it holds, the T or the Error. */
 template <typename T>
 struct TypeTraits<Expected<T>> : public TypeTraitsBase {
+  using ValueTraits = TypeTraits<T>;
+  using ErrorTraits = TypeTraits<Error>;
+
   TVM_FFI_INLINE static void CopyToAnyView(const Expected<T>& src, TVMFFIAny* result) {
-    if (src.is_err()) {
-      TypeTraits<Error>::CopyToAnyView(src.error(), result);
-    } else {
-      TypeTraits<T>::CopyToAnyView(src.value(), result);
-    }
+    // The Any inside already holds exactly the view to give out.
+    *result = AnyView(detail::ExpectedUnsafe::GetData(src)).CopyToTVMFFIAny();
   }
   TVM_FFI_INLINE static void MoveToAny(Expected<T> src, TVMFFIAny* result) {
-    if (src.is_err()) {
-      TypeTraits<Error>::MoveToAny(std::move(src).error(), result);
-    } else {
-      TypeTraits<T>::MoveToAny(std::move(src).value(), result);
-    }
+    *result = detail::ExpectedUnsafe::MoveToTVMFFIAny(std::move(src));
   }
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return TypeTraits<T>::CheckAnyStrict(src) || TypeTraits<Error>::CheckAnyStrict(src);
+    return ErrorTraits::CheckAnyStrict(src) || ValueTraits::CheckAnyStrict(src);
   }
   TVM_FFI_INLINE static Expected<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (TypeTraits<T>::CheckAnyStrict(src)) return TypeTraits<T>::CopyFromAnyViewAfterCheck(src);
-    return TypeTraits<Error>::CopyFromAnyViewAfterCheck(src);
+    if (ErrorTraits::CheckAnyStrict(src)) return ErrorTraits::CopyFromAnyViewAfterCheck(src);
+    return ValueTraits::CopyFromAnyViewAfterCheck(src);
   }
   TVM_FFI_INLINE static Expected<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    if (TypeTraits<T>::CheckAnyStrict(src)) return TypeTraits<T>::MoveFromAnyAfterCheck(src);
-    return TypeTraits<Error>::MoveFromAnyAfterCheck(src);
+    if (ErrorTraits::CheckAnyStrict(src)) return ErrorTraits::MoveFromAnyAfterCheck(src);
+    return ValueTraits::MoveFromAnyAfterCheck(src);
   }
   /*! \brief T's conversions first, then an Error. */
   TVM_FFI_INLINE static std::optional<Expected<T>> TryCastFromAnyView(const TVMFFIAny* src) {
@@ -397,15 +393,17 @@ namespace detail {
 class UnexpectedBuilder {
  public:
   UnexpectedBuilder(const char* kind, const char* file, int line, const char* function)
-      : kind_(kind), file_(file), line_(line), function_(function) {}
+      : kind_(kind), file_(file), function_(function), line_(line) {}
 
+  /*! \brief Stream manipulators such as std::hex. */
+  UnexpectedBuilder&& operator<<(std::ostream& (*manipulator)(std::ostream&)) && {
+    stream_ << manipulator;
+    return std::move(*this);
+  }
+  /*! \brief Appends `value` to the message. */
   template <typename T>
   UnexpectedBuilder&& operator<<(T&& value) && {
     stream_ << std::forward<T>(value);
-    return std::move(*this);
-  }
-  UnexpectedBuilder&& operator<<(std::ostream& (*manipulator)(std::ostream&)) && {
-    manipulator(stream_);
     return std::move(*this);
   }
 
@@ -422,8 +420,8 @@ class UnexpectedBuilder {
  private:
   const char* kind_;
   const char* file_;
-  int line_;
   const char* function_;
+  int line_;
   std::ostringstream stream_;
 };
 
@@ -452,19 +450,20 @@ class UnexpectedBuilder {
     return TVM_FFI_UNEXPECTED(ErrorKind)                                       \
            << "Check failed: " << #x " " #op " " #y << (*tvm_ffi_check_err) << ": "
 
-#define TVM_FFI_RET_CHECK_LT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
-#define TVM_FFI_RET_CHECK_GT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
-#define TVM_FFI_RET_CHECK_LE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
-#define TVM_FFI_RET_CHECK_GE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
 #define TVM_FFI_RET_CHECK_EQ(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_EQ, ==, x, y, ErrorKind)
 #define TVM_FFI_RET_CHECK_NE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_NE, !=, x, y, ErrorKind)
+#define TVM_FFI_RET_CHECK_LT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
+#define TVM_FFI_RET_CHECK_LE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
+#define TVM_FFI_RET_CHECK_GT(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
+#define TVM_FFI_RET_CHECK_GE(x, y, ErrorKind) TVM_FFI_RET_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
 
+/*! \brief The RET_CHECK forms with kind InternalError. */
 #define TVM_FFI_RET_ICHECK(x) TVM_FFI_RET_CHECK(x, InternalError)
-#define TVM_FFI_RET_ICHECK_LT(x, y) TVM_FFI_RET_CHECK_LT(x, y, InternalError)
-#define TVM_FFI_RET_ICHECK_GT(x, y) TVM_FFI_RET_CHECK_GT(x, y, InternalError)
-#define TVM_FFI_RET_ICHECK_LE(x, y) TVM_FFI_RET_CHECK_LE(x, y, InternalError)
-#define TVM_FFI_RET_ICHECK_GE(x, y) TVM_FFI_RET_CHECK_GE(x, y, InternalError)
 #define TVM_FFI_RET_ICHECK_EQ(x, y) TVM_FFI_RET_CHECK_EQ(x, y, InternalError)
 #define TVM_FFI_RET_ICHECK_NE(x, y) TVM_FFI_RET_CHECK_NE(x, y, InternalError)
+#define TVM_FFI_RET_ICHECK_LT(x, y) TVM_FFI_RET_CHECK_LT(x, y, InternalError)
+#define TVM_FFI_RET_ICHECK_LE(x, y) TVM_FFI_RET_CHECK_LE(x, y, InternalError)
+#define TVM_FFI_RET_ICHECK_GT(x, y) TVM_FFI_RET_CHECK_GT(x, y, InternalError)
+#define TVM_FFI_RET_ICHECK_GE(x, y) TVM_FFI_RET_CHECK_GE(x, y, InternalError)
 
 #endif  // TVM_FFI_EXPECTED_H_
