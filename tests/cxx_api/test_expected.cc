@@ -5,21 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "error_of.h"
+
 #include <string>
 
 using namespace tvm::ffi;
+using cxx_api_test::ErrorOf;
 
 namespace {
-
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 Expected<int> Half(int x) {
   TVM_FFI_RET_CHECK(x % 2 == 0, ValueError) << "odd " << x;
