@@ -39,11 +39,13 @@ def __main__(argv: list[str] | None = None) -> int:
     ty_map = generator.default_ty_map()
     failed = 0
     stale = 0
+    broken: set[Path] = set()  # a file whose directives are bad is not rewritten
     for file in files:
         try:
             _stage_1(file, ty_map)
         except Exception:
             failed += 1
+            broken.add(file.path)
             _report_failure(file.path)
     if opt.init is not None:
         if init_path is None:
@@ -52,6 +54,8 @@ def __main__(argv: list[str] | None = None) -> int:
         _stage_2(files, ty_map, opt.init, init_path, global_funcs, generator)
     before = {f.path: generator.check_view(f.code_blocks) for f in files} if opt.check else {}
     for file in files:
+        if file.path in broken:
+            continue
         if opt.verbose:
             print(f"{C.TERM_CYAN}[File] {file.path}{C.TERM_RESET}")
         try:
@@ -232,3 +236,7 @@ def _parse_args(argv: list[str] | None = None) -> Options:
         check=args.check,
         target=args.target,
     )
+
+
+if __name__ == "__main__":
+    main()

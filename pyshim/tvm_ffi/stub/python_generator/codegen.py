@@ -168,11 +168,11 @@ def generate_python_import_section(
             names.append(item.spelling())
     body = [_FMT_OFF, "# isort: off", "from __future__ import annotations",
             "from typing import TYPE_CHECKING"]
-    body += [f"from {mod} import {', '.join(names)}" for mod, names in sorted(runtime.items())]
+    body += [f"from {mod} import {', '.join(sorted(names))}" for mod, names in sorted(runtime.items())]
     if checking:
         body.append("if TYPE_CHECKING:")
         body += [
-            f"{' ' * opt.indent}from {mod} import {', '.join(names)}"
+            f"{' ' * opt.indent}from {mod} import {', '.join(sorted(names))}"
             for mod, names in sorted(checking.items())
         ]
     body += ["# isort: on", _FMT_ON]
