@@ -205,3 +205,61 @@ def test_command_line_errors():
     target = run("--target", "zig", ".")
     assert target.returncode == 2
     assert "invalid choice: 'zig'" in target.stderr
+
+
+# -- native layout classification (tvm_ffi.stub.layout) ----------------------
+
+
+def _layout_infos():
+    from tvm_ffi.core import TypeSchema
+    from tvm_ffi.stub.utils import NamedTypeSchema, ObjectInfo
+
+    def field(name, offset, size, alignment=None):
+        return NamedTypeSchema(name, TypeSchema("int"), size=size, alignment=alignment or size, offset=offset)
+
+    def info(key, parent, total, *fields):
+        return ObjectInfo(fields=list(fields), methods=[], type_key=key, parent_type_key=parent,
+                          ancestors=[] if parent is None else ["ffi.Object"], total_size=total)
+
+    return {
+        "ffi.Object": info("ffi.Object", None, 24),
+        # int64 @24, int32 @32, 4 bytes of tail padding to the 8-byte alignment.
+        "t.Base": info("t.Base", "ffi.Object", 40, field("a", 24, 8), field("b", 32, 4)),
+        # int64 @24, then 8 bytes no field explains, then int32 @40.
+        "t.Hidden": info("t.Hidden", "ffi.Object", 48, field("a", 24, 8), field("b", 40, 4)),
+        "t.Overlap": info("t.Overlap", "t.Base", 48, field("c", 36, 4)),
+        "t.NoMeta": info("t.NoMeta", "ffi.Object", None),
+        "t.UnderNoMeta": info("t.UnderNoMeta", "t.NoMeta", 48, field("x", 40, 8)),
+    }
+
+
+def test_layout_verdicts_explain_every_byte():
+    from tvm_ffi.stub.layout import ByteRange, FieldBytes, classify
+
+    verdicts = classify(_layout_infos(), forced_opaque={"t.NoMeta"})
+    base = verdicts["t.Base"]
+    assert (base.verdict, base.reason, base.own_bytes, base.alignment) == ("complete", None, ByteRange(24, 40), 8)
+    assert base.padding == [ByteRange(36, 40)] and base.uncovered == []
+    hidden = verdicts["t.Hidden"]
+    assert (hidden.reason, hidden.uncovered, hidden.padding) == (
+        "uncovered-bytes", [ByteRange(32, 40)], [ByteRange(44, 48)])
+    assert hidden.fields == [FieldBytes("a", 24, 8, 8), FieldBytes("b", 40, 4, 4)]
+    assert verdicts["t.Overlap"].reason == "field-overlap"
+    assert verdicts["t.Overlap"].detail == "field 'c' at [36, 40) starts before byte 40"
+    # A missing size beats the directive; the child names the parent and its reason.
+    assert verdicts["t.NoMeta"].reason == "layout-unknown"
+    assert verdicts["t.UnderNoMeta"].detail == "parent 't.NoMeta' is opaque (layout-unknown)"
+    with pytest.raises(KeyError, match="'t.Base'"):
+        classify({"t.Overlap": _layout_infos()["t.Overlap"]})
+
+
+def test_coverage_out_needs_no_files(tmp_path):
+    import json
+
+    out = tmp_path / "coverage.json"
+    assert stubgen(["--coverage-out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert list(report) == sorted(report)
+    assert report["ffi.Object"]["verdict"] == "complete"
+    assert report["testing.TestCxxClassDerived"]["parent"] == "testing.TestCxxClassBase"
+    assert report["testing.TestCxxClassDerived"]["ancestors"] == ["ffi.Object", "testing.TestCxxClassBase"]

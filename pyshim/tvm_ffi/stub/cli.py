@@ -18,7 +18,13 @@ from typing import Any
 from . import consts as C
 from .file_utils import FileInfo, collect_files, syntax_for
 from .generator import generator_names, get_generator
-from .lib_state import collect_global_funcs, collect_type_keys, toposort_objects
+from .layout import classify, write_coverage_report
+from .lib_state import (
+    collect_global_funcs,
+    collect_type_keys,
+    object_info_from_type_key,
+    toposort_objects,
+)
 from .utils import FuncInfo, InitConfig, Options
 
 
@@ -67,6 +73,11 @@ def __main__(argv: list[str] | None = None) -> int:
         if opt.check and changed and generator.check_view(file.code_blocks) != before[file.path]:
             stale += 1
             print(f"{C.TERM_YELLOW}[Stale] {file.path}{C.TERM_RESET}")
+    if opt.coverage_out:
+        infos = {
+            key: object_info_from_type_key(key) for keys in collect_type_keys().values() for key in keys
+        }
+        write_coverage_report(Path(opt.coverage_out), classify(infos))
     del dlls
     return 2 if failed else 1 if stale else 0
 
@@ -215,13 +226,16 @@ def _parse_args(argv: list[str] | None = None) -> Options:
     parser.add_argument("--dry-run", action="store_true", help="write nothing")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a file's blocks are out of date")
+    parser.add_argument("--coverage-out", type=str, default=None,
+                        help="write a JSON report of which registered types have a fully "
+                        "known native layout (tvm_ffi.stub.layout); no file needed then")
     args = parser.parse_args(argv)
     init = None
     if args.init_pypkg or args.init_lib or args.init_prefix:
         if not (args.init_pypkg and args.init_lib and args.init_prefix):
             parser.error("--init-pypkg, --init-lib and --init-prefix go together")
         init = InitConfig(pkg=args.init_pypkg, shared_target=args.init_lib, prefix=args.init_prefix)
-    if not args.files:
+    if not args.files and not args.coverage_out:
         parser.error("give at least one file or folder")
     if args.check and init is not None:
         parser.error("--check does not go with --init-*")
@@ -235,6 +249,7 @@ def _parse_args(argv: list[str] | None = None) -> Options:
         dry_run=args.dry_run or args.check,
         check=args.check,
         target=args.target,
+        coverage_out=args.coverage_out,
     )
 
 

@@ -30,6 +30,7 @@ class Options:
     dry_run: bool = False
     check: bool = False
     target: str = "python"
+    coverage_out: str | None = None
 
 
 class NamedTypeSchema(TypeSchema):
