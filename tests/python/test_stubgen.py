@@ -1,11 +1,13 @@
 """tvm_ffi.stub / tvm-ffi-stubgen: marker parsing, and stub blocks filled from the live registry."""
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import tvm_ffi.libinfo
 import tvm_ffi.testing  # noqa: F401  (registers testing.* functions and types)
 from tvm_ffi.stub.cli import __main__ as stubgen
 from tvm_ffi.stub.file_utils import CodeBlock, FileInfo
@@ -263,3 +265,35 @@ def test_coverage_out_needs_no_files(tmp_path):
     assert report["ffi.Object"]["verdict"] == "complete"
     assert report["testing.TestCxxClassDerived"]["parent"] == "testing.TestCxxClassBase"
     assert report["testing.TestCxxClassDerived"]["ancestors"] == ["ffi.Object", "testing.TestCxxClassBase"]
+
+
+def test_init_package_imports_and_binds_in_a_fresh_process(tmp_path):
+    """--init over the testing library, then the generated package is imported
+    (in a new process, so its classes do not replace this session's)."""
+    lib = tvm_ffi.libinfo.find_libtvm_ffi_testing()
+    gen = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.stub.cli", "--dlls", lib, "--init-pypkg", "tvm_ffi",
+         "--init-lib", "tvm_ffi_testing", "--init-prefix", "testing", str(tmp_path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    api = (tmp_path / "testing" / "_ffi_api.py").read_text(encoding="utf-8")
+    # Positional parameters with defaults come after the required ones (else: SyntaxError).
+    assert ("def __init__(self, parent_required: int, child_required: int, "
+            "parent_default: int = ..., *, child_kw_only: int) -> None: ...") in api
+    run = subprocess.run(
+        [sys.executable, "-c",
+         "import testing; assert testing.add_one(1) == 2; "
+         "assert testing.TestCxxClassBase.__module__ == 'testing._ffi_api'; "
+         "assert 'TestCxxClassDerived' in testing.__all__; print('ok')"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+        # tvm_ffi from wherever this session has it (a build tree's relative path too).
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            [os.path.dirname(os.path.dirname(os.path.abspath(tvm_ffi.__file__))), os.environ.get("PYTHONPATH", "")])},
+    )
+    assert run.stdout.strip() == "ok", run.stderr
+    check = subprocess.run(
+        [sys.executable, "-m", "tvm_ffi.stub.cli", "--check", "--dlls", lib, str(tmp_path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert check.returncode == 0, check.stdout

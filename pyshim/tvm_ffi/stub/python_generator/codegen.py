@@ -71,13 +71,18 @@ def render_object_methods(
 
 
 def _init_params(info: ObjectInfo, ty_map: TyMap) -> list[str]:
-    positional, keyword = [], []
+    # Python wants every positional parameter with a default after those
+    # without one; keyword-only parameters may come in any order.
+    required, defaulted, keyword = [], [], []
     for field in info.init_fields:
         text = f"{field.name}: {render_type(field.schema, ty_map)}"
-        if field.has_default:
-            text += " = ..."
-        (keyword if field.kw_only else positional).append(text)
-    return ["self", *positional, *(["*", *keyword] if keyword else [])]
+        if field.kw_only:
+            keyword.append(text + (" = ..." if field.has_default else ""))
+        elif field.has_default:
+            defaulted.append(text + " = ...")
+        else:
+            required.append(text)
+    return ["self", *required, *defaulted, *(["*", *keyword] if keyword else [])]
 
 
 def render_object_init(
