@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 from .. import registry
-from ..core import TypeSchema, _lookup_or_register_type_info_from_type_key
+from ..core import (
+    TypeSchema,
+    _lookup_or_register_type_info_from_type_key,
+    _object_type_key_to_index,
+)
 from .utils import FuncInfo, NamedTypeSchema, ObjectInfo, _schema_from_metadata
 
 
@@ -21,10 +25,18 @@ def collect_global_funcs() -> dict[str, list[FuncInfo]]:
     return out
 
 
+# Type indices below this are values held in the Any cell itself (None, int,
+# Device, small strings, ...), not objects with a header.
+_FIRST_OBJECT_TYPE_INDEX = 64
+
+
 def collect_type_keys() -> dict[str, list[str]]:
-    """Every registered type key, under its prefix."""
+    """Every registered object type key, under its prefix."""
     out: dict[str, list[str]] = {}
     for key in sorted(registry.get_registered_type_keys()):
+        index = _object_type_key_to_index(key)
+        if index is None or index < _FIRST_OBJECT_TYPE_INDEX:
+            continue
         out.setdefault(key.rpartition(".")[0], []).append(key)
     return out
 
