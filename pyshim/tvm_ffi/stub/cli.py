@@ -75,7 +75,9 @@ def __main__(argv: list[str] | None = None) -> int:
             print(f"{C.TERM_YELLOW}[Stale] {file.path}{C.TERM_RESET}")
     if opt.coverage_out:
         infos = {
-            key: object_info_from_type_key(key) for keys in collect_type_keys().values() for key in keys
+            key: object_info_from_type_key(key)
+            for keys in collect_type_keys().values()
+            for key in keys
         }
         write_coverage_report(Path(opt.coverage_out), classify(infos))
     del dlls

@@ -172,7 +172,9 @@ def collect_files(paths: Iterable[Path], exts: Iterable[str]) -> list[FileInfo]:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            candidates = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in wanted)
+            candidates = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in wanted
+            )
         elif path.is_file():
             candidates = [path]
         else:

@@ -20,7 +20,8 @@ def get_generator(name: str) -> Any:
     """A new generator for ``name``; ValueError naming the known ones otherwise."""
     _load_builtin()
     if name not in _REGISTRY:
-        raise ValueError(f"Unknown generator {name!r}. Known generators: {', '.join(sorted(_REGISTRY))}")
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"Unknown generator {name!r}. Known generators: {known}")
     return _REGISTRY[name]()
 
 

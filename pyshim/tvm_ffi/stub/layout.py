@@ -90,7 +90,9 @@ def classify(
     def visit(key: str, child: str | None) -> Verdict:
         if key not in verdicts:
             if key not in infos:
-                raise KeyError(f"type {key!r} (an ancestor of {child!r}) is not among the types given")
+                raise KeyError(
+                    f"type {key!r} (an ancestor of {child!r}) is not among the types given"
+                )
             info = infos[key]
             parent = visit(info.parent_type_key, key) if info.parent_type_key else None
             verdicts[key] = _classify_one(
@@ -127,7 +129,11 @@ def _classify_one(
     # Evidence first: it is recorded even when a parent decides the verdict.
     missing = [f.name for f in info.fields if None in (f.offset, f.size, f.alignment)]
     fields = sorted(
-        (FieldBytes(f.name, f.offset, f.size, f.alignment) for f in info.fields if f.name not in missing),
+        (
+            FieldBytes(f.name, f.offset, f.size, f.alignment)
+            for f in info.fields
+            if f.name not in missing
+        ),
         key=lambda f: f.offset,
     )
     v.fields = fields
@@ -154,10 +160,12 @@ def _classify_one(
     for f in fields:
         where = ByteRange(f.offset, f.offset + f.size)
         if f.offset < cursor:
-            v.reason, v.detail = "field-overlap", f"field {f.name!r} at {where} starts before byte {cursor}"
+            v.reason = "field-overlap"
+            v.detail = f"field {f.name!r} at {where} starts before byte {cursor}"
             return v
         if where.end > end:
-            v.reason, v.detail = "field-overlap", f"field {f.name!r} at {where} ends past total_size {end}"
+            v.reason = "field-overlap"
+            v.detail = f"field {f.name!r} at {where} ends past total_size {end}"
             return v
         if f.offset > cursor:
             gap = ByteRange(cursor, f.offset)
@@ -173,7 +181,8 @@ def _classify_one(
     if field_renderable is not None:
         for f in sorted(info.fields, key=lambda f: f.offset):
             if not field_renderable(f):
-                v.reason, v.detail = "unrenderable-field", f"the type of field {f.name!r} cannot be spelled"
+                v.reason = "unrenderable-field"
+                v.detail = f"the type of field {f.name!r} cannot be spelled"
                 return v
     if forced:
         v.reason, v.detail = "by-directive", f"{key!r} is kept opaque by a directive"

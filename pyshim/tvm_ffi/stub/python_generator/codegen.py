@@ -173,7 +173,9 @@ def generate_python_import_section(
             names.append(item.spelling())
     body = [_FMT_OFF, "# isort: off", "from __future__ import annotations",
             "from typing import TYPE_CHECKING"]
-    body += [f"from {mod} import {', '.join(sorted(names))}" for mod, names in sorted(runtime.items())]
+    body += [
+        f"from {mod} import {', '.join(sorted(names))}" for mod, names in sorted(runtime.items())
+    ]
     if checking:
         body.append("if TYPE_CHECKING:")
         body += [
@@ -199,7 +201,7 @@ def generate_python_all(code: CodeBlock, names: set[str], opt: Options) -> None:
 
 
 def generate_python_export(code: CodeBlock) -> None:
-    """Fills an ``export/<module>`` block: re-export everything ``<module>`` lists in ``__all__``."""
+    """Fills an ``export/<module>`` block: re-exports everything in ``<module>.__all__``."""
     mod = code.param
     _wrap(code, [
         _FMT_OFF,
