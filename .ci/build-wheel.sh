@@ -52,7 +52,10 @@ rm -rf "$WORK/dist" "$WORK/wheelhouse" "$WORK/unpacked"
 mkdir -p "$WORK/dist" "$WORK/wheelhouse"
 
 step "pip wheel (Python $("$PY312" -c 'import sys; print(sys.version.split()[0])'), build dir $WORK/build)"
-CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-2}" "$TOOLS/bin/python" -m pip wheel --no-deps \
+# CCACHE_BASEDIR empty: ccache keeps the sources' absolute paths (instead of
+# rewriting them relative to the build directory), so -fdebug-prefix-map turns
+# them into core/dtype.cc in the line tables, not ../../core/dtype.cc.
+CCACHE_BASEDIR= CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-2}" "$TOOLS/bin/python" -m pip wheel --no-deps \
   --no-build-isolation --wheel-dir "$WORK/dist" \
   -C build-dir="$WORK/build" \
   -C cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache \

@@ -58,6 +58,19 @@ VPY="$WORK/venv-wheel/bin/python"
   "$ROOT/tests/python/test_traceback.py" "$ROOT/tests/python/test_config.py") ||
   fail "the traceback and config tests on the installed wheel"
 
+# A library frame from the wheel: the source path relative to the tree, the
+# raising line, a short name.
+(cd "$WORK" && "$VPY" - <<'EOF') || fail "library frames of the installed wheel"
+import traceback, tvm_ffi
+try:
+    tvm_ffi.dtype("float33x")
+except ValueError as e:
+    frame = traceback.extract_tb(e.__traceback__)[-1]
+print(f"innermost frame: {frame.filename}, line {frame.lineno}, in {frame.name}")
+assert frame.filename == "core/dtype.cc" and frame.lineno > 0, frame
+assert frame.name.startswith("tvmffi::core::dtype::") and len(frame.name) <= 128, frame.name
+EOF
+
 CONFIG="$WORK/venv-wheel/bin/tvm-ffi-config"
 CMAKEDIR="$("$CONFIG" --cmakedir)" || fail "tvm-ffi-config --cmakedir"
 PCDIR="$("$CONFIG" --pkgconfigdir)" || fail "tvm-ffi-config --pkgconfigdir"
@@ -147,7 +160,8 @@ if cmake -S "${src[0]}" -B "$WORK/unpacked-build-tests" -DTVM_FFI_BUILD_TESTS=ON
   >"$WORK/unpacked-tests.log" 2>&1; then
   fail "TVM_FFI_BUILD_TESTS=ON configured without tests/"
 fi
-grep -q "TVM_FFI_BUILD_TESTS=ON but .*/tests/ is missing" "$WORK/unpacked-tests.log" ||
+# (CMake wraps the message: compare it on one line.)
+tr -s ' \n' '  ' <"$WORK/unpacked-tests.log" | grep -q "TVM_FFI_BUILD_TESTS=ON but .*/tests/ is missing" ||
   { cat "$WORK/unpacked-tests.log"; fail "TVM_FFI_BUILD_TESTS=ON without tests/: no clear message"; }
 
 step "sdist: pip install of the tarball into a fresh venv (builds the library)"
