@@ -18,6 +18,7 @@
 #include <unwind.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -167,7 +168,9 @@ std::string ReadableName(const std::string& name) {
       }
       continue;
     }
-    if (name.compare(i, 8, "operator") == 0) {
+    bool word_start = i == 0 || !(std::isalnum(static_cast<unsigned char>(name[i - 1])) ||
+                                  name[i - 1] == '_');
+    if (word_start && name.compare(i, 8, "operator") == 0) {
       size_t end = i + 8;
       if (name.compare(end, 2, "()") == 0) {
         end += 2;
