@@ -6,9 +6,7 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
-#include <dwarf.h>
 #include <elf.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
@@ -16,6 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unwind.h>
+#if TVMFFI_HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#endif
 
 #include <atomic>
 #include <cctype>
@@ -214,6 +216,7 @@ std::string Demangle(const char* symbol) {
   return status == 0 && out != nullptr ? std::string(out.get()) : std::string(symbol);
 }
 
+#if TVMFFI_HAVE_LIBDW
 // elfutils' libdw, loaded with dlopen the first time a frame is named: the
 // library works without it (frames then have names but no file and line).
 // One Dwfl session describes the whole process; libdw is not thread-safe, so
@@ -392,6 +395,24 @@ class DwarfReader {
   decltype(&dwarf_getsrcfiles) getsrcfiles_ = nullptr;
   decltype(&dwarf_filesrc) filesrc_ = nullptr;
 };
+#else
+// Built without elfutils' headers (CMake found no libdw-dev): frames are
+// named from the symbol tables, with no file and line.
+class DwarfReader {
+ public:
+  static DwarfReader& Get() {
+    static DwarfReader* reader = new DwarfReader();  // used until exit
+    return *reader;
+  }
+  struct SourceFrame {
+    std::string name;
+    std::string file;
+    int line = 0;
+  };
+  void Refresh() {}
+  bool Lookup(uintptr_t, std::vector<SourceFrame>*) { return false; }
+};
+#endif  // TVMFFI_HAVE_LIBDW
 
 // The function symbol holding vaddr (an address as the file links it) in an
 // ELF image of len bytes: .symtab first (hidden functions are there), then
