@@ -285,3 +285,36 @@ def test_library_frame_names_are_short(kernel):
     # testing.apply's lambda, in testing/testing_core.cc, with its line.
     assert any(re.search(r"(^|/)testing/[a-z_]+\.cc$", f[1]) and f[2] > 0 for f in native), native
     _check_readable_names(frames)
+
+
+def test_without_libdw_frames_are_named_from_the_symbol_tables(kernel_lib, tmp_path):
+    # A libdw.so.1 first on the search path that has none of libdw's
+    # functions: the library falls back to the ELF symbol tables, which name
+    # hidden functions too (ThrowUnknown is in no dynamic symbol table).
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    (tmp_path / "not_libdw.c").write_text("int tvmffi_test_not_libdw;\n")
+    subprocess.run([cc, "-shared", "-fPIC", str(tmp_path / "not_libdw.c"),
+                    "-o", str(tmp_path / "libdw.so.1")], check=True)
+    code = KERNEL_SETUP.format(lib=kernel_lib) + textwrap.dedent("""
+        def show(frames):
+            for fs in frames:
+                print(fs.name, fs.filename, fs.lineno, sep="|")
+        try:
+            f()
+        except ValueError as e:
+            show(traceback.extract_tb(e.__traceback__)[1:])
+        print("--")
+        try:
+            tvm_ffi.dtype("float33x")
+        except ValueError as e:
+            show(traceback.extract_tb(e.__traceback__)[-1:])
+    """)
+    search = os.pathsep.join(p for p in [str(tmp_path), os.environ.get("LD_LIBRARY_PATH")] if p)
+    res = _run(code, LD_LIBRARY_PATH=search)
+    assert res.returncode == 0, res.stderr
+    kernel_rows, dtype_rows = [[ln.split("|") for ln in part.strip().splitlines()]
+                               for part in res.stdout.split("--\n")]
+    assert kernel_rows == [[name, kernel_lib, "0"] for name in LEVELS]
+    [[name, filename, line]] = dtype_rows
+    assert name == "tvmffi::core::dtype::(anonymous namespace)::ThrowUnknown(...)"
+    assert os.path.basename(filename) == "libtvm_ffi.so" and line == "0"
