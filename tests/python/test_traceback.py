@@ -273,7 +273,7 @@ def test_library_frames_show_source_file_and_line():
     _check_readable_names(frames)
 
 
-def test_library_frame_names_are_short(kernel):
+def test_library_frame_names_are_short():
     def inner():
         raise KeyError("deepest")
 
