@@ -102,3 +102,10 @@ test-lang: build
 	TVM_FFI_LIB=$(abspath $(BUILD))/libtvm_ffi.so \
 	  TVM_FFI_TESTING_LIB=$(abspath $(BUILD))/libtvm_ffi_testing.so \
 	  LANG_BUILD=$(abspath $(BUILD))/lang bash tests/lang/run.sh
+
+# The sdist installs and the wheel is portable (.ci/package-tests.sh: manylinux
+# tag, NEEDED lists, find_package and pkg-config from the wheel, pip install of
+# the sdist into a fresh venv).
+.PHONY: package-test
+package-test:
+	bash .ci/package-tests.sh

@@ -1,18 +1,26 @@
-// Backtraces: walk the stack with libunwind, name each frame with elfutils'
-// libdw (function, file, line), cache the names per program counter.
-#define UNW_LOCAL_ONLY
+// Backtraces: walk the stack with the C++ runtime's unwinder (libgcc's
+// _Unwind_Backtrace, already in every process that throws), name each frame
+// with elfutils' libdw (function, file, line), cache the names per program
+// counter.  Without libdw, names come from the ELF symbol tables.
 #include "backtrace.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
-#include <dwarf.h>
-#include <elfutils/libdwfl.h>
-#include <libunwind.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <unwind.h>
+#if TVMFFI_HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#endif
 
 #include <atomic>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -54,8 +62,11 @@ Boundary BoundaryOf(const char* symbol) {
       StartsWith(symbol, "tvmffi_py_callback_safe_call")) {
     return kFFICall;
   }
+  // CPython's own: its private functions, the call protocol, and the static
+  // functions that call a type (a constructor) or a C function.
   if (StartsWith(symbol, "_Py") || StartsWith(symbol, "PyObject_") ||
-      StartsWith(symbol, "slot_tp_call")) {
+      StartsWith(symbol, "slot_tp_call") || StartsWith(symbol, "type_call") ||
+      StartsWith(symbol, "cfunction_") || StartsWith(symbol, "method_vectorcall")) {
     return kInterpreter;
   }
   return kNotBoundary;
@@ -134,6 +145,70 @@ bool IsBracket(const std::string& name) {
   return HasPrefixAfterReturnType(name, kPrefixes, sizeof(kPrefixes) / sizeof(kPrefixes[0]));
 }
 
+// A frame's function as people read it: each template argument list becomes
+// <...> (`TypedFunctionObj<...>::SafeCall`, not the 200 characters of its
+// arguments), a parameter list (...), also a lambda's (`{lambda(...)#1}`);
+// the return type a template instance is demangled with and the compiler's
+// ` [clone .cold]` marks are left out.  The file and line tell overloads
+// apart.  An operator's own brackets (`operator<<`, `operator()`) and
+// `(anonymous namespace)` stay.
+std::string ReadableName(const std::string& name) {
+  static const char kOperatorChars[] = "<>=-!+*/%&|^~[],";
+  static const char kAnonymous[] = "(anonymous namespace)";
+  std::string out;
+  out.reserve(name.size());
+  int depth = 0;  // inside <>
+  for (size_t i = QualifiedNameStart(name); i < name.size(); ++i) {
+    char c = name[i];
+    if (depth > 0) {
+      if (c == '-' && i + 1 < name.size() && name[i + 1] == '>') {
+        ++i;  // `->` inside an argument is not a closing bracket
+      } else if (c == '<') {
+        ++depth;
+      } else if (c == '>') {
+        --depth;
+      }
+      continue;
+    }
+    bool word_start = i == 0 || !(std::isalnum(static_cast<unsigned char>(name[i - 1])) ||
+                                  name[i - 1] == '_');
+    if (word_start && name.compare(i, 8, "operator") == 0) {
+      size_t end = i + 8;
+      if (name.compare(end, 2, "()") == 0) {
+        end += 2;
+      } else {
+        while (end < name.size() && std::strchr(kOperatorChars, name[end]) != nullptr) ++end;
+      }
+      out.append(name, i, end - i);
+      i = end - 1;
+      continue;
+    }
+    if (c == '<') {
+      out.append("<...>");
+      depth = 1;
+      continue;
+    }
+    if (name.compare(i, 8, " [clone ") == 0) {
+      size_t end = name.find(']', i);
+      if (end == std::string::npos) break;
+      i = end;
+      continue;
+    }
+    if (c == '(' && name.compare(i, sizeof(kAnonymous) - 1, kAnonymous) != 0) {
+      size_t end = i + 1;
+      for (int parens = 1; end < name.size(); ++end) {
+        if (name[end] == '(') ++parens;
+        if (name[end] == ')' && --parens == 0) break;
+      }
+      out.append(end == i + 1 ? "()" : "(...)");
+      i = end;
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
 std::string Demangle(const char* symbol) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(symbol, nullptr, nullptr, &status),
@@ -141,6 +216,7 @@ std::string Demangle(const char* symbol) {
   return status == 0 && out != nullptr ? std::string(out.get()) : std::string(symbol);
 }
 
+#if TVMFFI_HAVE_LIBDW
 // elfutils' libdw, loaded with dlopen the first time a frame is named: the
 // library works without it (frames then have names but no file and line).
 // One Dwfl session describes the whole process; libdw is not thread-safe, so
@@ -319,6 +395,128 @@ class DwarfReader {
   decltype(&dwarf_getsrcfiles) getsrcfiles_ = nullptr;
   decltype(&dwarf_filesrc) filesrc_ = nullptr;
 };
+#else
+// Built without elfutils' headers (CMake found no libdw-dev): frames are
+// named from the symbol tables, with no file and line.
+class DwarfReader {
+ public:
+  static DwarfReader& Get() {
+    static DwarfReader* reader = new DwarfReader();  // used until exit
+    return *reader;
+  }
+  struct SourceFrame {
+    std::string name;
+    std::string file;
+    int line = 0;
+  };
+  void Refresh() {}
+  bool Lookup(uintptr_t, std::vector<SourceFrame>*) { return false; }
+};
+#endif  // TVMFFI_HAVE_LIBDW
+
+// The function symbol holding vaddr (an address as the file links it) in an
+// ELF image of len bytes: .symtab first (hidden functions are there), then
+// .dynsym.  Bounds-checked against len; no allocation.
+bool FindElfSymbol(const char* img, size_t len, uintptr_t vaddr, char* name, size_t size,
+                   uintptr_t* offset) {
+  if (len < sizeof(ElfW(Ehdr))) return false;
+  const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(img);
+  if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+      eh->e_shoff == 0 || eh->e_shoff > len ||
+      (len - eh->e_shoff) / sizeof(ElfW(Shdr)) < eh->e_shnum) {
+    return false;
+  }
+  const auto* sections = reinterpret_cast<const ElfW(Shdr)*>(img + eh->e_shoff);
+  for (ElfW(Word) type : {SHT_SYMTAB, SHT_DYNSYM}) {
+    for (size_t i = 0; i < eh->e_shnum; ++i) {
+      const ElfW(Shdr)& tab = sections[i];
+      if (tab.sh_type != type || tab.sh_entsize != sizeof(ElfW(Sym)) || tab.sh_link >= eh->e_shnum ||
+          tab.sh_offset > len || tab.sh_size > len - tab.sh_offset) {
+        continue;
+      }
+      const ElfW(Shdr)& strs = sections[tab.sh_link];
+      if (strs.sh_offset > len || strs.sh_size > len - strs.sh_offset) continue;
+      const auto* syms = reinterpret_cast<const ElfW(Sym)*>(img + tab.sh_offset);
+      for (size_t k = 0; k < tab.sh_size / sizeof(ElfW(Sym)); ++k) {
+        const ElfW(Sym)& sym = syms[k];
+        int kind = ELF64_ST_TYPE(sym.st_info);  // the same low 4 bits in ELF32
+        if ((kind != STT_FUNC && kind != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+            vaddr < sym.st_value || vaddr - sym.st_value >= sym.st_size ||
+            sym.st_name >= strs.sh_size) {
+          continue;
+        }
+        const char* str = img + strs.sh_offset + sym.st_name;
+        size_t n = strnlen(str, strs.sh_size - sym.st_name);
+        if (n >= size) n = size - 1;
+        std::memcpy(name, str, n);
+        name[n] = '\0';
+        *offset = vaddr - sym.st_value;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Names the function holding addr from the symbol tables of the file it was
+// loaded from (dladdr alone sees only exported functions).  Only system calls
+// besides dladdr1, no allocation: the crash handler uses it too.
+bool ElfSymbolAt(uintptr_t addr, char* name, size_t size, uintptr_t* offset) {
+  Dl_info info;
+  struct link_map* map = nullptr;
+  if (size == 0 ||
+      dladdr1(reinterpret_cast<void*>(addr), &info, reinterpret_cast<void**>(&map),
+              RTLD_DL_LINKMAP) == 0 ||
+      map == nullptr) {
+    return false;
+  }
+  // The main program's link map has no name.
+  const char* path = map->l_name != nullptr && map->l_name[0] != '\0' ? map->l_name : "/proc/self/exe";
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  void* image = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && st.st_size > 0) {
+    image = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  }
+  close(fd);
+  if (image == MAP_FAILED) return false;
+  bool found = FindElfSymbol(static_cast<const char*>(image), static_cast<size_t>(st.st_size),
+                             addr - map->l_addr, name, size, offset);
+  munmap(image, static_cast<size_t>(st.st_size));
+  return found;
+}
+
+// Walks the calling thread's stack with the C++ runtime's unwinder: visit(ip,
+// signal_frame) for each frame above the caller, most recent first, until it
+// returns false.  ip is a return address, except in a frame a signal
+// interrupted (signal_frame), where it is the interrupted instruction.
+template <typename Visit>
+void WalkStack(Visit visit) {
+  struct State {
+    Visit* visit;
+    bool skipped_caller;
+  };
+  auto step = [](struct _Unwind_Context* context, void* arg) -> _Unwind_Reason_Code {
+    State* state = static_cast<State*>(arg);
+    int before_insn = 0;
+    uintptr_t ip = _Unwind_GetIPInfo(context, &before_insn);
+    if (ip == 0) return _URC_END_OF_STACK;
+    // The first frame is the one that called _Unwind_Backtrace.
+    if (!state->skipped_caller) {
+      state->skipped_caller = true;
+      return _URC_NO_REASON;
+    }
+    // Nothing may be thrown through the unwinder's own frames.
+    try {
+      return (*state->visit)(ip, before_insn != 0) ? _URC_NO_REASON : _URC_END_OF_STACK;
+    } catch (...) {
+      return _URC_END_OF_STACK;
+    }
+  };
+  State state{&visit, false};
+  _Unwind_Backtrace(step, &state);
+}
 
 // What a program counter resolves to, formatted once: one line per
 // source-level frame (several when calls were inlined there).
@@ -335,15 +533,15 @@ void AppendLine(std::string* out, const char* file, int line, const std::string&
 
 // Names the code at addr (a return address minus one, so that it lies in the
 // call instruction).  Tens of microseconds: the reason for the cache.
-std::shared_ptr<const Frame> Symbolize(uintptr_t addr, unw_cursor_t* cursor) {
+std::shared_ptr<const Frame> Symbolize(uintptr_t addr) {
   std::vector<DwarfReader::SourceFrame> frames;
   bool named = DwarfReader::Get().Lookup(addr, &frames);
   if (frames.empty()) frames.emplace_back();
   DwarfReader::SourceFrame& outer = frames.back();
-  if (!named && cursor != nullptr) {
+  if (!named) {
     char raw[512];
-    unw_word_t offset = 0;
-    if (unw_get_proc_name(cursor, raw, sizeof(raw), &offset) == 0) outer.name = raw;
+    uintptr_t offset = 0;
+    if (ElfSymbolAt(addr, raw, sizeof(raw), &offset)) outer.name = raw;
   }
   if (outer.name.empty()) outer.name = "<unknown>";
   std::string module;
@@ -360,7 +558,8 @@ std::shared_ptr<const Frame> Symbolize(uintptr_t addr, unw_cursor_t* cursor) {
     std::string function = Demangle(f.name.c_str());
     if (IsMachinery(function) || (has_debug_info && IsBracket(function))) continue;
     frame->machinery = false;
-    AppendLine(&frame->text, f.file.empty() ? module.c_str() : f.file.c_str(), f.line, function);
+    AppendLine(&frame->text, f.file.empty() ? module.c_str() : f.file.c_str(), f.line,
+               ReadableName(function));
   }
   return frame;
 }
@@ -375,7 +574,7 @@ class FrameCache {
     return *cache;
   }
 
-  std::shared_ptr<const Frame> Lookup(uintptr_t addr, unw_cursor_t* cursor) {
+  std::shared_ptr<const Frame> Lookup(uintptr_t addr) {
     {
       std::shared_lock<std::shared_mutex> lock(mutex_);
       auto it = frames_.find(addr);
@@ -385,7 +584,7 @@ class FrameCache {
       }
     }
     misses_.fetch_add(1, std::memory_order_relaxed);
-    std::shared_ptr<const Frame> frame = Symbolize(addr, cursor);
+    std::shared_ptr<const Frame> frame = Symbolize(addr);
     std::unique_lock<std::shared_mutex> lock(mutex_);
     if (frames_.size() >= kMaxEntries) frames_.clear();
     frames_.emplace(addr, frame);
@@ -445,42 +644,31 @@ std::string CaptureBacktrace(const char* file, int line, const char* func,
     if (file != nullptr && func != nullptr) AppendLine(&out, file, line, func);
     int limit = FrameLimit();
     if (limit == 0) return out;
-    static const bool caching = [] {
-      unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
-      return true;
-    }();
-    (void)caching;
-    unw_context_t context;
-    unw_cursor_t cursor;
     ForgetIfLibrariesWereUnloaded();
-    if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return out;
     int frames = 0;
     // kBacktraceCallerSegment: nothing is kept until the first FFI call is passed.
     bool keeping = boundary_mode != kBacktraceCallerSegment;
     bool crossing = false;  // just passed the boundary frames of one call
-    while (unw_step(&cursor) > 0 && frames < limit) {
-      unw_word_t pc = 0;
-      unw_get_reg(&cursor, UNW_REG_IP, &pc);
-      if (pc == 0) break;
-      // Every frame above this one was left by a call: its pc is a return
-      // address, and the call is the instruction before it.
-      std::shared_ptr<const Frame> frame =
-          FrameCache::Get().Lookup(static_cast<uintptr_t>(pc) - 1, &cursor);
+    WalkStack([&](uintptr_t ip, bool signal_frame) {
+      if (frames >= limit) return false;
+      // A return address follows its call: the call is the instruction before it.
+      std::shared_ptr<const Frame> frame = FrameCache::Get().Lookup(signal_frame ? ip : ip - 1);
       if (!keeping) {
-        if (frame->boundary == kInterpreter) break;
+        if (frame->boundary == kInterpreter) return false;
         if (frame->boundary == kFFICall) keeping = crossing = true;
-        continue;
+        return true;
       }
       // One crossing can show several frames: the callee's entry, the
       // library's own wrapper around it (a separate frame without
       // optimisation) and TVMFFIFunctionCall.
-      if (crossing && (frame->boundary == kFFICall || frame->machinery)) continue;
+      if (crossing && (frame->boundary == kFFICall || frame->machinery)) return true;
       crossing = false;
-      if (boundary_mode != kBacktraceCrossBoundary && frame->boundary != kNotBoundary) break;
-      if (frame->machinery || frame->boundary == kFFICall) continue;
+      if (boundary_mode != kBacktraceCrossBoundary && frame->boundary != kNotBoundary) return false;
+      if (frame->machinery || frame->boundary == kFFICall) return true;
       out += frame->text;
       ++frames;
-    }
+      return true;
+    });
   } catch (...) {
   }
   return out;
@@ -529,42 +717,39 @@ const char* SignalName(int sig) {
   }
 }
 
-// Names come from the symbol tables only (libunwind and dladdr): no cache,
-// no libdw, no lock that the crashed thread may hold.
+// Names come from the symbol tables only (ElfSymbolAt): no cache, no libdw,
+// no allocation, no lock of ours that the crashed thread may hold.
 void PrintCrashBacktrace(int sig) {
   char buf[1024];
   std::snprintf(buf, sizeof(buf),
                 "tvm_ffi: fatal signal %d (%s); native backtrace, most recent call first:\n", sig,
                 SignalName(sig));
   WriteStr(buf);
-  unw_context_t context;
-  unw_cursor_t cursor;
-  if (unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return;
   bool in_handler = true;  // frames of this handler and the kernel's trampoline
   int frames = 0;
-  while (unw_step(&cursor) > 0 && frames < 128) {
-    unw_word_t pc = 0;
-    unw_get_reg(&cursor, UNW_REG_IP, &pc);
+  WalkStack([&](uintptr_t ip, bool signal_frame) {
     if (in_handler) {
-      // libunwind flags the interrupted frame itself as the signal frame.
-      if (unw_is_signal_frame(&cursor) <= 0) continue;
+      // The unwinder flags the frame the signal interrupted.
+      if (!signal_frame) return true;
       in_handler = false;
     }
     char name[512];
-    unw_word_t offset = 0;
-    if (unw_get_proc_name(&cursor, name, sizeof(name), &offset) != 0) {
+    uintptr_t offset = 0;
+    if (!ElfSymbolAt(signal_frame ? ip : ip - 1, name, sizeof(name), &offset)) {
       std::snprintf(name, sizeof(name), "<unknown>");
+    } else if (!signal_frame) {
+      ++offset;  // from the return address, as the pc printed
     }
     Dl_info info;
     const char* module =
-        dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname != nullptr
+        dladdr(reinterpret_cast<void*>(ip), &info) != 0 && info.dli_fname != nullptr
             ? info.dli_fname
             : "<unknown>";
     std::snprintf(buf, sizeof(buf), "  #%d 0x%lx in %s+0x%lx (%s)\n", frames,
-                  static_cast<unsigned long>(pc), name, static_cast<unsigned long>(offset), module);
+                  static_cast<unsigned long>(ip), name, static_cast<unsigned long>(offset), module);
     WriteStr(buf);
-    ++frames;
-  }
+    return ++frames < 128;
+  });
 }
 
 void CrashHandler(int sig, siginfo_t*, void*) {

@@ -64,6 +64,16 @@ def find_pkgconfig_path() -> str:
     )
 
 
+def find_source_dir() -> str | None:
+    """The root of the C/C++ sources (``core/``, ``c_api/``, ``CMakeLists.txt``)
+    when this package runs from a source checkout or its build tree; None for
+    an installed wheel, which carries no sources."""
+    markers = ("CMakeLists.txt", os.path.join("core", "backtrace.cc"), os.path.join("c_api", "exports.map"))
+    if all(os.path.isfile(os.path.join(_REPO_DIR, m)) for m in markers):
+        return _REPO_DIR
+    return None
+
+
 def include_paths() -> list[str]:
     return [find_include_path()]
 

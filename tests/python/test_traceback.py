@@ -4,6 +4,7 @@ the crash handler."""
 import ctypes
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -237,3 +238,83 @@ def test_crash_handler_prints_the_native_stack_on_sigsegv(kernel_lib):
     order = [err.index(f" in {name}+0x") for name in reversed(LEVELS)]
     assert order == sorted(order), err
     assert "libdeep_kernel.so" in err
+
+
+def _native(frames):
+    return [f for f in frames if not f[1].endswith(".py")]
+
+
+def _check_readable_names(frames):
+    for name, _, _ in _native(frames):
+        assert len(name) <= 128, name
+        # Template arguments are elided: every '<' opens "<...>" (or an operator).
+        assert "<" not in re.sub(r"<\.\.\.>|operator<+=?", "", name), name
+
+
+def test_library_frames_show_source_file_and_line():
+    # A bad dtype string is refused three calls deep in core/dtype.cc.
+    with pytest.raises(ValueError, match="^unknown dtype `float33x`") as info:
+        tvm_ffi.dtype("float33x")
+    frames = _frames(info.value)
+    lib = [f for f in frames if re.search(r"(^|/)core/[a-z_]+\.cc$", f[1])]
+    assert lib, frames
+    assert all(line > 0 for _, _, line in lib), lib
+    innermost = frames[-1]
+    assert re.search(r"(^|/)core/dtype\.cc$", innermost[1]), frames
+    assert innermost[0].startswith("tvmffi::core::dtype::"), frames
+    # The line is the one that raises: it names the unknown dtype.
+    src = libinfo.find_source_dir()
+    if src is not None:
+        text = (pathlib.Path(src) / "core" / "dtype.cc").read_text().splitlines()
+        assert "unknown dtype" in text[innermost[2] - 1], (innermost, text[innermost[2] - 1])
+    # Nothing of CPython's own (type_call in Objects/typeobject.c) between
+    # the Python caller and the extension.
+    assert not any(f[1].startswith("Objects/") or f[0] == "type_call" for f in frames), frames
+    _check_readable_names(frames)
+
+
+def test_library_frame_names_are_short():
+    def inner():
+        raise KeyError("deepest")
+
+    with pytest.raises(KeyError) as info:
+        t.apply(inner)
+    frames = _frames(info.value)
+    native = _native(frames)
+    assert native, frames
+    # testing.apply's lambda, in testing/testing_core.cc, with its line.
+    assert any(re.search(r"(^|/)testing/[a-z_]+\.cc$", f[1]) and f[2] > 0 for f in native), native
+    _check_readable_names(frames)
+
+
+def test_without_libdw_frames_are_named_from_the_symbol_tables(kernel_lib, tmp_path):
+    # A libdw.so.1 first on the search path that has none of libdw's
+    # functions: the library falls back to the ELF symbol tables, which name
+    # hidden functions too (ThrowUnknown is in no dynamic symbol table).
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    (tmp_path / "not_libdw.c").write_text("int tvmffi_test_not_libdw;\n")
+    subprocess.run([cc, "-shared", "-fPIC", str(tmp_path / "not_libdw.c"),
+                    "-o", str(tmp_path / "libdw.so.1")], check=True)
+    code = KERNEL_SETUP.format(lib=kernel_lib) + textwrap.dedent("""
+        def show(frames):
+            for fs in frames:
+                print(fs.name, fs.filename, fs.lineno, sep="|")
+        try:
+            f()
+        except ValueError as e:
+            show(traceback.extract_tb(e.__traceback__)[1:])
+        print("--")
+        try:
+            tvm_ffi.dtype("float33x")
+        except ValueError as e:
+            show(traceback.extract_tb(e.__traceback__)[-1:])
+    """)
+    search = os.pathsep.join(p for p in [str(tmp_path), os.environ.get("LD_LIBRARY_PATH")] if p)
+    res = _run(code, LD_LIBRARY_PATH=search)
+    assert res.returncode == 0, res.stderr
+    kernel_rows, dtype_rows = [[ln.split("|") for ln in part.strip().splitlines()]
+                               for part in res.stdout.split("--\n")]
+    assert kernel_rows == [[name, kernel_lib, "0"] for name in LEVELS]
+    [[name, filename, line]] = dtype_rows
+    assert name == "tvmffi::core::dtype::(anonymous namespace)::ThrowUnknown(...)"
+    assert os.path.basename(filename) == "libtvm_ffi.so" and line == "0"
