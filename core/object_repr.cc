@@ -17,6 +17,7 @@
 #include <tvmffi/shape.h>
 #include <tvmffi/string.h>
 #include <tvmffi/tensor.h>
+#include "big_int_internal.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
@@ -182,6 +183,11 @@ class Printer {
       default:
         break;
     }
+    if (v.type_index == kTVMFFIBigInt) {
+      // Decimal conversion is quadratic: the digit limit applies (big_int_internal.h).
+      size_t bound = BigIntDecimalDigitsBound(&v);
+      if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ReprPrint");
+    }
     if (v.type_index < kTVMFFIStaticObjectBegin || v.type_index == kTVMFFIStr ||
         v.type_index == kTVMFFIBytes || v.type_index == kTVMFFIBigInt) {
       return RenderKey(v);
@@ -190,23 +196,37 @@ class Printer {
     for (const Object* a : active_) {
       if (a == obj) return "...";  // a cycle
     }
+    // A value sharing sub-values (a DAG) prints each at every reference, so a
+    // few nodes can stand for an exponential text: past kMaxObjects printed
+    // objects, the rest print as "..." and the walk ends quickly.
+    if (++printed_ > kMaxObjects) return "...";
     DepthGuard guard(&active_, obj, "ffi.ReprPrint");
+    // Held while printing: a type's __ffi_repr__ may drop the last other
+    // reference (e.g. clear the container this value came from).
+    Any hold(AnyView::FromRaw(v));
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
         const SeqObj* s = static_cast<const SeqObj*>(obj);
         std::string out = "[";
-        for (int64_t i = 0; i < s->size(); ++i) out += (i ? ", " : "") + Print(s->at(i));
+        for (int64_t i = 0; i < s->size(); ++i) {
+          Any item(AnyView::FromRaw(s->at(i)));
+          out += (i ? ", " : "") + Print(*item.raw());
+        }
         return out + "]";
       }
       case kTVMFFIMap:
       case kTVMFFIDict: {
         const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-        std::string out = "{";
-        bool first = true;
+        std::vector<std::pair<Any, Any>> entries;
         for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
           const auto& kv = m->KVAt(p);
-          out += (first ? "" : ", ") + Print(kv.key) + ": " + Print(kv.value);
+          entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
+        }
+        std::string out = "{";
+        bool first = true;
+        for (const auto& kv : entries) {
+          out += (first ? "" : ", ") + Print(*kv.first.raw()) + ": " + Print(*kv.second.raw());
           first = false;
         }
         return out + "}";
@@ -296,6 +316,8 @@ class Printer {
     return out + ")";
   }
 
+  static constexpr uint64_t kMaxObjects = uint64_t(1) << 20;
+  uint64_t printed_ = 0;
   std::vector<const Object*> active_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -33,8 +34,8 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
   step->key = std::move(key);
   ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
   out->depth = static_cast<const AccessPathObj*>(path.get())->depth + 1;
-  out->parent = Any(path);
-  out->step = Any(ObjectRef(std::move(step)));
+  out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(path.get()->handle()));
+  out->step = AccessStepRef(std::move(step));
   return ObjectRef(std::move(out));
 }
 
@@ -51,13 +52,28 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
   return static_cast<const AccessPathObj*>(obj);
 }
 
+// The steps from the root, outermost first.  A path rebuilt from a graph or
+// a pickle may be malformed (a parent without a step, a wrong depth): that
+// is a ValueError, never a walk through a missing link.
 std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
-  std::vector<const AccessStepObj*> steps(static_cast<size_t>(p->depth));
-  for (int64_t i = p->depth; i > 0; --i) {
-    steps[static_cast<size_t>(i - 1)] =
-        static_cast<const AccessStepObj*>(Object::FromHandle(p->step.raw()->v_obj));
-    p = static_cast<const AccessPathObj*>(Object::FromHandle(p->parent.raw()->v_obj));
+  std::vector<const AccessStepObj*> steps;
+  int64_t depth = p->depth;
+  while (p->parent.has_value()) {
+    if (!p->step.has_value() || p->depth != depth) {
+      TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                               << (p->step.has_value() ? "a depth does not match its chain"
+                                                       : "a parent without a step");
+    }
+    steps.push_back(p->step->get());
+    p = p->parent->get();
+    --depth;
   }
+  if (p->step.has_value() || depth != 0 || p->depth != 0) {
+    TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                             << (p->step.has_value() ? "a step without a parent"
+                                                     : "a depth does not match its chain");
+  }
+  std::reverse(steps.begin(), steps.end());
   return steps;
 }
 
@@ -714,13 +730,12 @@ const bool kRegistered = RunAtLoad([] {
                                           << "ffi.reflection.AccessStep, got "
                                           << TypeIndexToDisplayName(step.type_index());
                 }
-                const auto* s =
-                    static_cast<const AccessStepObj*>(Object::FromHandle(step.raw()->v_obj));
                 ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
-                out->depth = AsPath(self, "AccessPath._extend")->depth + 1;
-                out->parent = Any(self);
-                out->step = Any(step);
-                (void)s;
+                const AccessPathObj* parent = AsPath(self, "AccessPath._extend");
+                out->depth = parent->depth + 1;
+                out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(parent->handle()));
+                out->step = AccessStepRef(
+                    ObjectPtr<Object>::BorrowHandle(step.raw()->v_obj));
                 return ObjectRef(std::move(out));
               })
       .Method("_attr", [extend](AnyView self, String name) {
