@@ -404,7 +404,7 @@ class Writer {
   std::string Take() { return std::move(out_); }
 
  private:
-  static constexpr uint64_t kExpansionCheckAfter = uint64_t(1) << 20;
+  static constexpr uint64_t kExpansionCheckAfter = uint64_t(1) << 16;
 
   struct Frame {
     explicit Frame(const TVMFFIAny& v)

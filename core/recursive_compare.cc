@@ -595,10 +595,11 @@ class Hasher {
     }
     stack_.pop_back();
     active_.erase(obj);
-    // A hash that refers to no level above this object's is the same
-    // wherever the object is met: remember it (and hold the object, so its
-    // address is not reused), so a shared sub-value is hashed once.
-    if (lowest_ref_ >= level) {
+    // A hash with no cycle reference below it (those name absolute levels)
+    // is the same wherever the object is met: remember it (and hold the
+    // object, so its address is not reused), so a shared sub-value is
+    // hashed once.
+    if (lowest_ref_ == SIZE_MAX) {
       memo_.emplace(obj, h);
       kept_.push_back(std::move(hold));
     }
@@ -609,7 +610,8 @@ class Hasher {
  private:
   std::vector<const Object*> stack_;
   std::unordered_map<const Object*, size_t> active_;
-  // The lowest level a cycle reference below the current object pointed to.
+  // The lowest level a cycle reference below the current object pointed to
+  // (SIZE_MAX: none).
   size_t lowest_ref_ = SIZE_MAX;
   std::unordered_map<const Object*, uint64_t> memo_;
   std::vector<Any> kept_;

@@ -177,7 +177,7 @@ bool MutateGraph(Dict graph, Rng& r) {
       if (!data.has_value() || !IsDict(*data)) return false;
       Dict d = data->As<Dict>();
       static const char* const kNames[] = {"parent", "step", "depth", "kind", "key", "x"};
-      Any name(std::string(kNames[r.Below(6)]));
+      Any name = Any(std::string(kNames[r.Below(6)]));
       if (d.count(name) != 0 && r.Below(2)) {
         d.Erase(name);
       } else {

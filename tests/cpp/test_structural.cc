@@ -514,3 +514,23 @@ TEST_CASE("Repr: shared sub-values do not make the text exponential", "[structur
   for (int i = 0; i < 3; ++i) small = Any(Array<Any>{small, small});
   CHECK(ReprPrint(small) == "[[[7, 7], [7, 7]], [[7, 7], [7, 7]]]");
 }
+
+TEST_CASE("StructuralVisit: a callback that clears the container being visited",
+          "[structural]") {
+  // The visitor holds what it visits and reads the List's size again after
+  // each call: under ASan this was a heap use after free.
+  List victim;
+  victim.push_back(Any(Array<Any>{Any(int64_t(1))}));
+  victim.push_back(Any(List{Any(Array<Any>{Any(int64_t(2))})}));
+  victim.push_back(Any(Dict{{Any("k"), Any(Array<Any>{Any(int64_t(3))})}}));
+  std::vector<std::string> visited;
+  Any root(victim);
+  StructuralVisit(root, [&](const Any& v) {
+    visited.push_back(ReprPrint(v));
+    if (visited.size() == 2) victim.Clear();  // while visiting [1]
+    return true;
+  });
+  REQUIRE(visited.size() == 3);
+  CHECK(visited[1] == "[1]");
+  CHECK(visited[2] == "1");
+}
