@@ -181,9 +181,11 @@ from_json_graph = tvm_ffi.get_global_func("ffi.FromJSONGraph")
 
 
 def test_python_code_that_changes_the_graph_while_it_is_decoded():
-    # A default factory runs while the graph is decoded; it empties the nodes
-    # List and the data List of the node being built.  The decoder reads its
-    # own copy, so the result is the graph as it was when the call began.
+    # A default factory runs while the graph is decoded; it rewrites the data
+    # Lists of every node (so the root's items would name node 0) and then
+    # empties the nodes List.  The decoder reads its own copy, so the result
+    # is the graph as it was when the call began (it read the changed Lists,
+    # or freed memory, before).
     from tvm_ffi.dataclasses import field, py_class
 
     nodes = tvm_ffi.List()
@@ -192,8 +194,8 @@ def test_python_code_that_changes_the_graph_while_it_is_decoded():
     def factory():
         calls.append(1)
         for n in list(nodes):
-            if isinstance(n, tvm_ffi.Dict) and isinstance(n.get("data"), tvm_ffi.List):
-                n["data"].clear()
+            if isinstance(n["data"], tvm_ffi.List):
+                n["data"][:] = [0] * len(n["data"])
         nodes.clear()
         return "made"
 
@@ -210,17 +212,21 @@ def test_python_code_that_changes_the_graph_while_it_is_decoded():
 
     for i in range(40):
         nodes.append(ffi_node("int", i))
-    nodes.append(ffi_node("ffi.Array", tvm_ffi.List(range(40))))
+    nodes.append(ffi_node("ffi.Array", tvm_ffi.List(range(40))))  # 40
     fields = tvm_ffi.Dict()
     fields["items"] = 40
-    nodes.append(ffi_node("testing.ser.Mutating", fields))
+    nodes.append(ffi_node("testing.ser.Mutating", fields))  # 41
+    nodes.append(ffi_node("ffi.Array", tvm_ffi.List([41, 40])))  # 42, the root
+    keep = list(nodes)  # the node Dicts and data Lists stay alive
     graph = tvm_ffi.Dict()
-    graph["root_index"] = 41
+    graph["root_index"] = 42
     graph["nodes"] = nodes
     out = from_json_graph(graph)
     assert calls == [1]
-    assert out.tag == "made" and list(out.items) == list(range(40))
-    assert len(nodes) == 0  # the factory did run on the caller's graph
+    assert len(out) == 2 and isinstance(out[0], Mutating)
+    assert out[0].tag == "made" and list(out[0].items) == list(range(40))
+    assert out[1].same_as(out[0].items)
+    assert len(nodes) == 0 and list(keep[42]["data"]) == [0, 0]  # the factory did run
 
 
 def access_path_graph(parent_data, step_data, depth=1):
