@@ -496,10 +496,12 @@ Any ReprClearer() {
 }  // namespace
 
 TEST_CASE("Repr: a __ffi_repr__ that clears the container being printed", "[structural]") {
-  // ReprPrint holds what it prints: under ASan this was a heap use after free.
-  ReprVictim()->push_back(ReprClearer());
-  ReprVictim()->push_back(Any(List{Any(Array<Any>{Any(int64_t(5))})}));
-  CHECK(ReprPrint(Any(*ReprVictim())) == "[<cleared>]");
+  // ReprPrint holds what it prints: the Array being printed lost its last
+  // other reference in the hook (under ASan this was a heap use after free).
+  ReprVictim()->push_back(
+      Any(Array<Any>{ReprClearer(), Any(Array<Any>{Any(int64_t(5))})}));
+  ReprVictim()->push_back(Any(int64_t(6)));
+  CHECK(ReprPrint(Any(*ReprVictim())) == "[[<cleared>, [5]]]");
   CHECK(ReprVictim()->size() == 0);
 }
 
@@ -520,17 +522,18 @@ TEST_CASE("StructuralVisit: a callback that clears the container being visited",
   // The visitor holds what it visits and reads the List's size again after
   // each call: under ASan this was a heap use after free.
   List victim;
-  victim.push_back(Any(Array<Any>{Any(int64_t(1))}));
-  victim.push_back(Any(List{Any(Array<Any>{Any(int64_t(2))})}));
-  victim.push_back(Any(Dict{{Any("k"), Any(Array<Any>{Any(int64_t(3))})}}));
+  victim.push_back(Any(Array<Any>{Any(Array<Any>{Any(int64_t(1))}), Any(int64_t(2))}));
+  victim.push_back(Any(int64_t(3)));
   std::vector<std::string> visited;
   Any root(victim);
   StructuralVisit(root, [&](const Any& v) {
     visited.push_back(ReprPrint(v));
-    if (visited.size() == 2) victim.Clear();  // while visiting [1]
+    if (visited.size() == 3) victim.Clear();  // while visiting [1]: frees its parent
     return true;
   });
-  REQUIRE(visited.size() == 3);
-  CHECK(visited[1] == "[1]");
-  CHECK(visited[2] == "1");
+  REQUIRE(visited.size() == 5);
+  CHECK(visited[1] == "[[1], 2]");
+  CHECK(visited[2] == "[1]");
+  CHECK(visited[3] == "1");
+  CHECK(visited[4] == "2");
 }
