@@ -581,8 +581,8 @@ class GraphReader {
       std::vector<TVMFFIAny> views;
       views.reserve(items.size());
       for (const Any& a : items) views.push_back(*a.raw());
-      return Any(Array<Any>(
-          ObjectPtr<Object>(ArrayObj::FromViews(views.data(), static_cast<int64_t>(views.size())))));
+      int64_t n = static_cast<int64_t>(views.size());
+      return Any(Array<Any>(ObjectPtr<Object>(ArrayObj::FromViews(views.data(), n))));
     }
     if (v.type_index == kTVMFFIDict || v.type_index == kTVMFFIMap) {
       const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
@@ -853,7 +853,9 @@ class GraphReader {
     }
     if (key == "ffi.Map" || key == "ffi.Dict") {
       const SeqObj* d = DataArray(index, data, key);
-      if (d->size() % 2 != 0) Fail(index, "the data of a `" + key + "` node must have an even length");
+      if (d->size() % 2 != 0) {
+        Fail(index, "the data of a `" + key + "` node must have an even length");
+      }
       if (key == "ffi.Map") {
         Map out;
         for (int64_t i = 0; i < d->size(); i += 2) {
