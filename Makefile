@@ -56,7 +56,7 @@ clean:
 # Reliability (docs/reliability.md) ------------------------------------------------
 FUZZ_BUILD     ?= build-fuzz
 FUZZ_SECONDS   ?= 30
-FUZZ_TARGETS   ?= fuzz_dtype fuzz_dlpack fuzz_globals
+FUZZ_TARGETS   ?= fuzz_dtype fuzz_dlpack fuzz_globals fuzz_json_graph
 TSAN_BUILD     ?= build-tsan
 
 # New inputs go to $(FUZZ_BUILD)/corpus/<target>; fuzz/corpus/<target> (the

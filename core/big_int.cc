@@ -1,10 +1,12 @@
 // ffi.BigInt: integers outside the int64 range, in minimal two's-complement words.
 #include "big_int_internal.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
 #include <tvmffi/error.h>
+#include <tvmffi/function.h>
 
 namespace tvmffi {
 namespace core {
@@ -60,6 +62,55 @@ TVMFFIByteArray BigIntContent(const TVMFFIAny* value) {
   }
   return out;
 }
+
+namespace {
+
+std::atomic<int64_t> g_max_str_digits{kBigIntDefaultMaxStrDigits};
+
+}  // namespace
+
+int64_t BigIntMaxStrDigits() { return g_max_str_digits.load(std::memory_order_relaxed); }
+
+void CheckBigIntStrDigits(size_t digits, const char* what) {
+  int64_t limit = BigIntMaxStrDigits();
+  if (limit > 0 && digits > static_cast<size_t>(limit)) {
+    TVMFFI_THROW(ValueError) << what << ": an integer of " << digits
+                             << " decimal digits exceeds the limit (" << limit
+                             << " digits) for integer string conversion; raise it with "
+                                "ffi.BigIntSetMaxStrDigits (0 = no limit)";
+  }
+}
+
+size_t BigIntDecimalDigitsBound(const TVMFFIAny* value) {
+  TVMFFIByteArray words = BigIntContent(value);
+  size_t n = words.size / 8;
+  if (n == 0) return 1;
+  // Bits of the magnitude: the top word's significant bits (of its one's
+  // complement when negative) plus 64 per word below; digits <= bits * log10(2) + 1.
+  uint64_t top = static_cast<uint64_t>(LoadWord(words.data + 8 * (n - 1)));
+  if (static_cast<int64_t>(top) < 0) top = ~top;
+  size_t bits = (n - 1) * 64 + 1;
+  while (top != 0) {
+    ++bits;
+    top >>= 1;
+  }
+  return bits * 30103 / 100000 + 1;
+}
+
+namespace {
+
+TVMFFI_REGISTER_GLOBAL("ffi.BigIntGetMaxStrDigits", []() { return BigIntMaxStrDigits(); });
+
+TVMFFI_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
+  if (limit != 0 && limit < kBigIntMinMaxStrDigits) {
+    TVMFFI_THROW(ValueError) << "ffi.BigIntSetMaxStrDigits: the limit must be 0 (none) or at "
+                                "least "
+                             << kBigIntMinMaxStrDigits << ", got " << limit;
+  }
+  g_max_str_digits.store(limit, std::memory_order_relaxed);
+});
+
+}  // namespace
 
 }  // namespace core
 }  // namespace tvmffi

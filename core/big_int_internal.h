@@ -35,6 +35,21 @@ void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out);
 // The words of a kTVMFFIInt or kTVMFFIBigInt value; {NULL, 0} for anything else.
 TVMFFIByteArray BigIntContent(const TVMFFIAny* value);
 
+// The limit on decimal digits when an integer is converted from or to text
+// (JSON graphs, repr), as CPython's sys.int_max_str_digits: schoolbook
+// conversion is quadratic, so untrusted text must not choose its length.
+// 0 means no limit; otherwise at least kBigIntMinMaxStrDigits.  Process-wide,
+// set with the global ffi.BigIntSetMaxStrDigits.
+constexpr int64_t kBigIntDefaultMaxStrDigits = 4300;
+constexpr int64_t kBigIntMinMaxStrDigits = 640;
+int64_t BigIntMaxStrDigits();
+// Throws ValueError when `digits` decimal digits exceed the limit; `what`
+// starts the message ("ffi.FromJSONGraph", ...).
+void CheckBigIntStrDigits(size_t digits, const char* what);
+// An upper bound on the decimal digits of `value` (a kTVMFFIInt or
+// kTVMFFIBigInt), at most two more than the true count.
+size_t BigIntDecimalDigitsBound(const TVMFFIAny* value);
+
 }  // namespace core
 }  // namespace tvmffi
 

@@ -3,18 +3,51 @@
 // The Python binding uses it to pick the stream for a call that passes
 // tensors inside containers.
 #include <unordered_set>
+#include <vector>
 
 #include <tvmffi/array.h>
 #include <tvmffi/function.h>
 #include <tvmffi/map.h>
+#include "structural.h"
 
 namespace tvmffi {
 namespace core {
 namespace {
 
 // Depth-first, in element (and key, value) order.  `seen` breaks cycles
-// through Lists and Dicts that contain themselves.
-bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen, DLDevice* out) {
+// through Lists and Dicts that contain themselves; `active` (the containers
+// of the current path) bounds the depth as every walk is bounded (TooDeep:
+// a RecursionError, not a stack overflow).
+bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
+                std::vector<const Object*>* active, DLDevice* out);
+
+bool FindNonCPUInContainer(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
+                           std::vector<const Object*>* active, DLDevice* out) {
+  if (!seen->insert(v.v_obj).second) return false;
+  if (TooDeep(active->size())) {
+    ThrowTooDeep("ffi.ContainerFindFirstNonCPUDevice", active->data(), active->size());
+  }
+  active->push_back(Object::FromHandle(v.v_obj));
+  bool found = false;
+  if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList) {
+    const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(v.v_obj);
+    const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(cell->data);
+    for (int64_t i = 0; i < cell->size && !found; ++i) {
+      found = FindNonCPU(elems[i], seen, active, out);
+    }
+  } else {
+    const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
+    for (uint64_t pos = map->BeginPos(); pos != map->EndPos() && !found; pos = map->NextPos(pos)) {
+      found = FindNonCPU(map->KVAt(pos).key, seen, active, out) ||
+              FindNonCPU(map->KVAt(pos).value, seen, active, out);
+    }
+  }
+  active->pop_back();
+  return found;
+}
+
+bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
+                std::vector<const Object*>* active, DLDevice* out) {
   const DLTensor* tensor = nullptr;
   switch (v.type_index) {
     case kTVMFFIDLTensorPtr:
@@ -24,27 +57,10 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen, DLDev
       tensor = TVMFFITensorGetDLTensorPtr(v.v_obj);
       break;
     case kTVMFFIArray:
-    case kTVMFFIList: {
-      if (!seen->insert(v.v_obj).second) return false;
-      const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(v.v_obj);
-      const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(cell->data);
-      for (int64_t i = 0; i < cell->size; ++i) {
-        if (FindNonCPU(elems[i], seen, out)) return true;
-      }
-      return false;
-    }
+    case kTVMFFIList:
     case kTVMFFIMap:
-    case kTVMFFIDict: {
-      if (!seen->insert(v.v_obj).second) return false;
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
-      for (uint64_t pos = map->BeginPos(); pos != map->EndPos(); pos = map->NextPos(pos)) {
-        if (FindNonCPU(map->KVAt(pos).key, seen, out) ||
-            FindNonCPU(map->KVAt(pos).value, seen, out)) {
-          return true;
-        }
-      }
-      return false;
-    }
+    case kTVMFFIDict:
+      return FindNonCPUInContainer(v, seen, active, out);
     default:
       return false;
   }
@@ -56,10 +72,11 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen, DLDev
 // Returns Device(cpu, 0) when no tensor off the CPU is found.
 TVMFFI_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
   std::unordered_set<const void*> seen;
+  std::vector<const Object*> active;
   DLDevice found;
   found.device_type = kDLCPU;
   found.device_id = 0;
-  FindNonCPU(*value.raw(), &seen, &found);
+  FindNonCPU(*value.raw(), &seen, &active, &found);
   return found;
 });
 

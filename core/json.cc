@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include <tvmffi/array.h>
 #include <tvmffi/dict.h>
@@ -13,26 +16,38 @@
 #include <tvmffi/list.h>
 #include <tvmffi/map.h>
 #include <tvmffi/string.h>
+#include "structural.h"
 
 namespace tvmffi {
 namespace core {
 namespace json {
 namespace {
 
-// A recursive-descent reader; recursion is bounded by kMaxDepth.
+// The reader keeps the open arrays and objects on an explicit stack (no
+// recursion), so nesting costs heap, not the calling thread's stack; the
+// depth is still bounded by kMaxDepth.
 class Reader {
  public:
-  explicit Reader(std::string_view text) : s_(text) {}
+  Reader(std::string_view text, const ParseOptions& options) : s_(text), options_(options) {}
 
   Any Document() {
     SkipSpace();
-    Any v = Value(0);
+    Any v = Value();
     SkipSpace();
     if (pos_ != s_.size()) Fail("Extra data", pos_);
     return v;
   }
 
  private:
+  // An array or object being read.
+  struct Open {
+    bool is_object;
+    Array<Any> items;  // arrays
+    Map fields;        // objects
+    Any key;           // objects: the key whose value is being read
+    int64_t num_keys = 0;
+  };
+
   [[noreturn]] void Fail(const char* what, size_t at) const {
     size_t line = 1, line_start = 0;
     for (size_t i = 0; i < at && i < s_.size(); ++i) {
@@ -60,14 +75,93 @@ class Reader {
     return false;
   }
 
-  Any Value(int depth) {
-    if (pos_ >= s_.size()) Fail("Expecting value", pos_);
+  // At an object key (after '{' or ','): reads `"key":` into top.key.
+  void Key(Open* top) {
+    SkipSpace();
+    if (pos_ >= s_.size() || s_[pos_] != '"') {
+      Fail("Expecting property name enclosed in double quotes", pos_);
+    }
+    if (options_.max_object_keys >= 0 && top->num_keys >= options_.max_object_keys) {
+      TVMFFI_THROW(ValueError) << "JSON object has more than " << options_.max_object_keys
+                               << " keys (max_object_keys) at char " << pos_;
+    }
+    ++top->num_keys;
+    std::string key = StringBody();
+    SkipSpace();
+    if (pos_ >= s_.size() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
+    ++pos_;
+    SkipSpace();
+    TVMFFIAny raw_key;
+    MakeStringAny(key.data(), key.size(), false, &raw_key);
+    top->key = Any::Adopt(raw_key);
+  }
+
+  // One value, arrays and objects included.
+  Any Value() {
+    std::vector<Open> stack;
+    while (true) {
+      // Start a value: open containers until a scalar (or an empty one) is read.
+      Any v;
+      bool have = false;
+      while (!have) {
+        if (pos_ >= s_.size()) Fail("Expecting value", pos_);
+        char c = s_[pos_];
+        if (c != '[' && c != '{') {
+          v = Scalar();
+          have = true;
+          break;
+        }
+        if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
+          TVMFFI_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth
+                                   << " levels at char " << pos_;
+        }
+        ++pos_;
+        SkipSpace();
+        stack.emplace_back();
+        Open& top = stack.back();
+        top.is_object = c == '{';
+        char close = top.is_object ? '}' : ']';
+        if (pos_ < s_.size() && s_[pos_] == close) {
+          ++pos_;
+          v = top.is_object ? Any(std::move(top.fields)) : Any(std::move(top.items));
+          stack.pop_back();
+          have = true;
+          break;
+        }
+        if (top.is_object) Key(&top);
+      }
+      // Deliver it to the innermost open container; close containers that end.
+      while (true) {
+        if (stack.empty()) return v;
+        Open& top = stack.back();
+        if (top.is_object) {
+          top.fields.Set(std::move(top.key), std::move(v));
+        } else {
+          top.items.push_back(std::move(v));
+        }
+        SkipSpace();
+        if (pos_ < s_.size() && s_[pos_] == ',') {
+          ++pos_;
+          SkipSpace();
+          if (top.is_object) Key(&top);
+          break;  // read the next item
+        }
+        char close = top.is_object ? '}' : ']';
+        if (pos_ < s_.size() && s_[pos_] == close) {
+          ++pos_;
+          v = top.is_object ? Any(std::move(top.fields)) : Any(std::move(top.items));
+          stack.pop_back();
+          continue;
+        }
+        Fail("Expecting ',' delimiter", pos_);
+      }
+    }
+  }
+
+  // A value other than an array or object.
+  Any Scalar() {
     char c = s_[pos_];
     switch (c) {
-      case '{':
-        return Object(depth + 1);
-      case '[':
-        return ArrayValue(depth + 1);
       case '"': {
         std::string str = StringBody();
         TVMFFIAny raw;
@@ -98,74 +192,6 @@ class Reader {
     }
     if (c == '-' || (c >= '0' && c <= '9')) return Number();
     Fail("Expecting value", pos_);
-  }
-
-  void CheckDepth(int depth) const {
-    if (depth > kMaxDepth) {
-      TVMFFI_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth << " levels at char "
-                               << pos_;
-    }
-  }
-
-  Any Object(int depth) {
-    CheckDepth(depth);
-    ++pos_;  // '{'
-    Map out;
-    SkipSpace();
-    if (pos_ < s_.size() && s_[pos_] == '}') {
-      ++pos_;
-      return Any(std::move(out));
-    }
-    while (true) {
-      SkipSpace();
-      if (pos_ >= s_.size() || s_[pos_] != '"') {
-        Fail("Expecting property name enclosed in double quotes", pos_);
-      }
-      std::string key = StringBody();
-      SkipSpace();
-      if (pos_ >= s_.size() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
-      ++pos_;
-      SkipSpace();
-      Any value = Value(depth);
-      TVMFFIAny raw_key;
-      MakeStringAny(key.data(), key.size(), false, &raw_key);
-      out.Set(Any::Adopt(raw_key), std::move(value));
-      SkipSpace();
-      if (pos_ < s_.size() && s_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (pos_ < s_.size() && s_[pos_] == '}') {
-        ++pos_;
-        return Any(std::move(out));
-      }
-      Fail("Expecting ',' delimiter", pos_);
-    }
-  }
-
-  Any ArrayValue(int depth) {
-    CheckDepth(depth);
-    ++pos_;  // '['
-    Array<Any> out;
-    SkipSpace();
-    if (pos_ < s_.size() && s_[pos_] == ']') {
-      ++pos_;
-      return Any(std::move(out));
-    }
-    while (true) {
-      SkipSpace();
-      out.push_back(Value(depth));
-      SkipSpace();
-      if (pos_ < s_.size() && s_[pos_] == ',') {
-        ++pos_;
-        continue;
-      }
-      if (pos_ < s_.size() && s_[pos_] == ']') {
-        ++pos_;
-        return Any(std::move(out));
-      }
-      Fail("Expecting ',' delimiter", pos_);
-    }
   }
 
   Any Number() {
@@ -276,6 +302,7 @@ class Reader {
         case 'r': out.push_back('\r'); break;
         case 't': out.push_back('\t'); break;
         case 'u': {
+          size_t esc = pos_ - 2;
           uint32_t cp = Hex4(pos_);
           pos_ += 4;
           if (cp >= 0xD800 && cp < 0xDC00 && pos_ + 1 < s_.size() && s_[pos_] == '\\' &&
@@ -286,6 +313,8 @@ class Reader {
               pos_ += 6;
             }
           }
+          // A surrogate left unpaired has no UTF-8 form (str holds UTF-8).
+          if (cp >= 0xD800 && cp < 0xE000) Fail("Unpaired surrogate in \\uXXXX escape", esc);
           AppendUtf8(cp, &out);
           break;
         }
@@ -297,17 +326,109 @@ class Reader {
 
   std::string_view s_;
   size_t pos_ = 0;
+  ParseOptions options_;
 };
 
+// The writer walks with an explicit stack too, holding each open container
+// (so nothing it visits can go away under it).  A value that shares
+// containers (a DAG) is written once per reference, so a few shared nodes can
+// describe an exponential amount of text: after kExpansionCheckAfter items the
+// writer counts, once, how many items the whole value expands to (shared
+// containers counted once each) and refuses more than options.max_items.
 class Writer {
  public:
-  explicit Writer(int indent) : indent_(indent) {}
+  Writer(int indent, const StringifyOptions& options) : indent_(indent), options_(options) {}
 
-  void Value(const TVMFFIAny& v, int depth) {
-    if (depth > kMaxDepth) {
-      TVMFFI_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
-                               << " levels (or contains a reference cycle)";
+  void Run(const TVMFFIAny& root) {
+    std::vector<Frame> stack;
+    TVMFFIAny v = root;
+    while (true) {
+      // Write `v`; a container opens a frame and its first item comes next.
+      if (++items_ == kExpansionCheckAfter) CheckExpansion(root);
+      if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList ||
+          v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
+        if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
+          TVMFFI_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
+                                   << " levels (or contains a reference cycle)";
+        }
+        stack.emplace_back(v);
+        out_.push_back(stack.back().is_map ? '{' : '[');
+      } else {
+        Scalar(v);
+      }
+      // Find the next item to write, closing the containers that are done.
+      bool next = false;
+      while (!stack.empty() && !next) {
+        Frame& top = stack.back();
+        size_t depth = stack.size();
+        if (top.is_map) {
+          if (top.pos < top.entries.size()) {
+            const auto& kv = top.entries[top.pos++];
+            const char* data;
+            size_t size;
+            bool is_bytes;
+            if (!GetStringView(kv.first.raw(), &data, &size, &is_bytes) || is_bytes) {
+              TVMFFI_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
+                                      << TypeIndexToDisplayName(kv.first.type_index());
+            }
+            if (top.pos > 1) out_.push_back(',');
+            NewLine(depth);
+            AppendQuoted(std::string_view(data, size), &out_);
+            out_ += indent_ >= 0 ? ": " : ":";
+            v = *kv.second.raw();
+            top.current = kv.second;
+            next = true;
+            break;
+          }
+        } else {
+          const SeqObj* seq = static_cast<const SeqObj*>(top.obj());
+          if (static_cast<int64_t>(top.pos) < seq->size()) {
+            if (top.pos > 0) out_.push_back(',');
+            NewLine(depth);
+            top.current = Any(AnyView::FromRaw(seq->at(static_cast<int64_t>(top.pos++))));
+            v = *top.current.raw();
+            next = true;
+            break;
+          }
+        }
+        bool empty = top.pos == 0;
+        bool is_map = top.is_map;
+        stack.pop_back();
+        if (!empty) NewLine(stack.size());
+        out_.push_back(is_map ? '}' : ']');
+      }
+      if (!next) return;
     }
+  }
+
+  std::string Take() { return std::move(out_); }
+
+ private:
+  static constexpr uint64_t kExpansionCheckAfter = uint64_t(1) << 16;
+
+  struct Frame {
+    explicit Frame(const TVMFFIAny& v)
+        : hold(AnyView::FromRaw(v)),
+          is_map(v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
+      if (is_map) {
+        // A snapshot of the entries: the map cannot change under the walk.
+        const MapBaseObj* map = static_cast<const MapBaseObj*>(obj());
+        entries.reserve(static_cast<size_t>(map->size()));
+        for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
+          const auto& kv = map->KVAt(p);
+          entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
+        }
+      }
+    }
+    const Object* obj() const { return Object::FromHandle(hold.raw()->v_obj); }
+    Any hold;
+    bool is_map;
+    size_t pos = 0;
+    std::vector<std::pair<Any, Any>> entries;
+    Any current;  // the item being written (held while it is)
+  };
+
+  void Scalar(const TVMFFIAny& v) {
     const char* data;
     size_t size;
     bool is_bytes;
@@ -327,43 +448,6 @@ class Writer {
       case kTVMFFIFloat:
         AppendDouble(v.v_float64, &out_);
         return;
-      case kTVMFFIArray:
-      case kTVMFFIList: {
-        const SeqObj* seq = static_cast<const SeqObj*>(Object::FromHandle(v.v_obj));
-        out_.push_back('[');
-        bool first = true;
-        for (const TVMFFIAny& item : *seq) {
-          if (!first) out_.push_back(',');
-          first = false;
-          NewLine(depth + 1);
-          Value(item, depth + 1);
-        }
-        if (!first) NewLine(depth);
-        out_.push_back(']');
-        return;
-      }
-      case kTVMFFIMap:
-      case kTVMFFIDict: {
-        const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
-        out_.push_back('{');
-        bool first = true;
-        for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
-          const auto& kv = map->KVAt(p);
-          if (!GetStringView(&kv.key, &data, &size, &is_bytes) || is_bytes) {
-            TVMFFI_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
-                                    << TypeIndexToDisplayName(kv.key.type_index);
-          }
-          if (!first) out_.push_back(',');
-          first = false;
-          NewLine(depth + 1);
-          AppendQuoted(std::string_view(data, size), &out_);
-          out_ += indent_ >= 0 ? ": " : ":";
-          Value(kv.value, depth + 1);
-        }
-        if (!first) NewLine(depth);
-        out_.push_back('}');
-        return;
-      }
       default:
         break;
     }
@@ -375,16 +459,65 @@ class Writer {
                             << TypeIndexToDisplayName(v.type_index) << " has no JSON form";
   }
 
-  std::string Take() { return std::move(out_); }
+  // The number of items `v` is written as (itself and everything below it),
+  // saturating at `cap`; each shared container is counted once (memo), a
+  // cycle or a value deeper than kMaxDepth counts as `cap` (the writer
+  // refuses those anyway).
+  uint64_t Expansion(const TVMFFIAny& v, uint64_t cap, int depth,
+                     std::unordered_map<const Object*, uint64_t>* memo) {
+    bool is_seq = v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList;
+    bool is_map = v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict;
+    if (!is_seq && !is_map) return 1;
+    if (depth > kMaxDepth || StackNearlyFull()) return cap;
+    const Object* obj = Object::FromHandle(v.v_obj);
+    auto found = memo->find(obj);
+    if (found != memo->end()) return found->second;
+    (*memo)[obj] = cap;  // in progress: a cycle through it saturates
+    Any hold(AnyView::FromRaw(v));
+    uint64_t total = 1;
+    auto add = [&](const TVMFFIAny& item) {
+      uint64_t n = Expansion(item, cap, depth + 1, memo);
+      total = n >= cap - total ? cap : total + n;
+    };
+    if (is_seq) {
+      const SeqObj* seq = static_cast<const SeqObj*>(obj);
+      for (int64_t i = 0; i < seq->size() && total < cap; ++i) {
+        Any item(AnyView::FromRaw(seq->at(i)));
+        add(*item.raw());
+      }
+    } else {
+      const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
+      for (uint64_t p = map->BeginPos(); p != map->EndPos() && total < cap; p = map->NextPos(p)) {
+        total = total + 1 >= cap ? cap : total + 1;  // the key
+        Any item(AnyView::FromRaw(map->KVAt(p).value));
+        add(*item.raw());
+      }
+    }
+    (*memo)[obj] = total;
+    return total;
+  }
 
- private:
-  void NewLine(int depth) {
+  void CheckExpansion(const TVMFFIAny& root) {
+    uint64_t limit = options_.max_items;
+    if (limit == 0) return;
+    std::unordered_map<const Object*, uint64_t> memo;
+    uint64_t n = Expansion(root, limit + 1, 0, &memo);
+    if (n > limit) {
+      TVMFFI_THROW(ValueError) << "ffi.json.Stringify: the value would be written as more than "
+                               << limit << " items (a container referenced more than once is "
+                                           "written once per reference)";
+    }
+  }
+
+  void NewLine(size_t depth) {
     if (indent_ < 0) return;
     out_.push_back('\n');
-    out_.append(static_cast<size_t>(indent_) * static_cast<size_t>(depth), ' ');
+    out_.append(static_cast<size_t>(indent_) * depth, ' ');
   }
 
   int indent_;
+  StringifyOptions options_;
+  uint64_t items_ = 0;
   std::string out_;
 };
 
@@ -433,18 +566,30 @@ void AppendDouble(double v, std::string* out) {
   if (text.find_first_of(".eEn") == std::string_view::npos) *out += ".0";
 }
 
-Any Parse(std::string_view text) { return Reader(text).Document(); }
+Any Parse(std::string_view text, const ParseOptions& options) {
+  return Reader(text, options).Document();
+}
 
-std::string Stringify(const AnyView& value, int indent) {
-  Writer w(indent);
-  w.Value(*value.raw(), 0);
+std::string Stringify(const AnyView& value, int indent, const StringifyOptions& options) {
+  Writer w(indent, options);
+  w.Run(*value.raw());
   return w.Take();
 }
 
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.json.Parse",
-                       [](String text) { return Parse(std::string_view(text.data(), text.size())); });
+// ffi.json.Parse(text[, max_object_keys]): a negative or missing limit is none.
+TVMFFI_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](const AnyView* args, int32_t n, Any* rv) {
+  if (n < 1 || n > 2) {
+    TVMFFI_THROW(TypeError) << "ffi.json.Parse takes 1 or 2 arguments (text, max_object_keys), "
+                               "got "
+                            << n;
+  }
+  String text = args[0].As<String>();
+  ParseOptions options;
+  if (n == 2 && !args[1].is_none()) options.max_object_keys = args[1].As<int64_t>();
+  *rv = Parse(std::string_view(text.data(), text.size()), options);
+});
 
 TVMFFI_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int64_t> indent) {
   int ind = -1;

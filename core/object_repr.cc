@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include <tvmffi/any_equal.h>
@@ -17,6 +18,7 @@
 #include <tvmffi/shape.h>
 #include <tvmffi/string.h>
 #include <tvmffi/tensor.h>
+#include "big_int_internal.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
@@ -28,6 +30,22 @@ const TVMFFITypeInfo* InfoOf(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   if (info == nullptr) ThrowRaised(-1);
   return info;
+}
+
+// An owning copy of a container item: walks that run user code (hooks,
+// creators, callbacks) hold what they visit, since that code may change
+// or clear the container.
+Any Held(const TVMFFIAny& v) { return Any(AnyView::FromRaw(v)); }
+
+// A map's entries, owned, in its order.
+std::vector<std::pair<Any, Any>> Entries(const MapBaseObj* m) {
+  std::vector<std::pair<Any, Any>> out;
+  out.reserve(static_cast<size_t>(m->size()));
+  for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
+    const auto& kv = m->KVAt(p);
+    out.emplace_back(Held(kv.key), Held(kv.value));
+  }
+  return out;
 }
 
 // Keeps the objects of the current path, for the depth limit and its message.
@@ -78,11 +96,15 @@ class DeepCopier {
     auto memo = memo_.find(obj);
     if (memo != memo_.end()) return memo->second;
     DepthGuard guard(&active_, obj, "ffi.DeepCopy");
+    Any hold = Held(v);  // creators and setters run user code
     switch (v.type_index) {
       case kTVMFFIArray: {
         const SeqObj* src = static_cast<const SeqObj*>(obj);
         ObjectPtr<ArrayObj> out = ArrayObj::Make(src->size());
-        for (int64_t i = 0; i < src->size(); ++i) out->PushOwned(Copy(src->at(i)).Release());
+        for (int64_t i = 0; i < src->size(); ++i) {
+          Any item = Held(src->at(i));
+          out->PushOwned(Copy(*item.raw()).Release());
+        }
         return Remember(obj, Any(ObjectRef(std::move(out))));
       }
       case kTVMFFIList: {
@@ -90,15 +112,17 @@ class DeepCopier {
         ObjectPtr<ListObj> out = ListObj::Make(src->size());
         ListObj* raw = out.get();
         Any result = Remember(obj, Any(ObjectRef(std::move(out))));
-        for (int64_t i = 0; i < src->size(); ++i) raw->Append(Copy(src->at(i)).Release());
+        for (int64_t i = 0; i < src->size(); ++i) {
+          Any item = Held(src->at(i));
+          raw->Append(Copy(*item.raw()).Release());
+        }
         return result;
       }
       case kTVMFFIMap: {
         const MapBaseObj* src = static_cast<const MapBaseObj*>(obj);
         ObjectPtr<MapObj> out = MapObj::Make();
-        for (uint64_t p = src->BeginPos(); p != src->EndPos(); p = src->NextPos(p)) {
-          const auto& kv = src->KVAt(p);
-          out->Set(Any(AnyView::FromRaw(kv.key)).Release(), Copy(kv.value).Release());
+        for (const auto& kv : Entries(src)) {
+          out->Set(Any(kv.first).Release(), Copy(*kv.second.raw()).Release());
         }
         return Remember(obj, Any(ObjectRef(std::move(out))));
       }
@@ -107,9 +131,8 @@ class DeepCopier {
         ObjectPtr<DictObj> out = DictObj::Make();
         DictObj* raw = out.get();
         Any result = Remember(obj, Any(ObjectRef(std::move(out))));
-        for (uint64_t p = src->BeginPos(); p != src->EndPos(); p = src->NextPos(p)) {
-          const auto& kv = src->KVAt(p);
-          raw->Set(Any(AnyView::FromRaw(kv.key)).Release(), Copy(kv.value).Release());
+        for (const auto& kv : Entries(src)) {
+          raw->Set(Any(kv.first).Release(), Copy(*kv.second.raw()).Release());
         }
         return result;
       }
@@ -119,8 +142,11 @@ class DeepCopier {
   }
 
  private:
+  // The source is held with its copy, so its address cannot be reused by
+  // another object (and hit the memo) while the walk runs.
   Any Remember(const Object* src, Any copy) {
     memo_.emplace(src, copy);
+    kept_.push_back(ObjectRef(ObjectPtr<Object>::BorrowHandle(src->handle())));
     return copy;
   }
 
@@ -151,6 +177,7 @@ class DeepCopier {
   }
 
   std::unordered_map<const Object*, Any> memo_;
+  std::vector<ObjectRef> kept_;
   std::vector<const Object*> active_;
 };
 
@@ -182,6 +209,11 @@ class Printer {
       default:
         break;
     }
+    if (v.type_index == kTVMFFIBigInt) {
+      // Decimal conversion is quadratic: the digit limit applies (big_int_internal.h).
+      size_t bound = BigIntDecimalDigitsBound(&v);
+      if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ReprPrint");
+    }
     if (v.type_index < kTVMFFIStaticObjectBegin || v.type_index == kTVMFFIStr ||
         v.type_index == kTVMFFIBytes || v.type_index == kTVMFFIBigInt) {
       return RenderKey(v);
@@ -190,23 +222,33 @@ class Printer {
     for (const Object* a : active_) {
       if (a == obj) return "...";  // a cycle
     }
+    // A value sharing sub-values (a DAG) prints each at every reference, so a
+    // few nodes can stand for an exponential text: past kMaxObjects printed
+    // objects, the rest print as "..." and the walk ends quickly.
+    if (++printed_ > kMaxObjects) return "...";
     DepthGuard guard(&active_, obj, "ffi.ReprPrint");
+    // Held while printing: a type's __ffi_repr__ may drop the last other
+    // reference (e.g. clear the container this value came from).
+    Any hold = Held(v);
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
         const SeqObj* s = static_cast<const SeqObj*>(obj);
         std::string out = "[";
-        for (int64_t i = 0; i < s->size(); ++i) out += (i ? ", " : "") + Print(s->at(i));
+        for (int64_t i = 0; i < s->size(); ++i) {
+          Any item = Held(s->at(i));
+          out += (i ? ", " : "") + Print(*item.raw());
+        }
         return out + "]";
       }
       case kTVMFFIMap:
       case kTVMFFIDict: {
         const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
+        std::vector<std::pair<Any, Any>> entries = Entries(m);
         std::string out = "{";
         bool first = true;
-        for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
-          const auto& kv = m->KVAt(p);
-          out += (first ? "" : ", ") + Print(kv.key) + ": " + Print(kv.value);
+        for (const auto& kv : entries) {
+          out += (first ? "" : ", ") + Print(*kv.first.raw()) + ": " + Print(*kv.second.raw());
           first = false;
         }
         return out + "}";
@@ -296,6 +338,8 @@ class Printer {
     return out + ")";
   }
 
+  static constexpr uint64_t kMaxObjects = uint64_t(1) << 18;
+  uint64_t printed_ = 0;
   std::vector<const Object*> active_;
 };
 
@@ -311,6 +355,10 @@ class Visitor {
     bool is_obj = v.type_index >= kTVMFFIStaticObjectBegin;
     const Object* obj = is_obj ? Object::FromHandle(v.v_obj) : nullptr;
     if (is_obj && !seen_.insert(obj).second) return;
+    // `fn` may change the containers being visited: each visited object is
+    // held (also so that its address stays out of `seen_` for others), and
+    // items are read again after each call.
+    if (is_obj) kept_.push_back(Held(v));
     Any r = fn_(AnyView::FromRaw(v));
     if (r.type_index() == kTVMFFIBool && r.raw()->v_int64 == 0) return;
     if (!is_obj) return;
@@ -319,15 +367,17 @@ class Visitor {
       case kTVMFFIArray:
       case kTVMFFIList: {
         const SeqObj* s = static_cast<const SeqObj*>(obj);
-        for (int64_t i = 0; i < s->size(); ++i) Visit(s->at(i));
+        for (int64_t i = 0; i < s->size(); ++i) {
+          Any item = Held(s->at(i));
+          Visit(*item.raw());
+        }
         return;
       }
       case kTVMFFIMap:
       case kTVMFFIDict: {
-        const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-        for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
-          Visit(m->KVAt(p).key);
-          Visit(m->KVAt(p).value);
+        for (const auto& kv : Entries(static_cast<const MapBaseObj*>(obj))) {
+          Visit(*kv.first.raw());
+          Visit(*kv.second.raw());
         }
         return;
       }
@@ -344,6 +394,7 @@ class Visitor {
  private:
   Function fn_;
   std::unordered_set<const Object*> seen_;
+  std::vector<Any> kept_;
   std::vector<const Object*> active_;
 };
 

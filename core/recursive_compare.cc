@@ -2,7 +2,9 @@
 // and reflected fields.
 #include "recursive_compare.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -179,11 +181,50 @@ class Walk {
   }
   const char* name() const { return name_; }
 
+  // Results of pairs already compared in this walk.  A value that shares
+  // sub-values (a DAG) has exponentially many paths but few distinct pairs,
+  // so each pair is compared once.  The memo holds both objects, so an
+  // address cannot be reused by another object while it is remembered.
+  const int* Recall(const Object* x, const Object* y) const {
+    auto it = memo_.find(std::make_pair(x, y));
+    return it == memo_.end() ? nullptr : &it->second;
+  }
+  void Remember(const TVMFFIAny& a, const TVMFFIAny& b, int result) {
+    const Object* x = Object::FromHandle(a.v_obj);
+    const Object* y = Object::FromHandle(b.v_obj);
+    if (memo_.emplace(std::make_pair(x, y), result).second) {
+      kept_.emplace_back(AnyView::FromRaw(a));
+      kept_.emplace_back(AnyView::FromRaw(b));
+    }
+  }
+
  private:
+  struct PairHash {
+    size_t operator()(const std::pair<const Object*, const Object*>& p) const {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
   const char* name_;
   std::vector<const Object*> stack_;
   std::set<std::pair<const Object*, const Object*>> active_;
+  std::unordered_map<std::pair<const Object*, const Object*>, int, PairHash> memo_;
+  std::vector<Any> kept_;
 };
+
+// An owning copy of a container item, so that the walk holds what it visits
+// even when a hook called below changes or clears the container.
+inline Any Hold(const TVMFFIAny& v) { return Any(AnyView::FromRaw(v)); }
+
+// The entries of a map, owned (a hook may change a Dict being walked).
+inline std::vector<std::pair<Any, Any>> MapEntries(const MapBaseObj* m) {
+  std::vector<std::pair<Any, Any>> out;
+  out.reserve(static_cast<size_t>(m->size()));
+  for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
+    const auto& kv = m->KVAt(pos);
+    out.emplace_back(Hold(kv.key), Hold(kv.value));
+  }
+  return out;
+}
 
 // Equality -------------------------------------------------------------------------
 
@@ -251,8 +292,10 @@ class EqWalker {
     if (x == y) return true;
     if (ca == kTVMFFIShape) return ShapeEqual(a, b);
     if (ByIdentity(ca)) return false;
+    if (const int* known = walk_.Recall(x, y)) return *known == 0;
     // A pair met again below itself: equal unless something else differs.
     if (!walk_.Enter(x, y)) return true;
+    Any hold_a = Hold(a), hold_b = Hold(b);
     bool ok;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
       ok = SeqEqual(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
@@ -262,6 +305,10 @@ class EqWalker {
       ok = ObjectEqual(x, y);
     }
     walk_.Leave(x, y);
+    // An unequal pair makes the whole walk unequal (no caller but a hook
+    // could ignore it), so remembering "equal" under an assumption made for
+    // a cycle above cannot change the answer.
+    walk_.Remember(a, b, ok ? 0 : 1);
     return ok;
   }
 
@@ -273,23 +320,26 @@ class EqWalker {
     return x->size == 0 || std::memcmp(x->data, y->data, x->size * sizeof(int64_t)) == 0;
   }
 
+  // Sizes are read again after each item: a hook may have changed them.
   bool SeqEqual(const SeqObj* x, const SeqObj* y) {
     if (x->size() != y->size()) return false;
-    for (int64_t i = 0; i < x->size(); ++i) {
-      if (!Equal(x->at(i), y->at(i))) return false;
+    for (int64_t i = 0; i < x->size() && i < y->size(); ++i) {
+      Any ea = Hold(x->at(i)), eb = Hold(y->at(i));
+      if (!Equal(*ea.raw(), *eb.raw())) return false;
     }
-    return true;
+    return x->size() == y->size();
   }
 
   // Keys are matched as the maps match them; values by content.
   bool MapEqual(const MapBaseObj* x, const MapBaseObj* y) {
     if (x->size() != y->size()) return false;
-    for (uint64_t pos = x->BeginPos(); pos != x->EndPos(); pos = x->NextPos(pos)) {
-      const auto& kv = x->KVAt(pos);
-      const TVMFFIAny* other = y->FindValue(kv.key);
-      if (other == nullptr || !Equal(kv.value, *other)) return false;
+    for (const auto& kv : MapEntries(x)) {
+      const TVMFFIAny* found = y->FindValue(*kv.first.raw());
+      if (found == nullptr) return false;
+      Any other = Hold(*found);
+      if (!Equal(*kv.second.raw(), *other.raw())) return false;
     }
-    return true;
+    return x->size() == y->size();
   }
 
   bool ObjectEqual(const Object* x, const Object* y) {
@@ -397,10 +447,12 @@ class OrderWalker {
       if (RecursiveEq(a, b)) return 0;
       TVMFFI_THROW(TypeError) << "Cannot order Map/Dict values";
     }
+    if (const int* known = walk_.Recall(x, y)) return *known;
     if (!walk_.Enter(x, y)) {
       TVMFFI_THROW(ValueError) << walk_.name() << ": cyclic reference detected in ordering (a "
                                << TypeIndexToDisplayName(ca) << " contains itself)";
     }
+    Any hold_a = Hold(a), hold_b = Hold(b);
     int c;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
       c = SeqCompare(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
@@ -417,14 +469,15 @@ class OrderWalker {
       c = FieldsCompare(x, y);
     }
     walk_.Leave(x, y);
+    walk_.Remember(a, b, c);
     return c;
   }
 
  private:
   int SeqCompare(const SeqObj* x, const SeqObj* y) {
-    int64_t n = x->size() < y->size() ? x->size() : y->size();
-    for (int64_t i = 0; i < n; ++i) {
-      int c = Compare(x->at(i), y->at(i));
+    for (int64_t i = 0; i < x->size() && i < y->size(); ++i) {
+      Any ea = Hold(x->at(i)), eb = Hold(y->at(i));
+      int c = Compare(*ea.raw(), *eb.raw());
       if (c != 0) return c;
     }
     return Sign3(x->size(), y->size());
@@ -502,10 +555,19 @@ class Hasher {
     if (ByIdentity(c)) return Mix(tag, reinterpret_cast<uintptr_t>(obj));
     // An object met again below itself hashes as a reference to that level.
     auto found = active_.find(obj);
-    if (found != active_.end()) return Mix(Mix(tag, 0xc7c1eULL), found->second);
+    if (found != active_.end()) {
+      lowest_ref_ = std::min(lowest_ref_, found->second);
+      return Mix(Mix(tag, 0xc7c1eULL), found->second);
+    }
+    auto known = memo_.find(obj);
+    if (known != memo_.end()) return known->second;
     if (TooDeep(stack_.size())) ThrowTooDeep("ffi.RecursiveHash", stack_.data(), stack_.size());
-    active_.emplace(obj, stack_.size());
+    size_t level = stack_.size();
+    size_t outer_lowest_ref = lowest_ref_;
+    lowest_ref_ = SIZE_MAX;
+    active_.emplace(obj, level);
     stack_.push_back(obj);
+    Any hold = Hold(v);
     uint64_t h;
     if (std::optional<uint64_t> container = HashContainer(
             obj, c, tag, Mix, [this](const TVMFFIAny& e) { return Hash(e); })) {
@@ -533,12 +595,26 @@ class Hasher {
     }
     stack_.pop_back();
     active_.erase(obj);
+    // A hash with no cycle reference below it (those name absolute levels)
+    // is the same wherever the object is met: remember it (and hold the
+    // object, so its address is not reused), so a shared sub-value is
+    // hashed once.
+    if (lowest_ref_ == SIZE_MAX) {
+      memo_.emplace(obj, h);
+      kept_.push_back(std::move(hold));
+    }
+    lowest_ref_ = std::min(outer_lowest_ref, lowest_ref_);
     return h;
   }
 
  private:
   std::vector<const Object*> stack_;
   std::unordered_map<const Object*, size_t> active_;
+  // The lowest level a cycle reference below the current object pointed to
+  // (SIZE_MAX: none).
+  size_t lowest_ref_ = SIZE_MAX;
+  std::unordered_map<const Object*, uint64_t> memo_;
+  std::vector<Any> kept_;
 };
 
 }  // namespace

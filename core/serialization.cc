@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -19,6 +20,7 @@
 #include <tvmffi/reflection.h>
 #include <tvmffi/shape.h>
 #include <tvmffi/string.h>
+#include "big_int_internal.h"
 #include "json.h"
 
 namespace tvmffi {
@@ -137,6 +139,10 @@ std::optional<Any> ParseDecimal(const std::string& text) {
   bool negative = false;
   if (i < text.size() && (text[i] == '-' || text[i] == '+')) negative = text[i++] == '-';
   if (i == text.size()) return std::nullopt;
+  for (size_t k = i; k < text.size(); ++k) {
+    if (text[k] < '0' || text[k] > '9') return std::nullopt;
+  }
+  CheckBigIntStrDigits(text.size() - i, "ffi.FromJSONGraph");
   std::vector<uint64_t> mag = {0};  // little-endian magnitude
   for (; i < text.size(); ++i) {
     char c = text[i];
@@ -300,8 +306,13 @@ class GraphWriter {
     auto it = obj_index_.find(obj);
     if (it != obj_index_.end()) return it->second;
     if (t == kTVMFFIBigInt) {
+      // The bound first: converting a huge value is what the limit prevents.
+      size_t bound = BigIntDecimalDigitsBound(&v);
+      if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ToJSONGraph");
+      std::string decimal = AnyView::FromRaw(v).As<BigInt>().ToString();
+      CheckBigIntStrDigits(decimal.size() - (decimal[0] == '-' ? 1 : 0), "ffi.ToJSONGraph");
       std::string text;
-      json::AppendQuoted(AnyView::FromRaw(v).As<BigInt>().ToString(), &text);
+      json::AppendQuoted(decimal, &text);
       int64_t idx = Add(Node("ffi.BigInt", text));
       obj_index_.emplace(obj, idx);
       return idx;
@@ -512,13 +523,20 @@ class GraphWriter {
 
 class GraphReader {
  public:
+  // Python code runs while a graph is decoded (default factories, creators,
+  // __data_from_json__, finalizers) and may change a List or Dict of the
+  // graph it was given.  So the reader decodes an immutable copy: every List
+  // becomes an Array and every Dict a Map down to the node data (the
+  // copies are owned here; nothing outside can reach them), and each value
+  // read is checked again where it is used.
   Any Run(const AnyView& graph) {
     if (graph.type_index() != kTVMFFIMap && graph.type_index() != kTVMFFIDict) {
       TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a JSON object with `root_index` "
                                   "and `nodes`, got "
                                << TypeKeyOf(graph.type_index());
     }
-    const MapBaseObj* top = static_cast<const MapBaseObj*>(Object::FromHandle(graph.raw()->v_obj));
+    graph_ = Freeze(*graph.raw(), 0);
+    const MapBaseObj* top = static_cast<const MapBaseObj*>(Object::FromHandle(graph_.raw()->v_obj));
     const TVMFFIAny* nodes = Find(top, "nodes");
     if (nodes == nullptr || !IsSeq(*nodes)) {
       TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
@@ -540,6 +558,51 @@ class GraphReader {
   }
 
  private:
+  // `v` with every List turned into an Array and every Dict into a Map,
+  // through the levels the reader looks into (graph, nodes, node, data,
+  // and the items of a data array or object); deeper values (the JSON a
+  // __data_from_json__ hook receives) are passed on as they are.
+  static Any Freeze(const TVMFFIAny& v, int level) {
+    if (level > 4) return Any(AnyView::FromRaw(v));
+    if (v.type_index == kTVMFFIList || v.type_index == kTVMFFIArray) {
+      const SeqObj* seq = static_cast<const SeqObj*>(Object::FromHandle(v.v_obj));
+      // Hold the source while copying: freezing an item runs no user code,
+      // but the copy must not read a sequence that could be released.
+      Any keep(AnyView::FromRaw(v));
+      std::vector<Any> items;
+      items.reserve(static_cast<size_t>(seq->size()));
+      bool changed = v.type_index == kTVMFFIList;
+      for (int64_t i = 0; i < seq->size(); ++i) {
+        items.push_back(Freeze(seq->at(i), level + 1));
+        changed = changed || items.back().raw()->v_obj != seq->at(i).v_obj ||
+                  items.back().type_index() != seq->at(i).type_index;
+      }
+      if (!changed) return keep;
+      std::vector<TVMFFIAny> views;
+      views.reserve(items.size());
+      for (const Any& a : items) views.push_back(*a.raw());
+      int64_t n = static_cast<int64_t>(views.size());
+      return Any(Array<Any>(ObjectPtr<Object>(ArrayObj::FromViews(views.data(), n))));
+    }
+    if (v.type_index == kTVMFFIDict || v.type_index == kTVMFFIMap) {
+      const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
+      Any keep(AnyView::FromRaw(v));
+      bool changed = v.type_index == kTVMFFIDict;
+      std::vector<std::pair<Any, Any>> items;
+      for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
+        const auto& kv = map->KVAt(p);
+        items.emplace_back(Any(AnyView::FromRaw(kv.key)), Freeze(kv.value, level + 1));
+        changed = changed || items.back().second.raw()->v_obj != kv.value.v_obj ||
+                  items.back().second.type_index() != kv.value.type_index;
+      }
+      if (!changed) return keep;
+      Map out;
+      for (auto& kv : items) out.Set(std::move(kv.first), std::move(kv.second));
+      return Any(std::move(out));
+    }
+    return Any(AnyView::FromRaw(v));
+  }
+
   struct Frame {
     int64_t index;
     std::vector<int64_t> children;
@@ -623,6 +686,17 @@ class GraphReader {
                       std::to_string(nodes_->size()) + " nodes");
     }
     return v.v_int64;
+  }
+
+  // The decoded value of the child that `v` names.  Children() checked the
+  // same (immutable) data before, but the fields of a type can grow while a
+  // graph is decoded (Python code defining them), so this checks again.
+  const Any& Child(int64_t index, const TVMFFIAny& v, const std::string& what) const {
+    int64_t c = NodeRef(index, v, what);
+    if (state_[static_cast<size_t>(c)] != 2) {
+      Fail(index, what + ": node " + std::to_string(c) + " was not decoded before it");
+    }
+    return decoded_[static_cast<size_t>(c)];
   }
 
   const TVMFFITypeInfo* ObjectType(int64_t index, const std::string& key) const {
@@ -740,6 +814,13 @@ class GraphReader {
       if (d->size() != 2 || d->at(0).type_index != kTVMFFIInt || d->at(1).type_index != kTVMFFIInt) {
         Fail(index, "expected the data of a `Device` node to be [device_type, device_id]");
       }
+      for (int k = 0; k < 2; ++k) {
+        int64_t x = d->at(k).v_int64;
+        if (x < std::numeric_limits<int32_t>::min() || x > std::numeric_limits<int32_t>::max()) {
+          Fail(index, std::string(k == 0 ? "device_type " : "device_id ") + std::to_string(x) +
+                          " is out of the int32 range");
+        }
+      }
       DLDevice dev;
       dev.device_type = static_cast<DLDeviceType>(d->at(0).v_int64);
       dev.device_id = static_cast<int32_t>(d->at(1).v_int64);
@@ -760,34 +841,69 @@ class GraphReader {
         std::vector<TVMFFIAny> views;
         views.reserve(static_cast<size_t>(d->size()));
         for (int64_t i = 0; i < d->size(); ++i) {
-          views.push_back(*decoded_[static_cast<size_t>(d->at(i).v_int64)].raw());
+          views.push_back(*Child(index, d->at(i), "item " + std::to_string(i)).raw());
         }
         return Any(Array<Any>(ObjectPtr<Object>(ArrayObj::FromViews(views.data(), d->size()))));
       }
       List out;
       for (int64_t i = 0; i < d->size(); ++i) {
-        out.push_back(decoded_[static_cast<size_t>(d->at(i).v_int64)]);
+        out.push_back(Child(index, d->at(i), "item " + std::to_string(i)));
       }
       return Any(std::move(out));
     }
     if (key == "ffi.Map" || key == "ffi.Dict") {
       const SeqObj* d = DataArray(index, data, key);
+      if (d->size() % 2 != 0) {
+        Fail(index, "the data of a `" + key + "` node must have an even length");
+      }
       if (key == "ffi.Map") {
         Map out;
         for (int64_t i = 0; i < d->size(); i += 2) {
-          out.Set(decoded_[static_cast<size_t>(d->at(i).v_int64)],
-                  decoded_[static_cast<size_t>(d->at(i + 1).v_int64)]);
+          out.Set(Child(index, d->at(i), "item " + std::to_string(i)),
+                  Child(index, d->at(i + 1), "item " + std::to_string(i + 1)));
         }
         return Any(std::move(out));
       }
       Dict out;
       for (int64_t i = 0; i < d->size(); i += 2) {
-        out.Set(decoded_[static_cast<size_t>(d->at(i).v_int64)],
-                decoded_[static_cast<size_t>(d->at(i + 1).v_int64)]);
+        out.Set(Child(index, d->at(i), "item " + std::to_string(i)),
+                Child(index, d->at(i + 1), "item " + std::to_string(i + 1)));
       }
       return Any(std::move(out));
     }
     return BuildObject(index, key, data);
+  }
+
+  // A decoded object must have its field's declared type before any setter
+  // sees it: None or an instance of the declared type (or a subtype).
+  // Setters of C++ fields check again when converting; this also covers
+  // setters that would not (Function setters, fields registered through
+  // the C API).  Strings and containers are left to the setters, which may
+  // convert between their forms (str and its small form, List to Array).
+  void CheckFieldType(int64_t index, const std::string& key, const TVMFFIFieldInfo* f,
+                      const TVMFFIAny& value) const {
+    int32_t want = f->field_static_type_index;
+    if (want < kTVMFFIStaticObjectBegin || value.type_index == want) return;
+    switch (want) {
+      case kTVMFFIStr:
+      case kTVMFFIBytes:
+      case kTVMFFIArray:
+      case kTVMFFIList:
+      case kTVMFFIMap:
+      case kTVMFFIDict:
+      case kTVMFFIShape:
+      case kTVMFFIBigInt:
+        return;
+      default:
+        break;
+    }
+    bool ok = value.type_index == kTVMFFINone ||
+              (value.type_index >= kTVMFFIStaticObjectBegin &&
+               Object::FromHandle(value.v_obj)->IsInstanceIndex(want));
+    if (!ok) {
+      Fail(index, "field `" + FieldName(f) + "` of `" + key + "` is declared " + TypeKeyOf(want) +
+                      " but the graph gives " + TypeKeyOf(value.type_index));
+    }
   }
 
   Any BuildObject(int64_t index, const std::string& key, const TVMFFIAny* data) {
@@ -798,6 +914,9 @@ class GraphReader {
     if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
         !HasNewAttr(info->type_index)) {
       Fail(index, "type `" + key + "` has no creator registered");
+    }
+    if (data == nullptr || !IsMapLike(*data)) {
+      Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
     const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));
     std::vector<const TVMFFIFieldInfo*> all = AllFields(info);
@@ -833,8 +952,9 @@ class GraphReader {
           value = Any(AnyView::FromRaw(*v));
         }
       } else {
-        value = decoded_[static_cast<size_t>(v->v_int64)];
+        value = Child(index, *v, "field `" + name + "`");
       }
+      CheckFieldType(index, key, f, *value.raw());
       try {
         reflection_detail::CopyFieldInto(obj.handle(), f, *value.raw());
       } catch (const Error& e) {
@@ -886,6 +1006,7 @@ class GraphReader {
     bool ready = false;
   };
 
+  Any graph_;  // the immutable copy being decoded (Freeze)
   const SeqObj* nodes_ = nullptr;
   std::vector<Parts> parts_;
   std::vector<Any> decoded_;
@@ -904,8 +1025,8 @@ Any ToJSONGraph(const AnyView& value, const AnyView& metadata) {
 
 Any FromJSONGraph(const AnyView& graph) { return GraphReader().Run(graph); }
 
-Any FromJSONGraphString(const std::string& text) {
-  Any graph = json::Parse(text);
+Any FromJSONGraphString(const std::string& text, const json::ParseOptions& options) {
+  Any graph = json::Parse(text, options);
   return FromJSONGraph(graph);
 }
 
@@ -918,8 +1039,21 @@ TVMFFI_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metada
   return String(ToJSONGraphString(value, metadata));
 });
 TVMFFI_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) { return FromJSONGraph(graph); });
-TVMFFI_REGISTER_GLOBAL("ffi.FromJSONGraphString",
-                       [](String text) { return FromJSONGraphString(text.str()); });
+// ffi.FromJSONGraphString(text[, max_object_keys]): see json::ParseOptions.
+TVMFFI_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString",
+                              [](const AnyView* args, int32_t n, Any* rv) {
+                                if (n < 1 || n > 2) {
+                                  TVMFFI_THROW(TypeError)
+                                      << "ffi.FromJSONGraphString takes 1 or 2 arguments (text, "
+                                         "max_object_keys), got "
+                                      << n;
+                                }
+                                json::ParseOptions options;
+                                if (n == 2 && !args[1].is_none()) {
+                                  options.max_object_keys = args[1].As<int64_t>();
+                                }
+                                *rv = FromJSONGraphString(args[0].As<String>().str(), options);
+                              });
 
 }  // namespace
 }  // namespace serialization

@@ -33,6 +33,7 @@
 #include <string>
 
 #include <tvmffi/any.h>
+#include "json.h"
 
 namespace tvmffi {
 namespace core {
@@ -45,7 +46,9 @@ std::string ToJSONGraphString(const AnyView& value, const AnyView& metadata);
 Any ToJSONGraph(const AnyView& value, const AnyView& metadata);
 // `graph` is the JSON value (a Map) of a graph.
 Any FromJSONGraph(const AnyView& graph);
-Any FromJSONGraphString(const std::string& text);
+// `options` bound the JSON text's parse (json::ParseOptions).
+Any FromJSONGraphString(const std::string& text,
+                        const json::ParseOptions& options = json::ParseOptions());
 
 }  // namespace serialization
 }  // namespace core

@@ -3,10 +3,12 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <tvmffi/any_equal.h>
@@ -33,8 +35,8 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
   step->key = std::move(key);
   ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
   out->depth = static_cast<const AccessPathObj*>(path.get())->depth + 1;
-  out->parent = Any(path);
-  out->step = Any(ObjectRef(std::move(step)));
+  out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(path.get()->handle()));
+  out->step = AccessStepRef(std::move(step));
   return ObjectRef(std::move(out));
 }
 
@@ -51,13 +53,28 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
   return static_cast<const AccessPathObj*>(obj);
 }
 
+// The steps from the root, outermost first.  A path rebuilt from a graph or
+// a pickle may be malformed (a parent without a step, a wrong depth): that
+// is a ValueError, never a walk through a missing link.
 std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
-  std::vector<const AccessStepObj*> steps(static_cast<size_t>(p->depth));
-  for (int64_t i = p->depth; i > 0; --i) {
-    steps[static_cast<size_t>(i - 1)] =
-        static_cast<const AccessStepObj*>(Object::FromHandle(p->step.raw()->v_obj));
-    p = static_cast<const AccessPathObj*>(Object::FromHandle(p->parent.raw()->v_obj));
+  std::vector<const AccessStepObj*> steps;
+  int64_t depth = p->depth;
+  while (p->parent.has_value()) {
+    if (!p->step.has_value() || p->depth != depth) {
+      TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                               << (p->step.has_value() ? "a depth does not match its chain"
+                                                       : "a parent without a step");
+    }
+    steps.push_back(p->step->get());
+    p = p->parent->get();
+    --depth;
   }
+  if (p->step.has_value() || depth != 0 || p->depth != 0) {
+    TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                             << (p->step.has_value() ? "a step without a parent"
+                                                     : "a depth does not match its chain");
+  }
+  std::reverse(steps.begin(), steps.end());
   return steps;
 }
 
@@ -312,6 +329,13 @@ class EqualChecker {
         break;
     }
     if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralEqual", active_.data(), active_.size());
+    // A pair found equal before, with no DAG node or variable below it (whose
+    // answer depends on the bindings made so far), is equal again: a value
+    // sharing sub-values has exponentially many paths but few such pairs.
+    auto pair = std::make_pair(la, rb);
+    if (equal_memo_.count(pair) != 0) return true;
+    bool outer_dependent = dependent_;
+    dependent_ = false;
     active_.push_back(la);
     bool ok;
     // A container is walked even when both sides are the same object: the
@@ -326,6 +350,8 @@ class EqualChecker {
       ok = ObjectEqual(la, rb);
     }
     active_.pop_back();
+    if (ok && !dependent_) equal_memo_.insert(pair);
+    dependent_ = dependent_ || outer_dependent;
     return ok;
   }
 
@@ -465,6 +491,7 @@ class EqualChecker {
     if (kind == kTVMFFISEqHashKindConstTreeNode && x == y) return true;
     bool mapped_kind = kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar;
     if (mapped_kind) {
+      dependent_ = true;
       auto it = lhs_map_.find(x);
       if (it != lhs_map_.end()) return it->second == y;
       if (rhs_map_.count(y) != 0) return false;
@@ -518,6 +545,14 @@ class EqualChecker {
   std::vector<const Object*> active_;
   std::unordered_map<const Object*, const Object*> lhs_map_, rhs_map_;
   std::vector<Step> lhs_rev_, rhs_rev_;
+  // Whether the pair being compared met a DAG node or a variable below it.
+  bool dependent_ = false;
+  struct PairHash {
+    size_t operator()(const std::pair<const Object*, const Object*>& p) const {
+      return std::hash<const void*>()(p.first) * 31 + std::hash<const void*>()(p.second);
+    }
+  };
+  std::unordered_set<std::pair<const Object*, const Object*>, PairHash> equal_memo_;
 };
 
 // Hashing -------------------------------------------------------------------------
@@ -575,12 +610,20 @@ class Hasher {
         break;
     }
     if (TooDeep(active_.size())) ThrowTooDeep("ffi.StructuralHash", active_.data(), active_.size());
+    // As in equality: a hash with no DAG node or variable below it does not
+    // depend on what was visited before, so a shared sub-value is hashed once.
+    auto known = memo_.find(obj);
+    if (known != memo_.end()) return known->second;
+    bool outer_dependent = dependent_;
+    dependent_ = false;
     active_.push_back(obj);
     std::optional<uint64_t> container =
         HashContainer(obj, t, static_cast<uint64_t>(t), Mix,
                       [this](const TVMFFIAny& e) { return Hash(e); });
     uint64_t h = container.has_value() ? *container : ObjectHash(obj);
     active_.pop_back();
+    if (!dependent_) memo_.emplace(obj, h);
+    dependent_ = dependent_ || outer_dependent;
     return h;
   }
 
@@ -609,6 +652,7 @@ class Hasher {
     auto pointer = reinterpret_cast<uintptr_t>(obj);
     if (kind < 0 || kind == kTVMFFISEqHashKindUniqueInstance) return Mix(type_bits, pointer);
     if (kind == kTVMFFISEqHashKindDAGNode || kind == kTVMFFISEqHashKindFreeVar) {
+      dependent_ = true;
       // A node seen before hashes as a reference to its first visit, as
       // equality maps it to the counterpart of that visit.
       auto it = seen_.find(obj);
@@ -647,6 +691,9 @@ class Hasher {
   int32_t region_;
   std::vector<const Object*> active_;
   std::unordered_map<const Object*, uint64_t> seen_;
+  // Whether the object being hashed met a DAG node or a variable below it.
+  bool dependent_ = false;
+  std::unordered_map<const Object*, uint64_t> memo_;
 };
 
 ObjectRef BuildPath(const std::vector<Step>& steps) {
@@ -714,13 +761,12 @@ const bool kRegistered = RunAtLoad([] {
                                           << "ffi.reflection.AccessStep, got "
                                           << TypeIndexToDisplayName(step.type_index());
                 }
-                const auto* s =
-                    static_cast<const AccessStepObj*>(Object::FromHandle(step.raw()->v_obj));
                 ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
-                out->depth = AsPath(self, "AccessPath._extend")->depth + 1;
-                out->parent = Any(self);
-                out->step = Any(step);
-                (void)s;
+                const AccessPathObj* parent = AsPath(self, "AccessPath._extend");
+                out->depth = parent->depth + 1;
+                out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(parent->handle()));
+                out->step = AccessStepRef(
+                    ObjectPtr<Object>::BorrowHandle(step.raw()->v_obj));
                 return ObjectRef(std::move(out));
               })
       .Method("_attr", [extend](AnyView self, String name) {

@@ -8,11 +8,13 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <tvmffi/any.h>
 #include <tvmffi/array.h>
 #include <tvmffi/map.h>
 #include <tvmffi/object.h>
+#include <tvmffi/reflection.h>
 
 namespace tvmffi {
 namespace core {
@@ -21,24 +23,33 @@ namespace core {
 // its elements in order, a Map or Dict sums over its entries (independent of
 // their order); `tag` starts the value.  `mix(seed, value)` combines and
 // `hash(element)` hashes an element: each walk (structural, recursive)
-// brings its own.  Returns nullopt for any other type.
+// brings its own.  Returns nullopt for any other type.  Each element is held
+// while it is hashed (and a map's entries are copied first), so a type's
+// hook that changes the container cannot free what is being hashed; the
+// caller holds `obj`.
 template <typename MixFn, typename HashFn>
 std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag, MixFn mix,
                                       HashFn&& hash) {
   if (t == kTVMFFIArray || t == kTVMFFIList) {
     const SeqObj* s = static_cast<const SeqObj*>(obj);
     uint64_t h = mix(tag, static_cast<uint64_t>(s->size()));
-    for (int64_t i = 0; i < s->size(); ++i) h = mix(h, hash(s->at(i)));
+    for (int64_t i = 0; i < s->size(); ++i) {
+      Any item(AnyView::FromRaw(s->at(i)));
+      h = mix(h, hash(*item.raw()));
+    }
     return h;
   }
   if (t == kTVMFFIMap || t == kTVMFFIDict) {
     const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-    uint64_t sum = 0;
+    std::vector<std::pair<Any, Any>> entries;
+    entries.reserve(static_cast<size_t>(m->size()));
     for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
       const auto& kv = m->KVAt(pos);
-      sum += mix(hash(kv.key), hash(kv.value));
+      entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
     }
-    return mix(mix(tag, static_cast<uint64_t>(m->size())), sum);
+    uint64_t sum = 0;
+    for (const auto& kv : entries) sum += mix(hash(*kv.first.raw()), hash(*kv.second.raw()));
+    return mix(mix(tag, static_cast<uint64_t>(entries.size())), sum);
   }
   return std::nullopt;
 }
@@ -69,11 +80,17 @@ class AccessStepObj : public Object {
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
-// has depth 0 and no parent or step (both None).
+// has depth 0 and no parent or step (both None).  The fields are typed, so
+// their setters (used when a graph or pickle rebuilds a path) refuse
+// anything but None or a path (a step); PathSteps checks that the chain is
+// well formed (depth matching) before anything walks it.
+class AccessPathObj;
+using AccessPathRef = ObjectRefOf<AccessPathObj>;
+using AccessStepRef = ObjectRefOf<AccessStepObj>;
 class AccessPathObj : public Object {
  public:
-  Any parent;
-  Any step;
+  std::optional<AccessPathRef> parent;
+  std::optional<AccessStepRef> step;
   int64_t depth = 0;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
 };

@@ -89,3 +89,59 @@ seeds = {
 }
 for name, data in seeds.items():
     write("fuzz_globals", name, data)
+
+
+# fuzz_json_graph: JSON graphs (the custom mutator changes their structure).
+def graph(nodes, root=None, **extra):
+    import json
+    g = {"root_index": len(nodes) - 1 if root is None else root, "nodes": nodes}
+    g.update(extra)
+    return json.dumps(g, separators=(",", ":")).encode()
+
+
+def node(type_key, data=None):
+    return {"type": type_key} if data is None else {"type": type_key, "data": data}
+
+
+def dag(levels):
+    # Each Array holds the one below twice: 2**levels paths over levels + 1 nodes.
+    nodes = [node("int", 7)]
+    for i in range(levels):
+        nodes.append(node("ffi.Array", [i, i]))
+    return nodes
+
+
+def access_path(steps):
+    nodes = [node("None"), node("ffi.reflection.AccessPath", {"parent": 0, "step": 0, "depth": 0})]
+    for i, name in enumerate(steps):
+        nodes.append(node("ffi.String", name))
+        nodes.append(node("ffi.reflection.AccessStep", {"kind": 0, "key": len(nodes) - 1}))
+        parent = 1 if i == 0 else len(nodes) - 3
+        nodes.append(node("ffi.reflection.AccessPath",
+                          {"parent": parent, "step": len(nodes) - 1, "depth": i + 1}))
+    return nodes
+
+
+json_graph_seeds = {
+    "scalars": graph([node("None"), node("bool", True), node("int", -3), node("float", 2.5),
+                      node("ffi.String", "text"), node("ffi.Bytes", "AAEC"),
+                      node("ffi.BigInt", "123456789012345678901234567890"),
+                      node("DataType", "float32x4"), node("Device", [2, 1]),
+                      node("ffi.Shape", [2, 3]),
+                      node("ffi.Array", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])]),
+    "containers": graph([node("int", 1), node("ffi.String", "k"), node("ffi.List", [0, 0]),
+                         node("ffi.Map", [1, 2]), node("ffi.Dict", [1, 3]),
+                         node("ffi.Array", [2, 3, 4])], metadata={"v": 1}),
+    "access_path": graph(access_path(["a", "b"])),
+    "access_path_bad_step": graph([node("None"), node("int", 5),
+                                   node("ffi.reflection.AccessPath",
+                                        {"parent": 0, "step": 0, "depth": 0}),
+                                   node("ffi.reflection.AccessPath",
+                                        {"parent": 2, "step": 1, "depth": 1})]),
+    "dag40": graph(dag(40)),
+    "device_overflow": graph([node("Device", [2, 4294967297])]),
+    "bigint_long": graph([node("ffi.BigInt", "9" * 5000)]),
+    "surrogate": b'{"root_index":0,"nodes":[{"type":"ffi.String","data":"\\ud800"}]}',
+}
+for name, data in json_graph_seeds.items():
+    write("fuzz_json_graph", name, data)

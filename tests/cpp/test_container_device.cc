@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "test_util.h"
+#include <tvmffi/array.h>
 #include <tvmffi/tensor.h>
 
 using namespace tvmffi::core;
@@ -54,4 +55,16 @@ TEST_CASE("Container device: a list that contains itself terminates", "[containe
   Call("ffi.ListAppend", list, FakeTensor(kDLCUDA, 3));
   CHECK(Find(list).device_id == 3);
   Call("ffi.ListClear", list);  // break the cycle
+}
+
+TEST_CASE("Container device: nesting is bounded like every other walk", "[container_device]") {
+  // 1 000 000 levels overflowed the stack before the walk had a depth bound.
+  Any deep = Any(FakeTensor(kDLCUDA, 3));
+  for (int i = 0; i < 1000000; ++i) deep = Any(Array<Any>{deep});
+  CHECK(ThrownBy([&] { Find(deep); }) ==
+        "RecursionError: ffi.ContainerFindFirstNonCPUDevice: the value is nested deeper than "
+        "2048 levels");
+  Any ok = Any(FakeTensor(kDLCUDA, 3));
+  for (int i = 0; i < 2000; ++i) ok = Any(Array<Any>{ok});
+  CHECK(Find(ok).device_id == 3);
 }

@@ -487,3 +487,97 @@ TEST_CASE("RecursiveCompare: a callback kept by a hook raises once the hook retu
     *Kept(i) = Function();
   }
 }
+
+namespace {
+
+// Its hooks clear the List (or Dict) the walk is in, dropping the last
+// reference to what the walk visits next.
+class RcClearerObj : public Object {
+ public:
+  int64_t key = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(RcClearerObj, "rctest.Clearer", PlainObject)
+};
+
+List* VictimList() {
+  static List* list = new List();
+  return list;
+}
+Dict* VictimDict() {
+  static Dict* dict = new Dict();
+  return dict;
+}
+void ClearVictims() {
+  VictimList()->Clear();
+  VictimDict()->Clear();
+}
+
+int64_t ClearerKey(const AnyView& v) {
+  return static_cast<const RcClearerObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+}
+
+Any Clearer(int64_t key) {
+  static const bool done = [] {
+    ObjectDef<RcClearerObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("key", &RcClearerObj::key)
+        .Attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+                ClearVictims();
+                return ClearerKey(a) == ClearerKey(b);
+              }))
+        .Attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function) {
+                ClearVictims();
+                return ClearerKey(a);
+              }))
+        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+                ClearVictims();
+                return ClearerKey(a) < ClearerKey(b) ? -1 : (ClearerKey(a) > ClearerKey(b) ? 1 : 0);
+              }));
+    return true;
+  }();
+  (void)done;
+  ObjectPtr<RcClearerObj> p = MakeObject<RcClearerObj>();
+  p->key = key;
+  return Any(ObjectRef(std::move(p)));
+}
+
+// Fills the victim List with [clearer, [big list], clearer] and the victim
+// Dict with two entries, holding the only references to them.
+void FillVictims() {
+  ClearVictims();
+  VictimList()->push_back(Clearer(1));
+  List payload;
+  for (int i = 0; i < 64; ++i) payload.push_back(Any(Array<Any>{Any(int64_t(i))}));
+  VictimList()->push_back(Any(payload));
+  VictimList()->push_back(Clearer(2));
+  VictimDict()->Set(Any("a"), Clearer(3));
+  VictimDict()->Set(Any("b"), Any(payload));
+}
+
+}  // namespace
+
+TEST_CASE("RecursiveCompare: a hook that clears the container being walked",
+          "[recursive_compare]") {
+  // The walks hold what they visit: under ASan this was a heap use after free.
+  // Once the hook has cleared the List, it has fewer items than when the walk
+  // began, and the answer reflects what the walk saw (no crash either way).
+  // Equal content, distinct objects (so the hooks run).
+  Any copy = Any(List{Clearer(1), Any(List{}), Clearer(2)});
+  FillVictims();
+  int64_t h = Hash(Any(*VictimList()));
+  CHECK(VictimList()->size() == 0);
+  FillVictims();
+  CHECK(Hash(Any(*VictimList())) == h);  // the same walk, the same answer
+
+  FillVictims();
+  CHECK_FALSE(Eq(Any(*VictimList()), copy));  // cleared under the walk: now shorter
+  FillVictims();
+  CHECK_FALSE(Eq(copy, Any(*VictimList())));
+  FillVictims();
+  CHECK(Lt(Any(*VictimList()), copy));  // a prefix of copy once cleared
+  FillVictims();
+  Any dict_copy = Any(Dict{{Any("a"), Clearer(3)}, {Any("b"), Any(List{})}});
+  Hash(Any(*VictimDict()));
+  CHECK(VictimDict()->size() == 0);
+  FillVictims();
+  CHECK_FALSE(Eq(Any(*VictimDict()), dict_copy));
+  ClearVictims();
+}

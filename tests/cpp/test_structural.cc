@@ -468,3 +468,72 @@ TEST_CASE("Structural: hash functors in a set", "[structural]") {
   set.insert(Any(Array<Any>{Any(int64_t(2))}));
   CHECK(set.size() == 2);
 }
+
+namespace {
+// Its __ffi_repr__ clears the List being printed.
+class ReprClearerObj : public Object {
+ public:
+  TVMFFI_DECLARE_DYNAMIC_TYPE(ReprClearerObj, "sttest.ReprClearer", PlainObject)
+};
+
+List* ReprVictim() {
+  static List* list = new List();
+  return list;
+}
+
+Any ReprClearer() {
+  static const bool done = [] {
+    ObjectDef<ReprClearerObj>("").Attr(
+        "__ffi_repr__", Any(Function::FromTyped([](ObjectRef, Function) {
+          ReprVictim()->Clear();
+          return String("<cleared>");
+        })));
+    return true;
+  }();
+  (void)done;
+  return Any(ObjectRef(MakeObject<ReprClearerObj>()));
+}
+}  // namespace
+
+TEST_CASE("Repr: a __ffi_repr__ that clears the container being printed", "[structural]") {
+  // ReprPrint holds what it prints: the Array being printed lost its last
+  // other reference in the hook (under ASan this was a heap use after free).
+  ReprVictim()->push_back(
+      Any(Array<Any>{ReprClearer(), Any(Array<Any>{Any(int64_t(5))})}));
+  ReprVictim()->push_back(Any(int64_t(6)));
+  CHECK(ReprPrint(Any(*ReprVictim())) == "[[<cleared>, [5]]]");
+  CHECK(ReprVictim()->size() == 0);
+}
+
+TEST_CASE("Repr: shared sub-values do not make the text exponential", "[structural]") {
+  // 40 levels, each holding the level below twice: 2^40 paths.
+  Any v = Any(int64_t(7));
+  for (int i = 0; i < 40; ++i) v = Any(Array<Any>{v, v});
+  std::string text = ReprPrint(v);
+  CHECK(text.rfind("[[[[", 0) == 0);
+  CHECK(text.find("...") != std::string::npos);
+  Any small = Any(int64_t(7));
+  for (int i = 0; i < 3; ++i) small = Any(Array<Any>{small, small});
+  CHECK(ReprPrint(small) == "[[[7, 7], [7, 7]], [[7, 7], [7, 7]]]");
+}
+
+TEST_CASE("StructuralVisit: a callback that clears the container being visited",
+          "[structural]") {
+  // The visitor holds what it visits and reads the List's size again after
+  // each call: under ASan this was a heap use after free.
+  List victim;
+  victim.push_back(Any(Array<Any>{Any(Array<Any>{Any(int64_t(1))}), Any(int64_t(2))}));
+  victim.push_back(Any(int64_t(3)));
+  std::vector<std::string> visited;
+  Any root(victim);
+  StructuralVisit(root, [&](const Any& v) {
+    visited.push_back(ReprPrint(v));
+    if (visited.size() == 3) victim.Clear();  // while visiting [1]: frees its parent
+    return true;
+  });
+  REQUIRE(visited.size() == 5);
+  CHECK(visited[1] == "[[1], 2]");
+  CHECK(visited[2] == "[1]");
+  CHECK(visited[3] == "1");
+  CHECK(visited[4] == "2");
+}

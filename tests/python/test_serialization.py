@@ -173,3 +173,206 @@ def test_json_globals():
     graph = tvm_ffi.get_global_func("ffi.ToJSONGraph")(tvm_ffi.convert([1]), None)
     assert isinstance(graph, tvm_ffi.Map) and graph["root_index"] == 1
     assert list(tvm_ffi.get_global_func("ffi.FromJSONGraph")(graph)) == [1]
+
+
+# ---- untrusted graphs and text (docs/reliability.md) ----------------------------------
+
+from_json_graph = tvm_ffi.get_global_func("ffi.FromJSONGraph")
+
+
+def test_python_code_that_changes_the_graph_while_it_is_decoded():
+    # A default factory runs while the graph is decoded; it rewrites the data
+    # Lists of every node (so the root's items would name node 0) and then
+    # empties the nodes List.  The decoder reads its own copy, so the result
+    # is the graph as it was when the call began (it read the changed Lists,
+    # or freed memory, before).
+    from tvm_ffi.dataclasses import field, py_class
+
+    nodes = tvm_ffi.List()
+    calls = []
+
+    def factory():
+        calls.append(1)
+        for n in list(nodes):
+            if isinstance(n["data"], tvm_ffi.List):
+                n["data"][:] = [0] * len(n["data"])
+        nodes.clear()
+        return "made"
+
+    @py_class("testing.ser.Mutating")
+    class Mutating(tvm_ffi.Object):
+        items: tvm_ffi.Array
+        tag: str = field(default_factory=factory)
+
+    def ffi_node(type_key, data):
+        d = tvm_ffi.Dict()
+        d["type"] = type_key
+        d["data"] = data
+        return d
+
+    for i in range(40):
+        nodes.append(ffi_node("int", i))
+    nodes.append(ffi_node("ffi.Array", tvm_ffi.List(range(40))))  # 40
+    fields = tvm_ffi.Dict()
+    fields["items"] = 40
+    nodes.append(ffi_node("testing.ser.Mutating", fields))  # 41
+    nodes.append(ffi_node("ffi.Array", tvm_ffi.List([41, 40])))  # 42, the root
+    keep = list(nodes)  # the node Dicts and data Lists stay alive
+    graph = tvm_ffi.Dict()
+    graph["root_index"] = 42
+    graph["nodes"] = nodes
+    out = from_json_graph(graph)
+    assert calls == [1]
+    assert len(out) == 2 and isinstance(out[0], Mutating)
+    assert out[0].tag == "made" and list(out[0].items) == list(range(40))
+    assert out[1].same_as(out[0].items)
+    assert len(nodes) == 0 and list(keep[42]["data"]) == [0, 0]  # the factory did run
+
+
+def access_path_graph(parent_data, step_data, depth=1):
+    import tvm_ffi.access_path  # noqa: F401  (the Python class, whose repr is the path)
+
+    # node 0: None, 1: the root path, 2: a step, 3: the path under test.
+    return json_text([
+        node("None"),
+        node("ffi.reflection.AccessPath", {"parent": 0, "step": 0, "depth": 0}),
+        node("ffi.reflection.AccessStep", {"kind": 0, "key": 4}),
+        node("ffi.reflection.AccessPath", {"parent": parent_data, "step": step_data, "depth": depth}),
+        node("ffi.String", "f"),
+        node("int", 7),
+    ], root=3)
+
+
+def json_text(nodes, root):
+    import json
+
+    return json.dumps({"root_index": root, "nodes": nodes})
+
+
+def test_access_path_from_a_graph_is_checked_where_fields_are_set():
+    good = from_json_graph_str(access_path_graph(1, 2))
+    assert repr(good) == "<root>.f"
+    # step or parent holding an int, a string or the wrong object type is
+    # refused when the field is set, naming the field.
+    for parent, step, what in [(1, 5, "step"), (1, 4, "step"), (5, 2, "parent"), (2, 2, "parent")]:
+        with pytest.raises(ValueError, match=rf"^ffi.FromJSONGraph: node 3: field `{what}` of "
+                                             r"`ffi.reflection.AccessPath`"):
+            from_json_graph_str(access_path_graph(parent, step))
+
+
+@pytest.mark.parametrize(
+    "parent, step, depth, problem",
+    [
+        (1, 0, 1, "a parent without a step"),
+        (0, 2, 1, "a step without a parent"),
+        (1, 2, 5, "a depth does not match its chain"),
+        (1, 2, 2**40, "a depth does not match its chain"),
+        (0, 0, 3, "a depth does not match its chain"),
+    ],
+)
+def test_malformed_access_path_is_a_value_error_in_repr_and_walks(parent, step, depth, problem):
+    path = from_json_graph_str(access_path_graph(parent, step, depth))
+    message = f"malformed ffi.reflection.AccessPath: {problem}"
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        repr(path)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        tvm_ffi.get_global_func("ffi.ReprPrint")(path)
+    # And through pickle, which reads the same graph.
+    blob = pickle.dumps(path)
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        repr(pickle.loads(blob))
+
+
+def test_json_device_out_of_int32_is_an_error_naming_it():
+    for data, what in [([2, 2**32 + 1], "device_id 4294967297"), ([2**31, 0], "device_type 2147483648"),
+                       ([2, -(2**31) - 1], "device_id -2147483649")]:
+        with pytest.raises(ValueError, match=rf"^ffi.FromJSONGraph: node 0: {what} is out of the int32 range$"):
+            from_json_graph_str(json_text([node("Device", data)], root=0))
+    assert from_json_graph_str(json_text([node("Device", [2, 2**31 - 1])], root=0)) == tvm_ffi.Device("cuda", 2**31 - 1)
+
+
+@pytest.mark.parametrize("escape", [r"\ud800", r"\udfff", r"a\ud800b", r"\ud800\u0041", r"\udc00\ud800"])
+def test_unpaired_surrogate_escape_is_a_value_error(escape):
+    parse = tvm_ffi.get_global_func("ffi.json.Parse")
+    with pytest.raises(ValueError, match=r"^Unpaired surrogate in \\uXXXX escape: line 1 column \d+ \(char \d+\)$"):
+        parse('"' + escape + '"')
+    assert parse(r'"\ud83d\ude00"') == "\U0001F600"
+
+
+def test_bigint_text_has_a_digit_limit():
+    get_limit = tvm_ffi.get_global_func("ffi.BigIntGetMaxStrDigits")
+    set_limit = tvm_ffi.get_global_func("ffi.BigIntSetMaxStrDigits")
+    assert get_limit() == 4300
+
+    def graph(digits):
+        return json_text([node("ffi.BigInt", digits)], root=0)
+
+    assert from_json_graph_str(graph("9" * 4300)) == int("9" * 4300)
+    for digits in ["9" * 4301, "-" + "1" * 4301, "7" * 1_000_000]:
+        n = len(digits.lstrip("-"))
+        with pytest.raises(ValueError, match=rf"^ffi.FromJSONGraph: an integer of {n} decimal digits exceeds "
+                                             r"the limit \(4300 digits\)"):
+            from_json_graph_str(graph(digits))
+    big = 10**5000
+    with pytest.raises(ValueError, match=r"^ffi.ToJSONGraph: an integer of \d+ decimal digits exceeds the limit"):
+        to_json_graph_str(tvm_ffi.convert([big]))
+    with pytest.raises(ValueError, match=r"^ffi.ReprPrint: an integer of \d+ decimal digits exceeds the limit"):
+        tvm_ffi.get_global_func("ffi.ReprPrint")(tvm_ffi.convert([big]))
+    with pytest.raises(ValueError, match=r"^ffi.BigIntSetMaxStrDigits: the limit must be 0 \(none\) or at least 640, got 5$"):
+        set_limit(5)
+    try:
+        set_limit(0)
+        assert from_json_graph_str(to_json_graph_str(big)) == big
+        set_limit(6000)
+        assert from_json_graph_str(graph("9" * 5999)) == 10**5999 - 1
+    finally:
+        set_limit(4300)
+
+
+def dag_graph(levels):
+    # Each Array holds the one below twice: 2**levels paths over levels + 1 nodes.
+    nodes = [node("int", 7)] + [node("ffi.Array", [i, i]) for i in range(levels)]
+    return json_text(nodes, root=levels)
+
+
+def test_shared_nodes_do_not_make_walks_exponential():
+    a = from_json_graph_str(dag_graph(40))
+    b = from_json_graph_str(dag_graph(40))
+    assert a is not b
+    assert tvm_ffi.get_global_func("ffi.RecursiveEq")(a, b)
+    assert tvm_ffi.get_global_func("ffi.RecursiveHash")(a) == tvm_ffi.get_global_func("ffi.RecursiveHash")(b)
+    assert not tvm_ffi.get_global_func("ffi.RecursiveLt")(a, b)
+    assert tvm_ffi.get_global_func("ffi.RecursiveLe")(a, b)
+    # py_class ==, < and hash() are these walks.
+    from tvm_ffi.dataclasses import py_class
+
+    @py_class("testing.ser.DagBox", eq=True, order=True, unsafe_hash=True)
+    class DagBox(tvm_ffi.Object):
+        v: tvm_ffi.Array
+
+    x, y = DagBox(a), DagBox(b)
+    assert x == y and not x < y and hash(x) == hash(y)
+    assert tvm_ffi.get_global_func("ffi.StructuralEqual")(a, b, False, False)
+    assert tvm_ffi.structural_hash(a) == tvm_ffi.structural_hash(b)
+    text = tvm_ffi.get_global_func("ffi.ReprPrint")(a)
+    assert text.startswith("[[[[") and text.endswith(", ...]") and len(text) < 64 * 1024 * 1024
+    with pytest.raises(ValueError, match=r"^ffi.json.Stringify: the value would be written as more than 268435456 items"):
+        tvm_ffi.get_global_func("ffi.json.Stringify")(a, None)
+    # A small DAG is written in full, once per reference.
+    small = from_json_graph_str(dag_graph(3))
+    assert tvm_ffi.get_global_func("ffi.json.Stringify")(small, None) == "[[[7,7],[7,7]],[[7,7],[7,7]]]"
+    assert to_json_graph_str(a).count('"ffi.Array"') == 40
+
+
+def test_json_readers_take_a_key_budget():
+    parse = tvm_ffi.get_global_func("ffi.json.Parse")
+    from_graph = tvm_ffi.get_global_func("ffi.FromJSONGraphString")
+    text = "{" + ",".join(f'"k{i}":{i}' for i in range(10)) + "}"
+    assert len(parse(text)) == 10 and len(parse(text, 10)) == 10 and len(parse(text, None)) == 10
+    with pytest.raises(ValueError, match=r"^JSON object has more than 9 keys \(max_object_keys\) at char \d+$"):
+        parse(text, 9)
+    with pytest.raises(ValueError, match=r"^JSON object has more than 1 keys"):
+        from_graph('{"root_index":0,"nodes":[{"type":"int","data":1}]}', 1)
+    assert from_graph('{"root_index":0,"nodes":[{"type":"int","data":1}]}', 2) == 1
+    with pytest.raises(TypeError, match=r"^ffi.json.Parse takes 1 or 2 arguments"):
+        parse(text, 1, 2)
