@@ -53,8 +53,8 @@ CONFIGURE = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
   -DCMAKE_COMPILE_WARNING_AS_ERROR=$(WERROR) $(CMAKE_ARGS)
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build demo test test-python test-python-full asan bench clean test-lang fuzz \
-        tsan valgrind
+.PHONY: all build demo test test-ctest test-python test-python-full asan bench clean test-lang \
+        test-lang-run fuzz tsan valgrind
 
 all: demo
 
@@ -72,8 +72,11 @@ demo: build
 	  bash tests/install/check_install.sh $(BUILD) $(BUILD)/get_started
 
 test: build
+	$(MAKE) --no-print-directory test-ctest test-python test-lang-run
+
+# The pieces of `make test` (without the build step; .ci/run times each).
+test-ctest:
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	$(MAKE) --no-print-directory test-python test-lang-run
 
 test-python:
 	$(NEED_PYTHON)
@@ -85,8 +88,6 @@ test-python-full:
 test-lang: build
 	$(MAKE) --no-print-directory test-lang-run
 
-# (without the build step, for `make test`, which has just built)
-.PHONY: test-lang-run
 test-lang-run:
 	TVM_FFI_LIB=$(abspath $(BUILD))/libtvm_ffi.so \
 	  TVM_FFI_TESTING_LIB=$(abspath $(BUILD))/libtvm_ffi_testing.so \
