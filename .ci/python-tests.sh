@@ -13,6 +13,8 @@
 #       tests/python in each with TVM_FFI_REQUIRE_TORCH=1 (a missing torch
 #       fails instead of skipping).
 #
+#   bash .ci/python-tests.sh wheel <dist dir>    only the wheel build
+#
 # The virtual environments are kept between runs outside the clone
 # (.ci/python-env.sh); the torch wheels too (.ci/install-torch.sh).
 # Any failure stops the script non-zero.
@@ -64,6 +66,8 @@ build_wheel() {
     fail "creating the wheel build environment"
   local launcher=()
   if command -v ccache >/dev/null 2>&1; then
+    # As the Makefile does: paths relative to the checkout, so clones share hits.
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
     launcher=(--config-settings=cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache
               --config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
@@ -143,5 +147,6 @@ PY
 case "${1:-}" in
   quick) shift; quick "$@" ;;
   full) shift; full "$@" ;;
-  *) echo "usage: python-tests.sh quick <build dir> | full" >&2; exit 2 ;;
+  wheel) shift; build_wheel "$(mkdir -p "${1:?usage: python-tests.sh wheel <dist dir>}" && cd "$1" && pwd)" ;;
+  *) echo "usage: python-tests.sh quick <build dir> | full | wheel <dist dir>" >&2; exit 2 ;;
 esac
