@@ -6,7 +6,7 @@
 #       (PYTHONPATH=<build dir>/python), numpy and ml_dtypes, no torch: the
 #       torch tests skip.  No wheel build, no download once the venv exists.
 #
-#   bash .ci/python-tests.sh full                (make test-python-full, CI)
+#   bash .ci/python-tests.sh [full]              (make test-python-full, CI)
 #       builds the wheel ONCE with Python 3.12, audits it with `abi3audit
 #       --strict`, checks that Python 3.11 is refused, then installs that same
 #       wheel into Python 3.12 and 3.13 environments with torch and runs
@@ -146,7 +146,7 @@ PY
 
 case "${1:-}" in
   quick) shift; quick "$@" ;;
-  full) shift; full "$@" ;;
+  full | "") shift || true; full "$@" ;;
   wheel) shift; build_wheel "$(mkdir -p "${1:?usage: python-tests.sh wheel <dist dir>}" && cd "$1" && pwd)" ;;
   *) echo "usage: python-tests.sh quick <build dir> | full | wheel <dist dir>" >&2; exit 2 ;;
 esac
