@@ -1,74 +1,132 @@
 # The front door.  Every target configures with CMake + Ninja, so a fresh
-# checkout needs nothing but the packages that .ci/setup.sh installs.
+# checkout needs nothing but what .ci/setup.sh installs.
 #
-#   make          Release build in build/, then run the demo and examples/get_started
-#   make test     build and run every test (ctest, then the Python tests)
-#   make asan     everything (C, C++ and Python suites) under ASan + UBSan, in build-asan/
-#   make bench    Release build, then run the benchmarks (bench/cxx_layers.sh:
-#                 our C++ headers against apache-tvm-ffi's, side by side)
-#   make test-lang  the dlopen samples in C, Rust, Go, Node.js and Java (tests/lang/)
+#   make          Release build in build/, then the demo and examples/get_started
+#                 (C, C++ and Python, the Python side on the build tree)
+#   make test     the contributor's suite, a few minutes: ctest (C, C++, compat,
+#                 install), tests/python on Python 3.12 with numpy (no torch:
+#                 those tests skip), and the language samples (make test-lang)
+#   make test-python-full  the wheel, built once and installed into Python 3.12
+#                 and 3.13 with torch (torch tests required); CI
+#   make asan     ctest and tests/python under ASan + UBSan, in build-asan/
 #   make fuzz     libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, each run FUZZ_SECONDS
 #   make tsan     the C++ suite (with the thread-stress test) under ThreadSanitizer, in build-tsan/
 #   make valgrind the C tests of build/ under valgrind memcheck
+#   make test-lang  the dlopen samples in C, Rust, Go, Node.js and Java (tests/lang/)
+#   make bench    Release build, then the benchmarks (bench/cxx_layers.sh:
+#                 our C++ headers against apache-tvm-ffi's, side by side)
 #   make clean    remove the build directories
+#
+# .ci/run is CI: `make test`, then every other target above except bench,
+# with WERROR=ON.  Each build directory is one configuration, built once.
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+TSAN_BUILD ?= build-tsan
 JOBS       ?= 2
 CMAKE_ARGS ?=
+# ON: warnings are errors in every target of the project (CMake's
+# CMAKE_COMPILE_WARNING_AS_ERROR; .ci/run sets it).  Off by default, so that
+# a newer compiler's new warning does not stop a newcomer's build.
+WERROR     ?= OFF
 
-CONFIGURE = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+# ccache when installed (.ci/setup.sh installs it).  Paths are hashed relative
+# to the checkout, so two clones of the repository share hits.
+ifneq ($(shell command -v ccache 2>/dev/null),)
+LAUNCHER := -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+endif
 
-.PHONY: all build demo test asan bench clean test-lang fuzz tsan valgrind
+# The Python extension is built on the 3.12 limited API: Python 3.12 from
+# pyenv (Debian 12's python3 is 3.11).  Without it the build has no extension
+# and the targets that run Python stop with the reason.
+PYTHON312 := $(shell bash .ci/python-env.sh find-python 3.12 2>/dev/null)
+ifneq ($(PYTHON312),)
+PYTHON_ARGS := -DTVM_FFI_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(PYTHON312)
+endif
+NEED_PYTHON = @test -n "$(PYTHON312)" || \
+  { echo "make: $@ needs Python 3.12 from pyenv (bash .ci/python-env.sh find-python 3.12)" >&2; exit 1; }
+
+CONFIGURE = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
+  -DCMAKE_COMPILE_WARNING_AS_ERROR=$(WERROR) $(CMAKE_ARGS)
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all build demo test test-ctest test-python test-python-full asan bench clean test-lang \
+        test-lang-run fuzz tsan valgrind
 
 all: demo
 
 build:
-	$(CONFIGURE) -B $(BUILD)
+	$(CONFIGURE) $(PYTHON_ARGS) -B $(BUILD)
 	cmake --build $(BUILD) -j $(JOBS)
 
+# examples/get_started against an installed copy of build/: C and C++, and
+# Python on the build tree's extension (PYTHONPATH) with numpy.
 demo: build
+	$(NEED_PYTHON)
 	./$(BUILD)/demo
-	bash tests/install/check_install.sh $(BUILD) $(BUILD)/get_started
+	py="$$(bash .ci/python-env.sh test-python)" && \
+	  PYTHON="$$py" PYTHONPATH=$(abspath $(BUILD))/python \
+	  bash tests/install/check_install.sh $(BUILD) $(BUILD)/get_started
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-	if [ -f .ci/python-tests.sh ]; then bash .ci/python-tests.sh; fi
+	$(MAKE) --no-print-directory test-ctest test-python test-lang-run
 
+# The pieces of `make test` (without the build step; .ci/run times each).
+test-ctest:
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-python:
+	$(NEED_PYTHON)
+	bash .ci/python-tests.sh quick $(BUILD)
+
+test-python-full:
+	WERROR=$(WERROR) bash .ci/python-tests.sh full
+
+test-lang: build
+	$(MAKE) --no-print-directory test-lang-run
+
+test-lang-run:
+	TVM_FFI_LIB=$(abspath $(BUILD))/libtvm_ffi.so \
+	  TVM_FFI_TESTING_LIB=$(abspath $(BUILD))/libtvm_ffi_testing.so \
+	  LANG_BUILD=$(abspath $(BUILD))/lang bash tests/lang/run.sh
+
+# One sanitized configuration (library, tests and Python extension), built
+# once, then ctest and tests/python (.ci/python-asan.sh) on it.
 asan:
-	$(CONFIGURE) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTVM_FFI_SANITIZE=ON \
+	$(NEED_PYTHON)
+	$(CONFIGURE) $(PYTHON_ARGS) -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTVM_FFI_SANITIZE=ON \
 	  -DTVM_FFI_BUILD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	$(SANITIZER_ENV) ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 	ASAN_BUILD=$(abspath $(ASAN_BUILD)) bash .ci/python-asan.sh
 
 bench: build
-	@for b in $(BUILD)/bench/bench_*; do \
-	  if [ -f "$$b" ] && [ -x "$$b" ]; then echo "== $$b"; "$$b" || exit 1; fi; \
-	done
-	if [ -f bench/python/run.sh ]; then bash bench/python/run.sh; fi
+	@set -e; benches="$$(find $(BUILD)/bench -maxdepth 1 -name 'bench_*' -type f -executable | sort)"; \
+	  [ -n "$$benches" ] || { echo "make bench: no bench_* executables in $(BUILD)/bench" >&2; exit 1; }; \
+	  for b in $$benches; do echo "== $$b"; "$$b"; done
+	bash bench/python/run.sh
 	bash bench/cxx_layers.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) build-wheel build-python-ci
 
 # Reliability (docs/reliability.md) ------------------------------------------------
-FUZZ_BUILD     ?= build-fuzz
 FUZZ_SECONDS   ?= 30
 FUZZ_TARGETS   ?= fuzz_dtype fuzz_dlpack fuzz_globals fuzz_json_graph
-TSAN_BUILD     ?= build-tsan
 
 # New inputs go to $(FUZZ_BUILD)/corpus/<target>; fuzz/corpus/<target> (the
 # committed seeds) is only read.  A crash leaves its input in $(FUZZ_BUILD)/.
 fuzz:
-	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	CC=clang CXX=clang++ $(CONFIGURE) -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DTVM_FFI_SANITIZE=ON -DTVM_FFI_BUILD_FUZZ=ON -DTVM_FFI_BUILD_TESTS=OFF \
-	  -DTVM_FFI_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	  -DTVM_FFI_BUILD_BENCH=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t && echo "== $$t ($(FUZZ_SECONDS) s)" && \
-	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(SANITIZER_ENV) \
 	  ./$(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_BUILD)/$$t- $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t \
 	    2>$(FUZZ_BUILD)/$$t.log || { tail -n 60 $(FUZZ_BUILD)/$$t.log; exit 1; }; \
@@ -76,32 +134,28 @@ fuzz:
 	done
 
 # ThreadSanitizer over the C++ suite; suppressions (none today) would go in
-# tests/tsan.supp, each with its reason.
+# tests/tsan.supp, each with its reason.  Only the C++ suite is built.
 tsan:
-	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	$(CONFIGURE) -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_FLAGS=-fsanitize=thread -DCMAKE_CXX_FLAGS=-fsanitize=thread \
 	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread \
-	  -DTVM_FFI_BUILD_BENCH=OFF $(CMAKE_ARGS)
+	  -DTVM_FFI_BUILD_BENCH=OFF
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tvm_ffi_cpp_tests
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" \
 	  ./$(TSAN_BUILD)/tests/tvm_ffi_cpp_tests
 
-# memcheck over the C tests; tests/valgrind.supp records the known false
-# positives (libunwind reading the stack), each with its reason.
-# (The C tests of the Release build in $(BUILD)/, so no extra build.)
+# memcheck over the C tests of the Release build in $(BUILD)/ (no extra
+# build); tests/valgrind.supp records the known false positives (libunwind
+# reading the stack), each with its reason.  No C test found is an error.
 valgrind: build
-	@set -e; for t in $(BUILD)/tests/c_test_*; do \
-	  [ -f "$$t" ] && [ -x "$$t" ] || continue; \
-	  echo "== valgrind $$t"; \
-	  valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	    --suppressions=tests/valgrind.supp $$t > $$t.valgrind.log 2>&1 || \
-	    { tail -n 80 $$t.valgrind.log; exit 1; }; \
-	done; echo "valgrind: all C tests clean"
-
-test-lang: build
-	TVM_FFI_LIB=$(abspath $(BUILD))/libtvm_ffi.so \
-	  TVM_FFI_TESTING_LIB=$(abspath $(BUILD))/libtvm_ffi_testing.so \
-	  LANG_BUILD=$(abspath $(BUILD))/lang bash tests/lang/run.sh
+	@set -e; tests="$$(find $(BUILD)/tests -maxdepth 1 -name 'c_test_*' -type f -executable | sort)"; \
+	  [ -n "$$tests" ] || { echo "make valgrind: no c_test_* executables in $(BUILD)/tests" >&2; exit 1; }; \
+	  mkdir -p $(BUILD)/valgrind; \
+	  for t in $$tests; do \
+	    log=$(BUILD)/valgrind/$$(basename $$t).log; echo "== valgrind $$t"; \
+	    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	      --suppressions=tests/valgrind.supp $$t > $$log 2>&1 || { tail -n 80 $$log; exit 1; }; \
+	  done; echo "valgrind: all C tests clean ($$(echo $$tests | wc -w))"
 
 # The sdist installs and the wheel is portable (.ci/package-tests.sh: manylinux
 # tag, NEEDED lists, find_package and pkg-config from the wheel, pip install of

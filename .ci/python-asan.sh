@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The Python suite under AddressSanitizer and UndefinedBehaviorSanitizer:
-# builds the library and the extension with -DTVM_FFI_SANITIZE=ON into
-# build-asan/ (next to the C/C++ sanitizer build `make asan` makes) and runs
-# tests/python against that build with Python 3.12 from pyenv.
+# The Python suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# against the sanitized build tree that `make asan` has just built and tested
+# (the library and the extension, -DTVM_FFI_SANITIZE=ON
+# -DTVM_FFI_BUILD_PYTHON=ON; nothing is compiled here), with Python 3.12 from
+# pyenv and torch (TVM_FFI_REQUIRE_TORCH=1).
+#
+#   ASAN_BUILD=<build dir> bash .ci/python-asan.sh
 #
 # The interpreter itself is not instrumented, so the ASan runtime is
 # preloaded (with libstdc++), and leak detection is off: CPython keeps memory alive at exit
@@ -11,24 +14,19 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${ASAN_BUILD:-$ROOT/build-asan}"
-VENV="$BUILD/venv-python-asan"
+# shellcheck source=python-env.sh
+source "$ROOT/.ci/python-env.sh"
 
-if command -v pyenv >/dev/null 2>&1; then PYENV_ROOT="$(pyenv root)"; else PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"; fi
-PY312="$(ls -d "$PYENV_ROOT"/versions/3.12.*/bin/python3.12 2>/dev/null | sort -V | tail -n 1)"
-[ -n "$PY312" ] || { echo "python-asan: no Python 3.12 under $PYENV_ROOT" >&2; exit 1; }
-
-cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DTVM_FFI_SANITIZE=ON \
-  -DTVM_FFI_BUILD_BENCH=OFF -DTVM_FFI_BUILD_PYTHON=ON -DPython_EXECUTABLE="$PY312"
-cmake --build "$BUILD" -j 2
-
-if [ ! -x "$VENV/bin/python" ]; then
-  "$PY312" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install --quiet pytest numpy ml_dtypes
-fi
-# torch loads under the preloaded ASan runtime, so its tests run here too.
-if ! "$VENV/bin/python" -c "import torch" >/dev/null 2>&1; then
-  bash "$ROOT/.ci/install-torch.sh" "$VENV/bin/python"
-fi
+[ -f "$BUILD/python/tvm_ffi/core.abi3.so" ] || {
+  echo "python-asan: $BUILD/python/tvm_ffi/core.abi3.so is missing; run \`make asan\`" >&2
+  exit 1
+}
+PY312="$(find_python 3.12)"
+# The environment make test-python-full uses for Python 3.12 (test
+# requirements and torch).  The wheel that target installs into it is taken
+# out, so that the sanitized build tree is the only tvm_ffi on the path.
+VENV="$(torch_venv "$PY312")"
+"$VENV/bin/python" -m pip uninstall --quiet --yes tvm-ffi >/dev/null 2>&1 || true
 
 # libstdc++ is preloaded too: ASan intercepts __cxa_throw only when the C++
 # runtime is present at start-up, and python itself is a C program.

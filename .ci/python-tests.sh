@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# The Python suite: builds the tvm_ffi wheel ONCE with Python 3.12, audits it
-# with `abi3audit --strict`, then installs that same wheel into fresh Python
-# 3.12 and 3.13 virtual environments and runs tests/python in each.
-# Both interpreters come from pyenv.  Any failure stops the script non-zero.
+# The Python suite (tests/python), two ways:
+#
+#   bash .ci/python-tests.sh quick <build dir>   (make test)
+#       Python 3.12 from pyenv, the extension of the CMake build tree
+#       (PYTHONPATH=<build dir>/python), numpy and ml_dtypes, no torch: the
+#       torch tests skip.  No wheel build, no download once the venv exists.
+#
+#   bash .ci/python-tests.sh [full]              (make test-python-full, CI)
+#       builds the wheel ONCE with Python 3.12, audits it with `abi3audit
+#       --strict`, checks that Python 3.11 is refused, then installs that same
+#       wheel into Python 3.12 and 3.13 environments with torch and runs
+#       tests/python in each with TVM_FFI_REQUIRE_TORCH=1 (a missing torch
+#       fails instead of skipping).
+#
+#   bash .ci/python-tests.sh wheel <dist dir>    only the wheel build
+#
+# The virtual environments are kept between runs outside the clone
+# (.ci/python-env.sh); the torch wheels too (.ci/install-torch.sh).
+# Any failure stops the script non-zero.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-WORK="${TVM_FFI_PYTHON_CI_DIR:-$ROOT/build-python-ci}"
+# shellcheck source=python-env.sh
+source "$ROOT/.ci/python-env.sh"
+
 
 fail() {
   echo "python-tests: FAILED: $*" >&2
@@ -14,80 +31,106 @@ fail() {
 }
 step() { echo "=== python-tests: $*"; }
 
-if command -v pyenv >/dev/null 2>&1; then
-  PYENV_ROOT="$(pyenv root)"
-else
-  PYENV_ROOT="${PYENV_ROOT:-$HOME/.pyenv}"
-fi
-
-# The newest installed pyenv interpreter of a minor version, e.g. 3.12 -> 3.12.1.
-find_python() {
-  local minor="$1" found
-  found="$(ls -d "$PYENV_ROOT"/versions/"$minor".*/bin/python"$minor" 2>/dev/null | sort -V | tail -n 1)"
-  [ -n "$found" ] || fail "no Python $minor under $PYENV_ROOT/versions (install it with pyenv)"
-  echo "$found"
+run_pytest() {  # <python> <work dir> [env assignments...]
+  local py="$1" work="$2"
+  shift 2
+  # From outside the source tree, so that the package under test is the one
+  # on the path (the build tree or the installed wheel), never pyshim/.
+  (cd "$work" && env "$@" "$py" -m pytest -q -p no:cacheprovider "$ROOT/tests/python") ||
+    fail "the Python suite with $py"
 }
 
-PY312="$(find_python 3.12)"
-PY313="$(find_python 3.13)"
-step "Python 3.12: $PY312; Python 3.13: $PY313; work dir: $WORK"
+quick() {
+  local build
+  build="$(cd "${1:?usage: python-tests.sh quick <build dir>}" && pwd)"
+  [ -f "$build/python/tvm_ffi/core.abi3.so" ] ||
+    fail "$build/python/tvm_ffi/core.abi3.so is missing: configure $build with -DTVM_FFI_BUILD_PYTHON=ON"
+  local py venv
+  py="$(find_python 3.12)" || fail "Python 3.12 is required"
+  venv="$(test_venv "$py")" || fail "creating the test environment"
+  step "Python $("$venv/bin/python" -c 'import sys; print(sys.version.split()[0])'): tests/python on $build/python (torch tests skip)"
+  run_pytest "$venv/bin/python" "$build" PYTHONPATH="$build/python"
+}
 
-rm -rf "$WORK"
-mkdir -p "$WORK/dist"
-
-step "building the wheel once with Python 3.12"
-"$PY312" -m venv "$WORK/venv-build"
-"$WORK/venv-build/bin/python" -m pip install --quiet --upgrade pip abi3audit
-"$WORK/venv-build/bin/python" -m pip wheel --no-deps --wheel-dir "$WORK/dist" "$ROOT" ||
-  fail "building the wheel"
-shopt -s nullglob
-wheels=("$WORK"/dist/*.whl)
-[ "${#wheels[@]}" -eq 1 ] || fail "expected exactly one wheel, got: ${wheels[*]:-none}"
-WHEEL="${wheels[0]}"
-case "$(basename "$WHEEL")" in
-  *-cp312-abi3-*.whl) ;;
-  *) fail "wheel $(basename "$WHEEL") is not tagged cp312-abi3" ;;
-esac
-step "wheel: $(basename "$WHEEL")"
-# One copy of the library (SONAME libtvm_ffi.so, no versioned symlink chain
-# that a wheel would turn into copies).
-libs="$("$PY312" -c 'import sys, zipfile; print("\n".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if "/libtvm_ffi.so" in n))' "$WHEEL")"
-[ "$libs" = "tvm_ffi/lib/libtvm_ffi.so" ] || fail "the wheel must carry exactly tvm_ffi/lib/libtvm_ffi.so, has: $libs"
-
-# Building for an older Python must stop with a clear message.
-PY311="$(ls -d "$PYENV_ROOT"/versions/3.11.*/bin/python3.11 2>/dev/null | sort -V | tail -n 1)"
-if [ -n "$PY311" ]; then
-  step "Python 3.11 must be refused"
-  if out="$("$PY311" -m pip wheel --no-deps --wheel-dir "$WORK/dist-311" "$ROOT" 2>&1)"; then
-    fail "building with Python 3.11 succeeded"
+# ---------------------------------------------------------------------------
+# The wheel: ONE function, so that it can be swapped for another way of making
+# it.  Contract: build_wheel <dist dir> leaves exactly one tvm_ffi wheel in
+# <dist dir>.  The CMake build directory is fixed (build-wheel/, next to
+# build/, so that ccache also hits on the objects `make` compiled), and
+# scikit-build-core comes from a cached environment (no isolated build env
+# downloaded on every run).
+build_wheel() {
+  local dist="$1" py venv
+  py="$(find_python 3.12)" || fail "Python 3.12 is required"
+  venv="$(cached_venv "$py" wheel-build "scikit-build-core==1.1.2")" ||
+    fail "creating the wheel build environment"
+  local launcher=()
+  if command -v ccache >/dev/null 2>&1; then
+    # As the Makefile does: paths relative to the checkout, so clones share hits.
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+    launcher=(--config-settings=cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache
+              --config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
-  grep -q "requires a different Python: 3.11" <<<"$out" ||
-    fail "building with Python 3.11 failed without the expected message: $out"
-  echo "refused as expected: $(grep 'requires a different Python' <<<"$out")"
-fi
+  "$venv/bin/python" -m pip wheel --no-deps --no-build-isolation --wheel-dir "$dist" \
+    --config-settings=build-dir="$ROOT/build-wheel" \
+    --config-settings=cmake.define.CMAKE_COMPILE_WARNING_AS_ERROR="${WERROR:-OFF}" \
+    "${launcher[@]}" "$ROOT" || fail "building the wheel"
+}
+# ---------------------------------------------------------------------------
 
-step "abi3audit --strict"
-"$WORK/venv-build/bin/abi3audit" --strict --verbose "$WHEEL" || fail "abi3audit rejected the wheel"
+full() {
+  local work="${TVM_FFI_PYTHON_CI_DIR:-$ROOT/build-python-ci}"
+  local py312 py313
+  py312="$(find_python 3.12)" || fail "Python 3.12 is required"
+  py313="$(find_python 3.13)" || fail "Python 3.13 is required"
+  step "Python 3.12: $py312; Python 3.13: $py313; work dir: $work"
+  rm -rf "$work/dist" "$work/dist-311"
+  mkdir -p "$work/dist"
 
-for PY in "$PY312" "$PY313"; do
-  ver="$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
-  venv="$WORK/venv-$ver"
-  step "Python $ver: installing the same wheel"
-  "$PY" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet "$WHEEL" pytest numpy ml_dtypes ||
-    fail "installing the wheel into Python $ver"
-  # torch from the package index (wheels kept between runs: .ci/install-torch.sh);
-  # TVM_FFI_REQUIRE_TORCH=1 makes the torch tests fail instead of skipping.
-  step "Python $ver: installing torch"
-  torch_start=$(date +%s)
-  bash "$ROOT/.ci/install-torch.sh" "$venv/bin/python" || fail "installing torch into Python $ver"
-  echo "python-tests: torch install on Python $ver took $(( $(date +%s) - torch_start )) s"
-  # Run from outside the source tree so that the installed package is tested.
-  step "Python $ver: pytest tests/python"
-  (cd "$WORK" && TVM_FFI_REQUIRE_TORCH=1 "$venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/tests/python") ||
-    fail "the Python suite on Python $ver"
-  "$venv/bin/python" - <<'PY' || fail "the installed layout on Python $ver"
+  step "building the wheel once with Python 3.12"
+  build_wheel "$work/dist"
+  shopt -s nullglob
+  local wheels=("$work"/dist/*.whl)
+  [ "${#wheels[@]}" -eq 1 ] || fail "expected exactly one wheel, got: ${wheels[*]:-none}"
+  local wheel="${wheels[0]}"
+  case "$(basename "$wheel")" in
+    *-cp312-abi3-*.whl) ;;
+    *) fail "wheel $(basename "$wheel") is not tagged cp312-abi3" ;;
+  esac
+  step "wheel: $(basename "$wheel")"
+  # One copy of the library (SONAME libtvm_ffi.so, no versioned symlink chain
+  # that a wheel would turn into copies).
+  local libs
+  libs="$("$py312" -c 'import sys, zipfile; print("\n".join(n for n in zipfile.ZipFile(sys.argv[1]).namelist() if "/libtvm_ffi.so" in n))' "$wheel")"
+  [ "$libs" = "tvm_ffi/lib/libtvm_ffi.so" ] || fail "the wheel must carry exactly tvm_ffi/lib/libtvm_ffi.so, has: $libs"
+
+  # Building for an older Python must stop with a clear message.
+  local py311 out
+  if py311="$(find_python 3.11 2>/dev/null)"; then
+    step "Python 3.11 must be refused"
+    if out="$("$py311" -m pip wheel --no-deps --wheel-dir "$work/dist-311" "$ROOT" 2>&1)"; then
+      fail "building with Python 3.11 succeeded"
+    fi
+    grep -q "requires a different Python: 3.11" <<<"$out" ||
+      fail "building with Python 3.11 failed without the expected message: $out"
+    echo "refused as expected: $(grep 'requires a different Python' <<<"$out")"
+  fi
+
+  step "abi3audit --strict"
+  local audit
+  audit="$(cached_venv "$py312" abi3audit "abi3audit==0.0.26")" || fail "creating the abi3audit environment"
+  "$audit/bin/abi3audit" --strict --verbose "$wheel" || fail "abi3audit rejected the wheel"
+
+  local py ver venv
+  for py in "$py312" "$py313"; do
+    ver="$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+    venv="$(torch_venv "$py")" || fail "creating the Python $ver environment with torch"
+    step "Python $ver: installing the wheel"
+    "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$wheel" ||
+      fail "installing the wheel into Python $ver"
+    step "Python $ver: pytest tests/python (torch required)"
+    run_pytest "$venv/bin/python" "$work" TVM_FFI_REQUIRE_TORCH=1
+    "$venv/bin/python" - <<'PY' || fail "the installed layout on Python $ver"
 import os, tvm_ffi
 from tvm_ffi import libinfo
 assert os.path.dirname(libinfo.find_libtvm_ffi()).startswith(os.path.dirname(tvm_ffi.__file__)), \
@@ -97,6 +140,13 @@ assert os.path.exists(os.path.join(libinfo.find_include_path(), "tvmffi", "tvmff
 assert os.path.exists(os.path.join(libinfo.find_cmake_path(), "tvm_ffiConfig.cmake"))
 print("installed layout ok:", libinfo.find_libtvm_ffi())
 PY
-done
+  done
+  step "all Python checks passed (3.12 and 3.13, one cp312-abi3 wheel, torch)"
+}
 
-step "all Python checks passed (3.12 and 3.13, one cp312-abi3 wheel)"
+case "${1:-}" in
+  quick) shift; quick "$@" ;;
+  full | "") shift || true; full "$@" ;;
+  wheel) shift; build_wheel "$(mkdir -p "${1:?usage: python-tests.sh wheel <dist dir>}" && cd "$1" && pwd)" ;;
+  *) echo "usage: python-tests.sh quick <build dir> | full | wheel <dist dir>" >&2; exit 2 ;;
+esac

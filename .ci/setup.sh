@@ -3,13 +3,18 @@
 # benchmark tvm-ffi, then fetches the upstream apache-tvm-ffi C headers that
 # the compatibility tests compile against.  Safe to run again.
 #
-#   bash .ci/setup.sh && make         # build and run the demo
-#   bash .ci/setup.sh && make test    # build and run every test
+#   bash .ci/setup.sh && make         # build and run the demo and get_started
+#   bash .ci/setup.sh && make test    # build and run the contributor's suite
+#
+# Also creates the Python 3.12 test environment (pytest, numpy, ml_dtypes;
+# about 20 MB from PyPI, once per machine) in the cache folder outside the
+# clone (.ci/python-env.sh), so that `make test` downloads nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
   cmake ninja-build make gcc g++ clang   # the build (clang for the header tests)
+  ccache                                 # compiler cache (the Makefile uses it when present)
   pkg-config libunwind-dev               # backtraces
   libdw-dev                              # file:line in backtraces (libdw, loaded at run time)
   catch2                                 # the C++ tests (Catch2 v2)
@@ -39,6 +44,14 @@ else
 fi
 
 bash .ci/fetch-upstream.sh
+
+# Python: 3.12 (the extension's limited API; make, make test) and 3.13
+# (make test-python-full) come from pyenv, as on the CI machines.
+bash .ci/python-env.sh find-python 3.12 >/dev/null ||
+  { echo "setup: make and make test need Python 3.12 from pyenv" >&2; exit 1; }
+bash .ci/python-env.sh find-python 3.13 >/dev/null ||
+  echo "setup: note: no Python 3.13 from pyenv; make test-python-full needs it" >&2
+echo "setup: Python test environment: $(bash .ci/python-env.sh test-python)"
 
 # make test-lang: the packages of the language samples (tests/lang/), fetched
 # once into the tools' own caches on this machine (~/.cargo, ~/.m2, the Go

@@ -432,8 +432,6 @@ int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 }  // namespace
 
-bool IsDefined(int32_t type_index) noexcept { return FindLayout(type_index) != nullptr; }
-
 Any New(int32_t type_index) {
   const Layout* layout = FindLayout(type_index);
   if (layout == nullptr) {

@@ -49,9 +49,6 @@ struct FieldSpec {
 // RuntimeError (already defined) naming it.
 void Define(int32_t type_index, const std::vector<FieldSpec>& fields, int32_t structural_eq_kind);
 
-// Whether `type_index` was defined by Define.
-bool IsDefined(int32_t type_index) noexcept;
-
 // A new instance with every field zero (None/NULL for objects and Any).
 // The type must have been defined (ValueError otherwise).
 Any New(int32_t type_index);

@@ -25,10 +25,10 @@ class OpaqueObj : public Object {
 }  // namespace
 
 ObjectPtr<Object> MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
-  if (type_index != kTVMFFIOpaquePyObject) {
+  if (type_index != OpaqueObj::kStaticTypeIndex) {
     TVMFFI_THROW(RuntimeError) << "TVMFFIObjectCreateOpaque: type_index must be "
-                               << kTVMFFIOpaquePyObject << " (ffi.OpaquePyObject), got "
-                               << type_index;
+                               << OpaqueObj::kStaticTypeIndex << " (" << OpaqueObj::kTypeKey
+                               << "), got " << type_index;
   }
   return ObjectPtr<Object>(MakeObject<OpaqueObj>(handle, deleter));
 }

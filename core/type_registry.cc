@@ -511,15 +511,6 @@ std::optional<int32_t> KeyToIndex(const std::string& key) {
   return Registry::Global().KeyToIndex(key);
 }
 
-bool IsInstance(int32_t type_index, int32_t ancestor_index) noexcept {
-  if (type_index == ancestor_index) return true;
-  const TVMFFITypeInfo* info = GetTypeInfo(type_index);
-  const TVMFFITypeInfo* target = GetTypeInfo(ancestor_index);
-  if (info == nullptr || target == nullptr) return false;
-  if (info->type_depth <= target->type_depth) return false;
-  return info->type_ancestors[target->type_depth] == target;
-}
-
 std::vector<std::string> ListTypeKeys() { return Registry::Global().ListTypeKeys(); }
 
 void RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {

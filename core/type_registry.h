@@ -28,8 +28,6 @@ int32_t GetOrAllocIndex(const std::string& key, int32_t static_index, int32_t de
 // nullptr when the index is unknown.
 const TVMFFITypeInfo* GetTypeInfo(int32_t type_index) noexcept;
 std::optional<int32_t> KeyToIndex(const std::string& key);
-// Whether `type_index` is `ancestor_index` or derives from it.
-bool IsInstance(int32_t type_index, int32_t ancestor_index) noexcept;
 std::vector<std::string> ListTypeKeys();
 
 // Strings are copied; the default (HasDefault) and a Function setter

@@ -553,18 +553,6 @@ int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
   return rc;
 }
 
-/* Converts obj to a new FFI object reference; plain values are refused. */
-int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj, TVMFFIObjectHandle *out) {
-  TVMFFIAny v;
-  if (tvmffi_py_to_owned_any(st, obj, &v) != 0) return -1;
-  if (v.type_index < kTVMFFIStaticObjectBegin) {
-    PyErr_Format(PyExc_TypeError, "%R does not convert to an FFI object", obj);
-    return -1;
-  }
-  *out = v.v_obj;
-  return 0;
-}
-
 /* ---- FFI -> Python ----------------------------------------------------------- */
 
 PyObject *tvmffi_py_str_from_utf8(const char *data, size_t size) {

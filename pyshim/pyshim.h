@@ -362,8 +362,6 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *va
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view);
 TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f,
                                               PyObject *tuple, TVMFFIAny *result);
-TVMFFI_PY_HIDDEN int tvmffi_py_to_object(tvmffi_py_state *st, PyObject *obj,
-                                         TVMFFIObjectHandle *out);
 
 /* object.c: whether tp is core.Object or a subclass, remembering the answer
  * for a few types (see tvmffi_py_is_object_type). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds add_one against an INSTALLED tvm-ffi two ways -- with CMake
 # (find_package(tvm_ffi)) and with one plain c++ command line -- then calls
-# it from C and from C++ (and from Python when $PYTHON has tvm_ffi and numpy).
+# it from C and from C++ (and from Python when $PYTHON is set: an interpreter
+# that imports tvm_ffi and numpy).
 #
 #   bash run.sh <install prefix> <work dir>
 #
@@ -34,8 +35,12 @@ c++ -std=c++17 -O2 -shared -fPIC $EXTRA -I"$PREFIX/include" "$HERE/add_one.cc" \
 "$WORK/cmake/run_c" "$WORK/libadd_one.so"
 "$WORK/cmake/run_cpp" "$WORK/libadd_one.so"
 
-if [ -n "${PYTHON:-}" ] && "$PYTHON" -c "import tvm_ffi, numpy" 2>/dev/null; then
+# Python: when $PYTHON is set it must work (`make` sets it to the test
+# environment, with the build tree's tvm_ffi on PYTHONPATH).
+if [ -n "${PYTHON:-}" ]; then
   echo "=== get_started: Python ($PYTHON)"
+  "$PYTHON" -c "import tvm_ffi, numpy" ||
+    { echo "get_started: $PYTHON cannot import tvm_ffi and numpy" >&2; exit 1; }
   "$PYTHON" "$HERE/run.py" "$WORK/libadd_one.so"
 else
   echo "=== get_started: Python skipped (set PYTHON to an interpreter with tvm_ffi and numpy)"

@@ -102,50 +102,13 @@ class TypeField:
     )
 
     def as_property(self, cls=None, frozen=False):
-        """A data descriptor reading and writing this field on instances
-        (``core.FFIProperty`` when the core has it); ``frozen`` refuses
-        assignment (a field without the Writable flag refuses it anyway)."""
-        ffi_property = getattr(core, "FFIProperty", None)
-        if ffi_property is not None:
-            return ffi_property(self.type_index, self.field_index, frozen)
-        return _FallbackProperty(self, frozen)
+        """A data descriptor (``core.FFIProperty``) reading and writing this
+        field on instances; ``frozen`` refuses assignment (a field without the
+        Writable flag refuses it anyway)."""
+        return core.FFIProperty(self.type_index, self.field_index, frozen)
 
     def __repr__(self):
         return f"TypeField(name={self.name!r}, static_type_index={self.field_static_type_index})"
-
-
-class _FallbackProperty:
-    """Field descriptor through core._field_get/_field_set (used only when
-    the core has no FFIProperty)."""
-
-    __slots__ = ("name", "type_index", "field_index", "frozen", "__dict__")
-
-    def __init__(self, field, frozen):
-        self.name = field.name
-        self.type_index = field.type_index
-        self.field_index = field.field_index
-        self.frozen = frozen
-        self.__doc__ = field.doc or f"Reflected field `{field.name}`."
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        return core._field_get(obj, self.type_index, self.field_index)
-
-    def __set__(self, obj, value):
-        if not (core._type_info(self.type_index)[2][self.field_index][2] & FLAG_WRITABLE):
-            raise AttributeError(f"field {self.name!r} of {type(obj).__name__!r} is read-only")
-        if self.frozen:
-            raise AttributeError(
-                f"cannot assign to field {self.name!r} of frozen {type(obj).__name__!r}"
-            )
-        core._field_set(obj, self.type_index, self.field_index, value)
-
-    def __delete__(self, obj):
-        raise AttributeError(f"cannot delete field {self.name!r}")
-
-    def set(self, obj, value):
-        core._field_set(obj, self.type_index, self.field_index, value)
 
 
 class TypeMethod:

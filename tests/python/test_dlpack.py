@@ -3,6 +3,7 @@ deleters, consumed once, refused with the library's message, and freed
 exactly once whoever ends up owning them."""
 import ctypes
 import gc
+import os
 import sys
 import threading
 
@@ -459,11 +460,14 @@ def test_stream_set_and_get_per_thread():
     assert core._env_get_current_stream(cuda, 0) == 0
 
 
-# ---- torch (skipped without it) -----------------------------------------------------------
+# ---- torch (skipped without it, required with TVM_FFI_REQUIRE_TORCH=1) -------------------
 
 
 def test_torch_round_trip():
-    torch = pytest.importorskip("torch")
+    if os.environ.get("TVM_FFI_REQUIRE_TORCH") == "1":
+        import torch
+    else:
+        torch = pytest.importorskip("torch")
     a = torch.arange(6, dtype=torch.float32).reshape(2, 3)
     x = tvm_ffi.from_dlpack(a)
     assert x.shape == (2, 3) and x.dtype == "float32" and x.data_ptr() == a.data_ptr()
