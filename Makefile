@@ -75,8 +75,13 @@ test: build
 	$(MAKE) --no-print-directory test-ctest test-python test-lang-run
 
 # The pieces of `make test` (without the build step; .ci/run times each).
+# The doc test (tests/docs) runs the docs' Python blocks with the test
+# environment's interpreter (numpy) on the build tree, and must not skip them.
 test-ctest:
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(NEED_PYTHON)
+	py="$$(bash .ci/python-env.sh test-python)" && \
+	  TVM_FFI_DOC_PYTHON="$$py" TVM_FFI_REQUIRE_DOC_PYTHON=1 \
+	  ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 test-python:
 	$(NEED_PYTHON)
@@ -145,8 +150,8 @@ tsan:
 	  ./$(TSAN_BUILD)/tests/tvm_ffi_cpp_tests
 
 # memcheck over the C tests of the Release build in $(BUILD)/ (no extra
-# build); tests/valgrind.supp records the known false positives (libunwind
-# reading the stack), each with its reason.  No C test found is an error.
+# build); tests/valgrind.supp records the known false positives (none
+# today), each with its reason.  No C test found is an error.
 valgrind: build
 	@set -e; tests="$$(find $(BUILD)/tests -maxdepth 1 -name 'c_test_*' -type f -executable | sort)"; \
 	  [ -n "$$tests" ] || { echo "make valgrind: no c_test_* executables in $(BUILD)/tests" >&2; exit 1; }; \

@@ -58,6 +58,7 @@ step "pip wheel (Python $("$PY312" -c 'import sys; print(sys.version.split()[0])
 CCACHE_BASEDIR= CMAKE_BUILD_PARALLEL_LEVEL="${JOBS:-2}" "$TOOLS/bin/python" -m pip wheel --no-deps \
   --no-build-isolation --wheel-dir "$WORK/dist" \
   -C build-dir="$WORK/build" \
+  -C cmake.define.CMAKE_COMPILE_WARNING_AS_ERROR="${WERROR:-OFF}" \
   -C cmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache \
   -C cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache \
   "$ROOT" >&2 || fail "pip wheel"

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake ninja-build make gcc g++ clang   # the build (clang for the header tests)
   ccache                                 # compiler cache (the Makefile uses it when present)
-  pkg-config libunwind-dev               # backtraces
+  pkg-config
   libdw-dev                              # file:line in backtraces (libdw, loaded at run time)
   catch2                                 # the C++ tests (Catch2 v2)
   binutils                               # nm, for the export-list test

@@ -20,8 +20,8 @@ bench_venv "$WORK/venv-apache" apache-tvm-ffi || have_apache=0
 
 libdir() { "$1/bin/python" -c 'import os, tvm_ffi; print(os.path.join(os.path.dirname(tvm_ffi.__file__), "lib"))'; }
 
-# libgcc_s linked in: C++ throws then use its unwinder, not libunwind's
-# (which libtvm_ffi also loads), as in a C++ program.
+# libgcc_s linked in, as in a C++ program: C++ throws and the backtraces
+# use its unwinder.
 cc -O2 -I "$ROOT/include" "$HERE/raise_driver.c" -o "$WORK/raise_driver" -ldl \
   -Wl,--no-as-needed -lgcc_s
 
