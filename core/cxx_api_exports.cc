@@ -48,7 +48,9 @@ namespace json {
 Value Parse(const String& json_str, String* error_msg) {
   if (error_msg == nullptr) return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Parse")(json_str);
   try {
-    return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Parse")(json_str);
+    Value result = TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Parse")(json_str);
+    *error_msg = String();
+    return result;
   } catch (const Error& err) {
     // Malformed text is a ValueError; anything else (out of memory, ...) is
     // not a parse error and still propagates.

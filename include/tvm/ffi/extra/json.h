@@ -34,8 +34,8 @@ using Value = Any;
  * \brief Parses JSON text.
  * \param json_str The text.
  * \param error_msg When not null, a parse error is reported here (and None
- *        returned) instead of being thrown as a ValueError.  Left unchanged on
- *        success.
+ *        returned) instead of being thrown as a ValueError; on success it is
+ *        set to the empty string.
  * \return The value.
  */
 TVM_FFI_EXTRA_CXX_API json::Value Parse(const String& json_str, String* error_msg = nullptr);
