@@ -27,28 +27,19 @@
 
 #include <cstdint>
 
+#include "cxx_api_global.h"
+
 namespace tvm {
 namespace ffi {
-namespace {
-
-// The global `name`, looked up once.  Never freed: a process-lifetime handle
-// must not be released by a static destructor after the registry is gone.
-#define TVM_FFI_CXX_EXPORT_GLOBAL(name)                                    \
-  ([]() -> const Function& {                                               \
-    static const Function* fn = new Function(Function::GetGlobalRequired(name)); \
-    return *fn;                                                            \
-  }())
-
-}  // namespace
 
 // tvm/ffi/extra/json.h ------------------------------------------------------------
 
 namespace json {
 
 Value Parse(const String& json_str, String* error_msg) {
-  if (error_msg == nullptr) return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Parse")(json_str);
+  if (error_msg == nullptr) return TVM_FFI_CXX_API_GLOBAL("ffi.json.Parse")(json_str);
   try {
-    Value result = TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Parse")(json_str);
+    Value result = TVM_FFI_CXX_API_GLOBAL("ffi.json.Parse")(json_str);
     *error_msg = String();
     return result;
   } catch (const Error& err) {
@@ -62,7 +53,7 @@ Value Parse(const String& json_str, String* error_msg) {
 
 String Stringify(const Value& value, const Optional<int>& indent) {
   Any ind = indent.has_value() ? Any(static_cast<int64_t>(*indent)) : Any(nullptr);
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.json.Stringify")(value, ind).cast<String>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.json.Stringify")(value, ind).cast<String>();
 }
 
 }  // namespace json
@@ -70,24 +61,24 @@ String Stringify(const Value& value, const Optional<int>& indent) {
 // tvm/ffi/extra/serialization.h ---------------------------------------------------
 
 json::Value ToJSONGraph(const Any& value, const Any& metadata) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.ToJSONGraph")(value, metadata);
+  return TVM_FFI_CXX_API_GLOBAL("ffi.ToJSONGraph")(value, metadata);
 }
 
 Any FromJSONGraph(const json::Value& value) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.FromJSONGraph")(value);
+  return TVM_FFI_CXX_API_GLOBAL("ffi.FromJSONGraph")(value);
 }
 
 // tvm/ffi/extra/structural_equal.h, structural_hash.h -----------------------------
 
 bool StructuralEqual::Equal(const Any& lhs, const Any& rhs, bool map_free_vars,
                             bool skip_tensor_content) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.StructuralEqual")(lhs, rhs, map_free_vars,
+  return TVM_FFI_CXX_API_GLOBAL("ffi.StructuralEqual")(lhs, rhs, map_free_vars,
                                                           skip_tensor_content)
       .cast<bool>();
 }
 
 uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
-  int64_t h = TVM_FFI_CXX_EXPORT_GLOBAL("ffi.StructuralHash")(value, map_free_vars,
+  int64_t h = TVM_FFI_CXX_API_GLOBAL("ffi.StructuralHash")(value, map_free_vars,
                                                               skip_tensor_content)
                   .cast<int64_t>();
   return static_cast<uint64_t>(h);
@@ -95,37 +86,35 @@ uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_te
 
 // tvm/ffi/extra/dataclass.h -------------------------------------------------------
 
-Any DeepCopy(const Any& value) { return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.DeepCopy")(value); }
+Any DeepCopy(const Any& value) { return TVM_FFI_CXX_API_GLOBAL("ffi.DeepCopy")(value); }
 
 String ReprPrint(const Any& value) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.ReprPrint")(value).cast<String>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.ReprPrint")(value).cast<String>();
 }
 
 int64_t RecursiveHash(const Any& value) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveHash")(value).cast<int64_t>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveHash")(value).cast<int64_t>();
 }
 
 bool RecursiveEq(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveEq")(lhs, rhs).cast<bool>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveEq")(lhs, rhs).cast<bool>();
 }
 
 bool RecursiveLt(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveLt")(lhs, rhs).cast<bool>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveLt")(lhs, rhs).cast<bool>();
 }
 
 bool RecursiveLe(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveLe")(lhs, rhs).cast<bool>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveLe")(lhs, rhs).cast<bool>();
 }
 
 bool RecursiveGt(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveGt")(lhs, rhs).cast<bool>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveGt")(lhs, rhs).cast<bool>();
 }
 
 bool RecursiveGe(const Any& lhs, const Any& rhs) {
-  return TVM_FFI_CXX_EXPORT_GLOBAL("ffi.RecursiveGe")(lhs, rhs).cast<bool>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.RecursiveGe")(lhs, rhs).cast<bool>();
 }
-
-#undef TVM_FFI_CXX_EXPORT_GLOBAL
 
 }  // namespace ffi
 }  // namespace tvm

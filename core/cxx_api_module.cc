@@ -20,19 +20,13 @@
 #include <utility>
 #include <vector>
 
+#include "cxx_api_global.h"
 #include "env_internal.h"
 #include "module_identity.h"
 
 namespace tvm {
 namespace ffi {
 namespace {
-
-// The global `name`, looked up once and never released (see cxx_api_exports.cc).
-#define TVM_FFI_CXX_MODULE_GLOBAL(name)                                             \
-  ([]() -> const Function& {                                                        \
-    static const Function* fn = new Function(Function::GetGlobalRequired(name));    \
-    return *fn;                                                                     \
-  }())
 
 TVMFFIObject* HeaderOf(const ObjectRef& ref) {
   return ref.defined() ? detail::ObjectUnsafe::GetHeader(ref.get()) : nullptr;
@@ -47,7 +41,7 @@ class CoreModuleProxy final : public ModuleObj {
  public:
   explicit CoreModuleProxy(Any core)
       : core_(std::move(core)),
-        kind_(TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetKind")(core_).cast<String>()) {
+        kind_(TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetKind")(core_).cast<String>()) {
     // The type's registration, through the static local a subclass compiled
     // against upstream's header shares with us (ffi.Module is built in, so
     // this only confirms its index).
@@ -56,33 +50,33 @@ class CoreModuleProxy final : public ModuleObj {
 
   const char* kind() const final { return kind_.c_str(); }
   int GetPropertyMask() const final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetPropertyMask")(core_).cast<int>();
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetPropertyMask")(core_).cast<int>();
   }
   // The core module's own functions; its imports are searched with query_imports.
   Optional<Function> GetFunction(const String& name) final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetFunction")(core_, name, true)
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetFunction")(core_, name, true)
         .cast<Optional<Function>>();
   }
   bool ImplementsFunction(const String& name) final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleImplementsFunction")(core_, name, true)
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleImplementsFunction")(core_, name, true)
         .cast<bool>();
   }
   Optional<String> GetFunctionDoc(const String& name) final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetFunctionDoc")(core_, name, true)
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetFunctionDoc")(core_, name, true)
         .cast<Optional<String>>();
   }
   Optional<String> GetFunctionMetadata(const String& name) final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetFunctionMetadata")(core_, name, true)
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetFunctionMetadata")(core_, name, true)
         .cast<Optional<String>>();
   }
   void WriteToFile(const String& file_name, const String& format) const final {
-    TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleWriteToFile")(core_, file_name, format);
+    TVM_FFI_CXX_API_GLOBAL("ffi.ModuleWriteToFile")(core_, file_name, format);
   }
   ObjectRef GetWriteFormats() const final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleGetWriteFormats")(core_).cast<ObjectRef>();
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetWriteFormats")(core_).cast<ObjectRef>();
   }
   String InspectSource(const String& format) const final {
-    return TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleInspectSource")(core_, format).cast<String>();
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleInspectSource")(core_, format).cast<String>();
   }
 
  private:
@@ -98,9 +92,11 @@ ObjectRef AsModuleObjRef(const ObjectRef& module) {
   return module;
 }
 
-// The modules in an imports_ array (null: none), borrowed.
-std::vector<ModuleObj*> ImportsOf(const ObjectRef& imports) {
-  std::vector<ModuleObj*> out;
+// The modules in an imports_ array (null: none) as ModuleObj references.
+// A subclass may fill its imports_ itself, with any ffi.Module: a core
+// library module there is seen through a proxy too.
+std::vector<ObjectRef> ImportsOf(const ObjectRef& imports) {
+  std::vector<ObjectRef> out;
   TVMFFIObject* array = HeaderOf(imports);
   if (array == nullptr) return out;
   const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(array);
@@ -112,10 +108,12 @@ std::vector<ModuleObj*> ImportsOf(const ObjectRef& imports) {
                                << "] is not an ffi.Module (type index " << items[i].type_index
                                << ")";
     }
-    out.push_back(ModuleOfHeader(items[i].v_obj));
+    out.push_back(AsModuleObjRef(AnyView::CopyFromTVMFFIAny(items[i]).cast<ObjectRef>()));
   }
   return out;
 }
+
+ModuleObj* ModuleOf(const ObjectRef& module) { return ModuleOfHeader(HeaderOf(module)); }
 
 }  // namespace
 
@@ -135,7 +133,7 @@ void ModuleObj::WriteToFile(const String&, const String&) const {
 }
 
 ObjectRef ModuleObj::GetWriteFormats() const {
-  return TVM_FFI_CXX_MODULE_GLOBAL("ffi.Array")().cast<ObjectRef>();
+  return TVM_FFI_CXX_API_GLOBAL("ffi.Array")().cast<ObjectRef>();
 }
 
 Bytes ModuleObj::SaveToBytes() const {
@@ -150,20 +148,24 @@ String ModuleObj::InspectSource(const String&) const { return String(); }
 void ModuleObj::ImportModule(const Module& other) {
   if (!other.defined()) TVM_FFI_THROW(ValueError) << "ModuleObj::ImportModule: the module is None";
   ObjectRef imported = AsModuleObjRef(other);
-  ModuleObj* root = ModuleOfHeader(HeaderOf(imported));
+  ModuleObj* root = ModuleOf(imported);
   // Refuse a cycle: this module must not be reachable from the imported one.
+  // `walked` keeps every module of the walk alive (ImportsOf may make proxies).
   std::unordered_set<const ModuleObj*> seen{root};
-  std::vector<ModuleObj*> stack{root};
+  std::vector<ObjectRef> stack{imported};
+  std::vector<ObjectRef> walked;
   while (!stack.empty()) {
-    ModuleObj* m = stack.back();
+    ObjectRef ref = std::move(stack.back());
     stack.pop_back();
+    ModuleObj* m = ModuleOf(ref);
     if (m == this) {
       TVM_FFI_THROW(RuntimeError) << "cannot import Module[" << root->kind() << "] into Module["
                                   << kind() << "]: it would make a cycle of imports";
     }
-    for (ModuleObj* next : ImportsOf(m->imports_)) {
-      if (seen.insert(next).second) stack.push_back(next);
+    for (ObjectRef& next : ImportsOf(m->imports_)) {
+      if (seen.insert(ModuleOf(next)).second) stack.push_back(std::move(next));
     }
+    walked.push_back(std::move(ref));
   }
   // A new array with the old elements and `imported` (copy on write: another
   // holder of the old array does not see the change).
@@ -176,13 +178,13 @@ void ModuleObj::ImportModule(const Module& other) {
   }
   items.push_back(AnyView(imported));
   Any result;
-  TVM_FFI_CXX_MODULE_GLOBAL("ffi.Array")
+  TVM_FFI_CXX_API_GLOBAL("ffi.Array")
       .CallPacked(items.data(), static_cast<int32_t>(items.size()), &result);
   imports_ = result.cast<ObjectRef>();
 }
 
 void ModuleObj::ClearImports() {
-  imports_ = TVM_FFI_CXX_MODULE_GLOBAL("ffi.Array")().cast<ObjectRef>();
+  imports_ = TVM_FFI_CXX_API_GLOBAL("ffi.Array")().cast<ObjectRef>();
 }
 
 // Lookups through the imports (depth first, after this module) ---------------------
@@ -190,8 +192,8 @@ void ModuleObj::ClearImports() {
 Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports) {
   Optional<Function> found = GetFunction(name);
   if (found.has_value() || !query_imports) return found;
-  for (ModuleObj* m : ImportsOf(imports_)) {
-    found = m->GetFunction(name, true);
+  for (const ObjectRef& m : ImportsOf(imports_)) {
+    found = ModuleOf(m)->GetFunction(name, true);
     if (found.has_value()) return found;
   }
   return std::nullopt;
@@ -200,8 +202,8 @@ Optional<Function> ModuleObj::GetFunction(const String& name, bool query_imports
 bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
   if (ImplementsFunction(name)) return true;
   if (!query_imports) return false;
-  for (ModuleObj* m : ImportsOf(imports_)) {
-    if (m->ImplementsFunction(name, true)) return true;
+  for (const ObjectRef& m : ImportsOf(imports_)) {
+    if (ModuleOf(m)->ImplementsFunction(name, true)) return true;
   }
   return false;
 }
@@ -209,8 +211,8 @@ bool ModuleObj::ImplementsFunction(const String& name, bool query_imports) {
 Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_imports) {
   Optional<String> found = GetFunctionDoc(name);
   if (found.has_value() || !query_imports) return found;
-  for (ModuleObj* m : ImportsOf(imports_)) {
-    found = m->GetFunctionDoc(name, true);
+  for (const ObjectRef& m : ImportsOf(imports_)) {
+    found = ModuleOf(m)->GetFunctionDoc(name, true);
     if (found.has_value()) return found;
   }
   return std::nullopt;
@@ -219,8 +221,8 @@ Optional<String> ModuleObj::GetFunctionDoc(const String& name, bool query_import
 Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_imports) {
   Optional<String> found = GetFunctionMetadata(name);
   if (found.has_value() || !query_imports) return found;
-  for (ModuleObj* m : ImportsOf(imports_)) {
-    found = m->GetFunctionMetadata(name, true);
+  for (const ObjectRef& m : ImportsOf(imports_)) {
+    found = ModuleOf(m)->GetFunctionMetadata(name, true);
     if (found.has_value()) return found;
   }
   return std::nullopt;
@@ -229,7 +231,7 @@ Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_i
 // Module ------------------------------------------------------------------------------
 
 Module Module::LoadFromFile(const String& file_name) {
-  ObjectRef core = TVM_FFI_CXX_MODULE_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<ObjectRef>();
+  ObjectRef core = TVM_FFI_CXX_API_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<ObjectRef>();
   ObjectRef proxy = AsModuleObjRef(core);
   return Module(detail::ObjectUnsafe::ObjectPtrFromObjectRef<ModuleObj>(proxy));
 }
@@ -239,8 +241,6 @@ void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callb
     callback(String(name), symbol);
   }
 }
-
-#undef TVM_FFI_CXX_MODULE_GLOBAL
 
 }  // namespace ffi
 }  // namespace tvm

@@ -221,6 +221,8 @@ class StepModule : public ffi::ModuleObj {
     if (std::string(name) != tag_) return std::nullopt;
     return ffi::String("adds " + std::to_string(step_));
   }
+  // As a subclass may: an import added without ImportModule.
+  void AddImportDirectly(const ffi::Module& other) { imports_.push_back(other); }
 
  private:
   std::string tag_;
@@ -309,6 +311,22 @@ void CheckModule() {
   ffi::Optional<ffi::Function> through = a->GetFunction("cxx_exports_add_two", true);
   EXPECT(through.has_value());
   EXPECT((*through)(1).cast<int64_t>() == 3);
+  a->ClearImports();
+
+  // The module the runtime's ffi.ModuleLoadFromFile returns (on our runtime a
+  // core module, not laid out as a ModuleObj), imported both ways.
+  ffi::Module raw = ffi::Function::GetGlobalRequired("ffi.ModuleLoadFromFile")(info.dli_fname)
+                        .cast<ffi::Module>();
+  a->ImportModule(raw);
+  through = a->GetFunction("cxx_exports_add_two", true);
+  EXPECT(through.has_value());
+  EXPECT((*through)(2).cast<int64_t>() == 4);
+  a->ClearImports();
+  static_cast<StepModule*>(a.operator->())->AddImportDirectly(raw);
+  EXPECT(a->ImplementsFunction("cxx_exports_add_two", true));
+  through = a->GetFunction("cxx_exports_add_two", true);
+  EXPECT(through.has_value());
+  EXPECT((*through)(3).cast<int64_t>() == 5);
   a->ClearImports();
 
   // A missing file is an Error.
