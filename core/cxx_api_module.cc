@@ -52,7 +52,8 @@ class CoreModuleProxy final : public ModuleObj {
   int GetPropertyMask() const final {
     return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetPropertyMask")(core_).cast<int>();
   }
-  // The core module's own functions; its imports are searched with query_imports.
+  // The lookups include the core module's own imports (the core keeps
+  // them; this proxy's imports_ holds only what is imported into the proxy).
   Optional<Function> GetFunction(const String& name) final {
     return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetFunction")(core_, name, true)
         .cast<Optional<Function>>();
