@@ -5,11 +5,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "error_of.h"
+
 #include <cstring>
 #include <string>
 #include <unordered_map>
 
 using namespace tvm::ffi;
+using cxx_api_test::ErrorOf;
 
 namespace {
 
@@ -29,16 +32,6 @@ class OtherNode final : public Object {
  public:
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("cxx_api_test.any.Other", OtherNode, Object);
 };
-
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 }  // namespace
 

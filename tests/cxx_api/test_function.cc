@@ -7,22 +7,15 @@
 
 #include <catch2/catch.hpp>
 
+#include "error_of.h"
+
 #include <algorithm>
 #include <string>
 
 using namespace tvm::ffi;
+using cxx_api_test::ErrorOf;
 
 namespace {
-
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 int64_t Scale(int64_t x, double factor) { return static_cast<int64_t>(x * factor); }
 void Fail(String why) { TVM_FFI_THROW(ValueError) << "failed: " << why; }

@@ -6,9 +6,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "error_of.h"
+
 #include <string>
 
 using namespace tvm::ffi;
+using cxx_api_test::ErrorOf;
 
 namespace {
 
@@ -27,16 +30,6 @@ class StrictLeaf : public ObjectRef {
  public:
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StrictLeaf, ObjectRef, LeafNode);
 };
-
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 }  // namespace
 

@@ -6,24 +6,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "error_of.h"
+
 #include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
 
 using namespace tvm::ffi;
+using cxx_api_test::ErrorOf;
 
 namespace {
-
-template <typename F>
-std::string ErrorOf(F fn) {
-  try {
-    fn();
-  } catch (const Error& err) {
-    return err.kind() + ": " + err.message();
-  }
-  return "no error";
-}
 
 // A CPU allocator that counts its calls.
 struct CountingAlloc {

@@ -619,16 +619,21 @@ TVM_FFI_INLINE ObjectRefType ObjectRef::as_or_throw() && {
  */
 template <>
 struct TypeTraits<uint64_t> : public TypeTraitsIntBase<uint64_t> {
-  TVM_FFI_INLINE static void CopyToAnyView(const uint64_t& src, TVMFFIAny* result) {
-    if (src > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      TVM_FFI_THROW(OverflowError)
-          << "Integer value " << src << " is too large to fit in int64_t. "
-          << "Consider explicitly casting to int64_t first if this is intentional.";
-    }
-    TypeTraitsIntBase<uint64_t>::CopyInt64ToAnyView(static_cast<int64_t>(src), result);
-  }
   TVM_FFI_INLINE static void MoveToAny(uint64_t src, TVMFFIAny* result) {
     CopyToAnyView(src, result);
+  }
+  TVM_FFI_INLINE static void CopyToAnyView(const uint64_t& src, TVMFFIAny* result) {
+    constexpr uint64_t kLargest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    if (TVM_FFI_PREDICT_FALSE(src > kLargest)) ThrowTooLarge(src);
+    CopyInt64ToAnyView(static_cast<int64_t>(src), result);
+  }
+
+ private:
+  [[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE static void ThrowTooLarge(uint64_t value) {
+    TVM_FFI_THROW(OverflowError) << "Integer value " << value
+                                 << " is too large to fit in int64_t. Consider explicitly "
+                                    "casting to int64_t first if this is intentional.";
+    TVM_FFI_UNREACHABLE();
   }
 };
 

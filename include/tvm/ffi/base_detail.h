@@ -133,15 +133,11 @@ TVM_FFI_INLINE uint64_t StableHashCombine(uint64_t key, const T& value) {
 
 /*! \brief Reads up to 8 bytes as a little-endian integer; missing high bytes are zero. */
 TVM_FFI_INLINE uint64_t LoadLittleEndianWord(const unsigned char* bytes, size_t count) {
-  if constexpr (TVM_FFI_LITTLE_ENDIAN) {
-    uint64_t word = 0;
-    std::memcpy(&word, bytes, count);
-    return word;
-  } else {
-    uint64_t word = 0;
-    for (size_t i = count; i > 0; --i) word = (word << 8) | bytes[i - 1];
-    return word;
-  }
+  // Byte by byte, so the result does not depend on the host's byte order;
+  // compilers turn the 8-byte case into one load on little-endian targets.
+  uint64_t word = 0;
+  for (size_t i = 0; i < count; ++i) word |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+  return word;
 }
 
 /*!

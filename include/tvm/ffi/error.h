@@ -339,12 +339,12 @@ TVM_FFI_CHECK_FUNC(_NE, !=)
     TVM_FFI_THROW(ErrorKind) << "Check failed: " << #x " " #op " " #y << *tvm_ffi_check_err \
                              << ": "
 
-#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
-#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
-#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
 #define TVM_FFI_CHECK_EQ(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_EQ, ==, x, y, ErrorKind)
 #define TVM_FFI_CHECK_NE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_NE, !=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LT, <, x, y, ErrorKind)
+#define TVM_FFI_CHECK_LE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_LE, <=, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GT(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GT, >, x, y, ErrorKind)
+#define TVM_FFI_CHECK_GE(x, y, ErrorKind) TVM_FFI_CHECK_BINARY_OP(_GE, >=, x, y, ErrorKind)
 
 /*!
  * \brief An expression: the value of `x`, or a throw of ErrorKind with
@@ -356,43 +356,37 @@ TVM_FFI_CHECK_FUNC(_NE, !=)
 
 /*! \brief The checks with kind InternalError: for conditions that are bugs when false. */
 #define TVM_FFI_ICHECK(x) TVM_FFI_CHECK(x, InternalError)
-#define TVM_FFI_ICHECK_LT(x, y) TVM_FFI_CHECK_LT(x, y, InternalError)
-#define TVM_FFI_ICHECK_GT(x, y) TVM_FFI_CHECK_GT(x, y, InternalError)
-#define TVM_FFI_ICHECK_LE(x, y) TVM_FFI_CHECK_LE(x, y, InternalError)
-#define TVM_FFI_ICHECK_GE(x, y) TVM_FFI_CHECK_GE(x, y, InternalError)
+#define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
 #define TVM_FFI_ICHECK_EQ(x, y) TVM_FFI_CHECK_EQ(x, y, InternalError)
 #define TVM_FFI_ICHECK_NE(x, y) TVM_FFI_CHECK_NE(x, y, InternalError)
-#define TVM_FFI_ICHECK_NOTNULL(x) TVM_FFI_CHECK_NOTNULL(x, InternalError)
+#define TVM_FFI_ICHECK_LT(x, y) TVM_FFI_CHECK_LT(x, y, InternalError)
+#define TVM_FFI_ICHECK_LE(x, y) TVM_FFI_CHECK_LE(x, y, InternalError)
+#define TVM_FFI_ICHECK_GT(x, y) TVM_FFI_CHECK_GT(x, y, InternalError)
+#define TVM_FFI_ICHECK_GE(x, y) TVM_FFI_CHECK_GE(x, y, InternalError)
 
 /*!
- * \brief Debug-only checks: the ICHECK forms without NDEBUG; with NDEBUG the
- *        condition is compiled (so it stays valid code) but never evaluated.
+ * \brief Debug-only checks: the ICHECK forms without NDEBUG.  With NDEBUG a
+ *        check is still compiled (it must stay valid code) but never run:
+ *        TVM_FFI_DEBUG_ONLY_ puts it behind `while (false)`, and
+ *        TVM_FFI_DCHECK_NOTNULL(x) is just `x`.
  */
-#ifndef NDEBUG
-#define TVM_FFI_DCHECK(x) TVM_FFI_ICHECK(x)
-#define TVM_FFI_DCHECK_LT(x, y) TVM_FFI_ICHECK_LT(x, y)
-#define TVM_FFI_DCHECK_GT(x, y) TVM_FFI_ICHECK_GT(x, y)
-#define TVM_FFI_DCHECK_LE(x, y) TVM_FFI_ICHECK_LE(x, y)
-#define TVM_FFI_DCHECK_GE(x, y) TVM_FFI_ICHECK_GE(x, y)
-#define TVM_FFI_DCHECK_EQ(x, y) TVM_FFI_ICHECK_EQ(x, y)
-#define TVM_FFI_DCHECK_NE(x, y) TVM_FFI_ICHECK_NE(x, y)
-#define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
+#ifdef NDEBUG
+#define TVM_FFI_DEBUG_ONLY_(check) \
+  while (false) check
 #else
-#define TVM_FFI_DCHECK(x) \
-  while (false) TVM_FFI_ICHECK(x)
-#define TVM_FFI_DCHECK_LT(x, y) \
-  while (false) TVM_FFI_ICHECK_LT(x, y)
-#define TVM_FFI_DCHECK_GT(x, y) \
-  while (false) TVM_FFI_ICHECK_GT(x, y)
-#define TVM_FFI_DCHECK_LE(x, y) \
-  while (false) TVM_FFI_ICHECK_LE(x, y)
-#define TVM_FFI_DCHECK_GE(x, y) \
-  while (false) TVM_FFI_ICHECK_GE(x, y)
-#define TVM_FFI_DCHECK_EQ(x, y) \
-  while (false) TVM_FFI_ICHECK_EQ(x, y)
-#define TVM_FFI_DCHECK_NE(x, y) \
-  while (false) TVM_FFI_ICHECK_NE(x, y)
+#define TVM_FFI_DEBUG_ONLY_(check) check
+#endif
+#define TVM_FFI_DCHECK(x) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK(x))
+#define TVM_FFI_DCHECK_EQ(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_EQ(x, y))
+#define TVM_FFI_DCHECK_NE(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_NE(x, y))
+#define TVM_FFI_DCHECK_LT(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_LT(x, y))
+#define TVM_FFI_DCHECK_LE(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_LE(x, y))
+#define TVM_FFI_DCHECK_GT(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_GT(x, y))
+#define TVM_FFI_DCHECK_GE(x, y) TVM_FFI_DEBUG_ONLY_(TVM_FFI_ICHECK_GE(x, y))
+#ifdef NDEBUG
 #define TVM_FFI_DCHECK_NOTNULL(x) (x)
-#endif  // NDEBUG
+#else
+#define TVM_FFI_DCHECK_NOTNULL(x) TVM_FFI_ICHECK_NOTNULL(x)
+#endif
 
 #endif  // TVM_FFI_ERROR_H_

@@ -30,6 +30,7 @@
 #include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/expected.h>
 #include <tvm/ffi/function_detail.h>
 
 #include <functional>
@@ -399,6 +400,43 @@ class Function : public ObjectRef {
   }
   TVM_FFI_INLINE void CallPacked(PackedArgs args, Any* result) const {
     object()->CallPacked(args.data(), args.size(), result);
+  }
+
+  /*!
+   * \brief Calls the function through its C entry without throwing: the
+   *        result as an Expected<T> (T = Any: whatever it returned).  An
+   *        error raised by the call, or a result that does not convert to T
+   *        (a TypeError "CallExpected: result type mismatch, expected T, but
+   *        got X"), is the Expected's error; an Error returned as a value is
+   *        passed on as the error too.
+   */
+  template <typename T = Any, typename... Args>
+  TVM_FFI_INLINE Expected<T> CallExpected(Args&&... args) const {
+    AnyView packed[sizeof...(Args) > 0 ? sizeof...(Args) : 1];
+    PackedArgs::Fill(packed, std::forward<Args>(args)...);
+    Any result;
+    FunctionObj* func = const_cast<FunctionObj*>(object());
+    if (func->safe_call(func, reinterpret_cast<const TVMFFIAny*>(packed),
+                        static_cast<int32_t>(sizeof...(Args)),
+                        reinterpret_cast<TVMFFIAny*>(&result)) != 0) {
+      return Unexpected(detail::MoveFromSafeCallRaised());
+    }
+    if constexpr (std::is_same_v<T, Any>) {
+      return result;
+    } else {
+      if constexpr (std::is_void_v<T>) {
+        if (result.type_index() == TypeIndex::kTVMFFINone) return Expected<void>();
+      } else {
+        if (std::optional<T> value = result.template try_cast<T>()) return *std::move(value);
+      }
+      if (std::optional<Error> returned = result.template try_cast<Error>()) {
+        return Unexpected(*std::move(returned));
+      }
+      return Unexpected(Error("TypeError",
+                              "CallExpected: result type mismatch, expected " +
+                                  detail::Type2Str<T>::v() + ", but got " + result.GetTypeKey(),
+                              ""));
+    }
   }
 
   TVM_FFI_INLINE bool operator==(std::nullptr_t) const { return data_ == nullptr; }

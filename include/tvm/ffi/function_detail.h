@@ -91,40 +91,49 @@ struct FuncFunctorImpl {
   }
 };
 
+/*! \brief FuncFunctorImpl of a call operator (const or not) of a lambda or functor. */
 template <typename T>
 struct FunctionInfoHelper;
 template <typename T, typename R, typename... Args>
-struct FunctionInfoHelper<R (T::*)(Args...)> : FuncFunctorImpl<R, Args...> {};
-template <typename T, typename R, typename... Args>
 struct FunctionInfoHelper<R (T::*)(Args...) const> : FuncFunctorImpl<R, Args...> {};
+template <typename T, typename R, typename... Args>
+struct FunctionInfoHelper<R (T::*)(Args...)> : FuncFunctorImpl<R, Args...> {};
+
+/*!
+ * \brief The first parameter a member function of Class takes when called as
+ *        a typed function: the object pointer for an object type, the
+ *        reference itself for a reference type (const for a const member).
+ */
+template <typename Class, bool kConstMember>
+struct MemberFunctionSelf {
+  using Plain = std::conditional_t<kConstMember, const Class, Class>;
+  using type = std::conditional_t<std::is_base_of_v<Object, Class>, Plain*, Plain>;
+};
+
+/*! \brief True for the classes whose member functions can be typed functions. */
+template <typename Class>
+inline constexpr bool member_function_host_v =
+    std::is_base_of_v<Object, Class> || std::is_base_of_v<ObjectRef, Class>;
 
 /*!
  * \brief FuncFunctorImpl of a callable: a lambda or functor (its operator()),
  *        a function or function pointer, or a member function of an object
- *        type (first parameter: the object pointer) or of a reference type
- *        (first parameter: the reference).
+ *        or reference type (see MemberFunctionSelf).
  */
 template <typename T, typename = void>
 struct FunctionInfo : FunctionInfoHelper<decltype(&T::operator())> {};
+template <typename Class, typename R, typename... Args>
+struct FunctionInfo<R (Class::*)(Args...) const, std::enable_if_t<member_function_host_v<Class>>>
+    : FuncFunctorImpl<R, typename MemberFunctionSelf<Class, true>::type, Args...> {};
+template <typename Class, typename R, typename... Args>
+struct FunctionInfo<R (Class::*)(Args...), std::enable_if_t<member_function_host_v<Class>>>
+    : FuncFunctorImpl<R, typename MemberFunctionSelf<Class, false>::type, Args...> {};
 template <typename R, typename... Args>
-struct FunctionInfo<R(Args...), void> : FuncFunctorImpl<R, Args...> {};
+struct FunctionInfo<R (&)(Args...), void> : FuncFunctorImpl<R, Args...> {};
 template <typename R, typename... Args>
 struct FunctionInfo<R (*)(Args...), void> : FuncFunctorImpl<R, Args...> {};
 template <typename R, typename... Args>
-struct FunctionInfo<R (&)(Args...), void> : FuncFunctorImpl<R, Args...> {};
-template <typename Class, typename R, typename... Args>
-struct FunctionInfo<R (Class::*)(Args...), std::enable_if_t<std::is_base_of_v<Object, Class>>>
-    : FuncFunctorImpl<R, Class*, Args...> {};
-template <typename Class, typename R, typename... Args>
-struct FunctionInfo<R (Class::*)(Args...) const, std::enable_if_t<std::is_base_of_v<Object, Class>>>
-    : FuncFunctorImpl<R, const Class*, Args...> {};
-template <typename Class, typename R, typename... Args>
-struct FunctionInfo<R (Class::*)(Args...), std::enable_if_t<std::is_base_of_v<ObjectRef, Class>>>
-    : FuncFunctorImpl<R, Class, Args...> {};
-template <typename Class, typename R, typename... Args>
-struct FunctionInfo<R (Class::*)(Args...) const,
-                    std::enable_if_t<std::is_base_of_v<ObjectRef, Class>>>
-    : FuncFunctorImpl<R, const Class, Args...> {};
+struct FunctionInfo<R(Args...), void> : FuncFunctorImpl<R, Args...> {};
 
 /*! \brief Returns a callable's signature text (for messages, computed only on error). */
 using FGetFuncSignature = std::string (*)();

@@ -731,17 +731,16 @@ struct ObjectUnsafe {
   }
 #pragma GCC diagnostic pop
 
-  template <typename T>
-  TVM_FFI_INLINE static T ObjectRefFromObjectPtr(const ObjectPtr<Object>& ptr) {
-    T ref(UnsafeInit{});
-    ref.data_ = ptr;
-    return ref;
-  }
+  /*! \brief A reference of type T holding `ptr` (no check of the object's type). */
   template <typename T>
   TVM_FFI_INLINE static T ObjectRefFromObjectPtr(ObjectPtr<Object>&& ptr) {
     T ref(UnsafeInit{});
     ref.data_ = std::move(ptr);
     return ref;
+  }
+  template <typename T>
+  TVM_FFI_INLINE static T ObjectRefFromObjectPtr(const ObjectPtr<Object>& ptr) {
+    return ObjectRefFromObjectPtr<T>(ObjectPtr<Object>(ptr));
   }
   /*! \brief The reference's pointer, cast without a check to ObjectPtr<T>. */
   template <typename T>
@@ -839,28 +838,32 @@ bool ObjectRef::ConvertsTo() const {
   return TypeTraits<ObjectRefType>::CheckAnyStrict(&view);
 }
 
+namespace detail {
+/*! \brief True for an unqualified object type (what ObjectPtr and Arc may point to here). */
+template <typename TObject>
+inline constexpr bool is_plain_object_v =
+    is_object_subclass_v<TObject> && std::is_same_v<TObject, std::remove_cv_t<TObject>>;
+}  // namespace detail
+
+/*! \brief The run-time index of a reference type is its container's. */
 template <typename T>
 struct TypeToRuntimeTypeIndex<T, std::enable_if_t<std::is_base_of_v<ObjectRef, T>>> {
   static int32_t v() { return T::ContainerType::RuntimeTypeIndex(); }
 };
+/*! \brief ... and that of an object pointer its pointee's. */
 template <typename TObject>
-struct TypeToRuntimeTypeIndex<
-    ObjectPtr<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
-                                         std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+struct TypeToRuntimeTypeIndex<Arc<TObject>, std::enable_if_t<detail::is_plain_object_v<TObject>>> {
   static int32_t v() { return TObject::RuntimeTypeIndex(); }
 };
 template <typename TObject>
-struct TypeToRuntimeTypeIndex<
-    Arc<TObject>, std::enable_if_t<is_object_subclass_v<TObject> &&
-                                   std::is_same_v<TObject, std::remove_cv_t<TObject>>>> {
+struct TypeToRuntimeTypeIndex<ObjectPtr<TObject>,
+                              std::enable_if_t<detail::is_plain_object_v<TObject>>> {
   static int32_t v() { return TObject::RuntimeTypeIndex(); }
 };
 
 /*! \brief ObjectPtr<T>: an object that is a T, or None (a null pointer). */
 template <typename TObject>
-struct TypeTraits<ObjectPtr<TObject>,
-                  std::enable_if_t<is_object_subclass_v<TObject> &&
-                                   std::is_same_v<TObject, std::remove_cv_t<TObject>>>>
+struct TypeTraits<ObjectPtr<TObject>, std::enable_if_t<detail::is_plain_object_v<TObject>>>
     : public TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
 
@@ -900,9 +903,7 @@ struct TypeTraits<ObjectPtr<TObject>,
 
 /*! \brief Arc<T>: an object that is a T; None does not convert. */
 template <typename TObject>
-struct TypeTraits<Arc<TObject>,
-                  std::enable_if_t<is_object_subclass_v<TObject> &&
-                                   std::is_same_v<TObject, std::remove_cv_t<TObject>>>>
+struct TypeTraits<Arc<TObject>, std::enable_if_t<detail::is_plain_object_v<TObject>>>
     : public TypeTraitsBase {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIObject;
   using PtrTraits = TypeTraits<ObjectPtr<TObject>>;

@@ -22,10 +22,23 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace tvm {
 namespace ffi {
+
+/*! \brief True for Arc<U>. */
+template <typename T>
+inline constexpr bool is_arc_type_v = false;
+template <typename TObject>
+inline constexpr bool is_arc_type_v<Arc<TObject>> = true;
+
+/*! \brief True for ObjectPtr<U>. */
+template <typename T>
+inline constexpr bool is_object_ptr_type_v = false;
+template <typename TObject>
+inline constexpr bool is_object_ptr_type_v<ObjectPtr<TObject>> = true;
 
 /*! \brief True for Optional<T>. */
 template <typename T>
@@ -36,17 +49,7 @@ inline constexpr bool is_optional_type_v<Optional<T>> = true;
 /*! \brief True when Optional<T> is stored as an ObjectPtr<Object> (reference types). */
 template <typename T>
 inline constexpr bool use_object_ref_optional_v =
-    std::is_base_of_v<ObjectRef, T> && !is_optional_type_v<T>;
-
-template <typename T>
-inline constexpr bool is_object_ptr_type_v = false;
-template <typename TObject>
-inline constexpr bool is_object_ptr_type_v<ObjectPtr<TObject>> = true;
-
-template <typename T>
-inline constexpr bool is_arc_type_v = false;
-template <typename TObject>
-inline constexpr bool is_arc_type_v<Arc<TObject>> = true;
+    !is_optional_type_v<T> && std::is_base_of_v<ObjectRef, T>;
 
 /*! \brief True when Optional<T> is stored as an object pointer (either 8-byte layout). */
 template <typename T>
@@ -66,26 +69,20 @@ template <typename T>
 class Optional<T,
                std::enable_if_t<!TypeTraits<T>::storage_enabled && !use_object_ptr_optional_v<T>>> {
  public:
+  /*! \brief Holds `other`. */
+  TVM_FFI_INLINE Optional(T other) : data_(std::move(other)) {}                  // NOLINT(*)
+  TVM_FFI_INLINE Optional(std::optional<T> other) : data_(std::move(other)) {}  // NOLINT(*)
+  /*! \brief Empty. */
   Optional() = default;
-  TVM_FFI_INLINE ~Optional() = default;
+  Optional(std::nullopt_t) {}  // NOLINT(*)
   TVM_FFI_INLINE Optional(const Optional& other) = default;
   TVM_FFI_INLINE Optional(Optional&& other) noexcept = default;
-  TVM_FFI_INLINE Optional(std::optional<T> other) : data_(std::move(other)) {}  // NOLINT(*)
-  Optional(std::nullopt_t) {}                                                    // NOLINT(*)
-  TVM_FFI_INLINE Optional(T other) : data_(std::move(other)) {}                  // NOLINT(*)
+  TVM_FFI_INLINE ~Optional() = default;
+
+  TVM_FFI_INLINE Optional& operator=(std::nullopt_t) { return Set(std::nullopt); }
+  TVM_FFI_INLINE Optional& operator=(T other) { return Set(std::move(other)); }
   TVM_FFI_INLINE Optional& operator=(const Optional& other) = default;
-  TVM_FFI_INLINE Optional& operator=(Optional&& other) noexcept {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  TVM_FFI_INLINE Optional& operator=(T other) {
-    data_ = std::move(other);
-    return *this;
-  }
-  TVM_FFI_INLINE Optional& operator=(std::nullopt_t) {
-    data_.reset();
-    return *this;
-  }
+  TVM_FFI_INLINE Optional& operator=(Optional&& other) noexcept = default;
 
   /*! \brief The value. \throws RuntimeError "Bad optional access" when empty. */
   TVM_FFI_INLINE const T& value() const& {
@@ -100,23 +97,30 @@ class Optional<T,
   TVM_FFI_INLINE T value_or(U&& default_value) const {
     return data_.value_or(std::forward<U>(default_value));
   }
-  TVM_FFI_INLINE explicit operator bool() const noexcept { return data_.has_value(); }
+  /*! \brief The value, unchecked. */
+  TVM_FFI_INLINE const T& operator*() const& noexcept { return *data_; }
+  TVM_FFI_INLINE T&& operator*() && noexcept { return *std::move(data_); }
   TVM_FFI_INLINE bool has_value() const noexcept { return data_.has_value(); }
-  TVM_FFI_INLINE bool operator==(const Optional& other) const { return data_ == other.data_; }
+  TVM_FFI_INLINE explicit operator bool() const noexcept { return has_value(); }
+
+  /*! \brief Comparisons are std::optional's (by value; empty equals empty). */
   TVM_FFI_INLINE bool operator!=(const Optional& other) const { return data_ != other.data_; }
-  template <typename U>
-  TVM_FFI_INLINE bool operator==(const U& other) const {
-    return data_ == other;
-  }
+  TVM_FFI_INLINE bool operator==(const Optional& other) const { return data_ == other.data_; }
   template <typename U>
   TVM_FFI_INLINE bool operator!=(const U& other) const {
     return data_ != other;
   }
-  /*! \brief The value, unchecked. */
-  TVM_FFI_INLINE T&& operator*() && noexcept { return *std::move(data_); }
-  TVM_FFI_INLINE const T& operator*() const& noexcept { return *data_; }
+  template <typename U>
+  TVM_FFI_INLINE bool operator==(const U& other) const {
+    return data_ == other;
+  }
 
  private:
+  Optional& Set(std::optional<T> value) {
+    data_ = std::move(value);
+    return *this;
+  }
+
   std::optional<T> data_;
 };
 
@@ -125,33 +129,24 @@ template <typename T>
 class Optional<T,
                std::enable_if_t<TypeTraits<T>::storage_enabled && !use_object_ptr_optional_v<T>>> {
  public:
-  Optional() = default;
-  TVM_FFI_INLINE ~Optional() = default;
-  Optional(std::nullopt_t) {}  // NOLINT(*)
-  TVM_FFI_INLINE Optional(const Optional& other) = default;
-  TVM_FFI_INLINE Optional(Optional&& other) noexcept = default;
-  TVM_FFI_INLINE Optional(const T& value) : data_(value) {}        // NOLINT(*)
+  /*! \brief Holds `value`. */
   TVM_FFI_INLINE Optional(T&& value) : data_(std::move(value)) {}  // NOLINT(*)
+  TVM_FFI_INLINE Optional(const T& value) : data_(value) {}        // NOLINT(*)
   TVM_FFI_INLINE Optional(std::optional<T> other) {                // NOLINT(*)
     if (other.has_value()) data_ = Any(*std::move(other));
   }
+  /*! \brief Empty (None). */
+  Optional() = default;
+  Optional(std::nullopt_t) {}  // NOLINT(*)
+  TVM_FFI_INLINE Optional(const Optional& other) = default;
+  TVM_FFI_INLINE Optional(Optional&& other) noexcept = default;
+  TVM_FFI_INLINE ~Optional() = default;
+
+  TVM_FFI_INLINE Optional& operator=(std::nullopt_t) { return Set(Any()); }
+  TVM_FFI_INLINE Optional& operator=(std::nullptr_t) { return Set(Any()); }
+  TVM_FFI_INLINE Optional& operator=(T other) { return Set(Any(std::move(other))); }
   TVM_FFI_INLINE Optional& operator=(const Optional& other) = default;
-  TVM_FFI_INLINE Optional& operator=(Optional&& other) noexcept {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  TVM_FFI_INLINE Optional& operator=(T other) {
-    data_ = Any(std::move(other));
-    return *this;
-  }
-  TVM_FFI_INLINE Optional& operator=(std::nullopt_t) {
-    data_.reset();
-    return *this;
-  }
-  TVM_FFI_INLINE Optional& operator=(std::nullptr_t) {
-    data_.reset();
-    return *this;
-  }
+  TVM_FFI_INLINE Optional& operator=(Optional&& other) noexcept = default;
 
   TVM_FFI_INLINE T value() const& {
     if (TVM_FFI_PREDICT_FALSE(!has_value())) detail::ThrowBadOptionalAccess();
@@ -171,28 +166,30 @@ class Optional<T,
     return data_.type_index() != TypeIndex::kTVMFFINone;
   }
 
-  /*! \brief The held value as a U (see Any::as). */
-  template <typename U,
-            typename = std::enable_if_t<TypeTraits<U>::convert_enabled || std::is_same_v<U, Any> ||
-                                        std::is_base_of_v<Object, U>>>
-  TVM_FFI_INLINE auto as() const {
-    return data_.template as<U>();
+
+  /*! \brief The value, unchecked. */
+  TVM_FFI_INLINE T operator*() const& { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_); }
+  TVM_FFI_INLINE T operator*() && {
+    return detail::AnyUnsafe::MoveFromAnyAfterCheck<T>(std::move(data_));
   }
+
+  /*! \brief The held value as a U, moved out (see Any::as_or_throw). */
+  template <typename U,
+            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
+  TVM_FFI_INLINE auto as_or_throw() && {
+    return std::move(data_).template as_or_throw<U>();
+  }
+  /*! \brief The held value as a U (see Any::as and Any::as_or_throw). */
   template <typename U,
             typename = std::enable_if_t<TypeTraits<U>::convert_enabled || std::is_same_v<U, Any>>>
   TVM_FFI_INLINE auto as_or_throw() const& {
     return data_.template as_or_throw<U>();
   }
   template <typename U,
-            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
-  TVM_FFI_INLINE auto as_or_throw() && {
-    return std::move(data_).template as_or_throw<U>();
-  }
-
-  /*! \brief The value, unchecked. */
-  TVM_FFI_INLINE T operator*() const& { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data_); }
-  TVM_FFI_INLINE T operator*() && {
-    return detail::AnyUnsafe::MoveFromAnyAfterCheck<T>(std::move(data_));
+            typename = std::enable_if_t<TypeTraits<U>::convert_enabled || std::is_same_v<U, Any> ||
+                                        std::is_base_of_v<Object, U>>>
+  TVM_FFI_INLINE auto as() const {
+    return data_.template as<U>();
   }
 
   TVM_FFI_INLINE bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
@@ -257,6 +254,10 @@ class Optional<T,
   TVM_FFI_INLINE explicit Optional(Any data) : data_(std::move(data)) {}
   TVM_FFI_INLINE AnyView ToAnyView() const { return data_.operator AnyView(); }
   TVM_FFI_INLINE Any MoveToAny() && { return std::move(data_); }
+  Optional& Set(Any value) {
+    data_ = std::move(value);
+    return *this;
+  }
 
   Any data_;
 };
@@ -407,25 +408,27 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> {
 };
 
 namespace detail {
-/*! \brief How Optional<ObjectPtr<U>> and Optional<Arc<U>> store and hand out their value. */
+/*!
+ * \brief How Optional<ObjectPtr<U>> and Optional<Arc<U>> store their value
+ *        (always as an ObjectPtr<U>) and hand it out (as the pointer type).
+ */
 template <typename T>
 struct OptionalObjectPtrTraits;
-template <typename TObject>
-struct OptionalObjectPtrTraits<ObjectPtr<TObject>> {
+template <template <typename> class PtrType, typename TObject>
+struct OptionalObjectPtrTraits<PtrType<TObject>> {
   using ContainerType = TObject;
   using StorageType = ObjectPtr<TObject>;
-  TVM_FFI_INLINE static ObjectPtr<TObject> Copy(const StorageType& value) { return value; }
-  TVM_FFI_INLINE static ObjectPtr<TObject> Move(StorageType&& value) { return std::move(value); }
-};
-template <typename TObject>
-struct OptionalObjectPtrTraits<Arc<TObject>> {
-  using ContainerType = TObject;
-  using StorageType = ObjectPtr<TObject>;
-  TVM_FFI_INLINE static Arc<TObject> Copy(const StorageType& value) {
-    return ObjectUnsafe::ArcFromObjectPtr(StorageType(value));
+  static constexpr bool kIsArc = is_arc_type_v<PtrType<TObject>>;
+
+  TVM_FFI_INLINE static PtrType<TObject> Copy(const StorageType& value) {
+    return Move(StorageType(value));
   }
-  TVM_FFI_INLINE static Arc<TObject> Move(StorageType&& value) {
-    return ObjectUnsafe::ArcFromObjectPtr(std::move(value));
+  TVM_FFI_INLINE static PtrType<TObject> Move(StorageType&& value) {
+    if constexpr (kIsArc) {
+      return ObjectUnsafe::ArcFromObjectPtr(std::move(value));
+    } else {
+      return std::move(value);
+    }
   }
 };
 }  // namespace detail
@@ -517,15 +520,12 @@ class Optional<T, std::enable_if_t<is_object_ptr_type_v<T> || is_arc_type_v<T>>>
   TVM_FFI_INLINE bool operator!=(const Optional& other) const noexcept { return !same_as(other); }
   TVM_FFI_INLINE bool operator==(const T& other) const noexcept { return same_as(other); }
   TVM_FFI_INLINE bool operator!=(const T& other) const noexcept { return !same_as(other); }
-  TVM_FFI_INLINE bool same_as(const Optional& other) const noexcept {
-    return StorageType::get() == other.get();
-  }
-  TVM_FFI_INLINE bool same_as(const T& other) const noexcept {
-    return StorageType::get() == other.get();
-  }
   using StorageType::get;
   using StorageType::unique;
   using StorageType::use_count;
+  /*! \brief Pointer identity (an empty Optional is the same as a null pointer). */
+  TVM_FFI_INLINE bool same_as(const T& other) const noexcept { return get() == other.get(); }
+  TVM_FFI_INLINE bool same_as(const Optional& other) const noexcept { return get() == other.get(); }
 };
 
 template <typename T>

@@ -749,17 +749,17 @@ inline std::ostream& operator<<(std::ostream& out, const String& input) {
 }  // namespace tvm
 
 namespace std {
-/*! \brief Hashes the bytes (as std::string_view does). */
+/*! \brief String and Bytes hash their bytes, as std::string_view does. */
 template <>
-struct hash<::tvm::ffi::Bytes> {
-  std::size_t operator()(const ::tvm::ffi::Bytes& bytes) const {
-    return std::hash<std::string_view>()(std::string_view(bytes.data(), bytes.size()));
+struct hash<::tvm::ffi::String> {
+  std::size_t operator()(const ::tvm::ffi::String& value) const {
+    return std::hash<std::string_view>{}(std::string_view(value.data(), value.size()));
   }
 };
 template <>
-struct hash<::tvm::ffi::String> {
-  std::size_t operator()(const ::tvm::ffi::String& str) const {
-    return std::hash<std::string_view>()(std::string_view(str.data(), str.size()));
+struct hash<::tvm::ffi::Bytes> {
+  std::size_t operator()(const ::tvm::ffi::Bytes& value) const {
+    return std::hash<std::string_view>{}(std::string_view(value.data(), value.size()));
   }
 };
 }  // namespace std

@@ -26,6 +26,7 @@
 #include <tvm/ffi/base_detail.h>
 #include <tvm/ffi/c_api.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -34,7 +35,7 @@
 namespace tvm {
 namespace ffi {
 
-class Any;
+class Any;  // any.h
 
 /*! \brief The built-in type indices (kTVMFFINone, kTVMFFIInt, ..., kTVMFFIDynObjectBegin). */
 using TypeIndex = TVMFFITypeIndex;
@@ -43,46 +44,47 @@ using TypeInfo = TVMFFITypeInfo;
 
 /*! \brief The type key of each built-in type index, as registered by the runtime. */
 struct StaticTypeKey {
-  static constexpr const char* kTVMFFIAny = "Any";
-  static constexpr const char* kTVMFFINone = "None";
-  static constexpr const char* kTVMFFIBool = "bool";
-  static constexpr const char* kTVMFFIInt = "int";
-  static constexpr const char* kTVMFFIFloat = "float";
-  static constexpr const char* kTVMFFIOpaquePtr = "void*";
-  static constexpr const char* kTVMFFIDataType = "DataType";
-  static constexpr const char* kTVMFFIDevice = "Device";
-  static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";
-  static constexpr const char* kTVMFFIRawStr = "const char*";
-  static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";
-  static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";
-  static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";
-  static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";
-  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";
-  static constexpr const char* kTVMFFIError = "ffi.Error";
-  static constexpr const char* kTVMFFIBytes = "ffi.Bytes";
-  static constexpr const char* kTVMFFIStr = "ffi.String";
-  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";
-  static constexpr const char* kTVMFFIShape = "ffi.Shape";
-  static constexpr const char* kTVMFFITensor = "ffi.Tensor";
-  static constexpr const char* kTVMFFIObject = "ffi.Object";
-  static constexpr const char* kTVMFFIFunction = "ffi.Function";
-  static constexpr const char* kTVMFFIArray = "ffi.Array";
-  static constexpr const char* kTVMFFIList = "ffi.List";
-  static constexpr const char* kTVMFFIMap = "ffi.Map";
-  static constexpr const char* kTVMFFIModule = "ffi.Module";
-  static constexpr const char* kTVMFFIDict = "ffi.Dict";
-  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";
-  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";
+  // The wildcard of type schemas.
+  static constexpr const char* kTVMFFIAny = "Any";  // -1: matches every value
+  // Values held in the payload (indices below 64).
+  static constexpr const char* kTVMFFINone = "None";  // 0
+  static constexpr const char* kTVMFFIInt = "int";  // 1
+  static constexpr const char* kTVMFFIBool = "bool";  // 2
+  static constexpr const char* kTVMFFIFloat = "float";  // 3
+  static constexpr const char* kTVMFFIOpaquePtr = "void*";  // 4
+  static constexpr const char* kTVMFFIDataType = "DataType";  // 5
+  static constexpr const char* kTVMFFIDevice = "Device";  // 6
+  static constexpr const char* kTVMFFIDLTensorPtr = "DLTensor*";  // 7
+  static constexpr const char* kTVMFFIRawStr = "const char*";  // 8
+  static constexpr const char* kTVMFFIByteArrayPtr = "TVMFFIByteArray*";  // 9
+  static constexpr const char* kTVMFFIObjectRValueRef = "ObjectRValueRef";  // 10
+  static constexpr const char* kTVMFFISmallStr = "ffi.SmallStr";  // 11
+  static constexpr const char* kTVMFFISmallBytes = "ffi.SmallBytes";  // 12
+  static constexpr const char* kTVMFFIUnchanged = "ffi.Unchanged";  // 13
+  // Objects with a fixed index (64 and up).
+  static constexpr const char* kTVMFFIObject = "ffi.Object";  // 64
+  static constexpr const char* kTVMFFIStr = "ffi.String";  // 65
+  static constexpr const char* kTVMFFIBytes = "ffi.Bytes";  // 66
+  static constexpr const char* kTVMFFIError = "ffi.Error";  // 67
+  static constexpr const char* kTVMFFIFunction = "ffi.Function";  // 68
+  static constexpr const char* kTVMFFIShape = "ffi.Shape";  // 69
+  static constexpr const char* kTVMFFITensor = "ffi.Tensor";  // 70
+  static constexpr const char* kTVMFFIArray = "ffi.Array";  // 71
+  static constexpr const char* kTVMFFIMap = "ffi.Map";  // 72
+  static constexpr const char* kTVMFFIModule = "ffi.Module";  // 73
+  static constexpr const char* kTVMFFIOpaquePyObject = "ffi.OpaquePyObject";  // 74
+  static constexpr const char* kTVMFFIList = "ffi.List";  // 75
+  static constexpr const char* kTVMFFIDict = "ffi.Dict";  // 76
+  static constexpr const char* kTVMFFIVisitInterrupt = "ffi.VisitInterrupt";  // 77
+  static constexpr const char* kTVMFFIBigInt = "ffi.BigInt";  // 78
 };
 
 /*!
- * \brief The registered type key of `type_index` ("int", "ffi.Array", ...).
- * \note The index must be registered (TVMFFIGetTypeInfo's precondition).
+ * \brief Whether containers may use T's TypeTraits as they are; a type whose
+ *        container behaviour differs specialises this to false.
  */
-inline std::string TypeIndexToTypeKey(int32_t type_index) {
-  const TypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  return std::string(info->type_key.data, info->type_key.size);
-}
+template <typename T>
+inline constexpr bool use_default_type_traits_v = true;
 
 /*!
  * \brief True when every value of SourceType is also a TargetType without a
@@ -95,35 +97,37 @@ inline constexpr bool type_subsumes_v =
 template <typename SourceType>
 inline constexpr bool type_subsumes_v<Any, SourceType> = true;
 
-/*! \brief Conversion rules of T; the primary template disables conversion. */
-template <typename, typename = void>
-struct TypeTraits {
-  static constexpr bool convert_enabled = false;
-  static constexpr bool storage_enabled = false;
-};
-
-/*! \brief TypeTraits of T with const and reference removed. */
-template <typename T>
-using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
-
 /*!
- * \brief Whether containers may use T's TypeTraits as they are; a type whose
- *        container behaviour differs specialises this to false.
+ * \brief The registered type key of `type_index` ("int", "ffi.Array", ...).
+ * \note The index must be registered (TVMFFIGetTypeInfo's precondition).
  */
-template <typename T>
-inline constexpr bool use_default_type_traits_v = true;
+inline std::string TypeIndexToTypeKey(int32_t type_index) {
+  const TypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return std::string(info->type_key.data, info->type_key.size);
+}
 
 /*! \brief Members every enabled TypeTraits shares. */
 struct TypeTraitsBase {
-  static constexpr bool convert_enabled = true;
-  static constexpr bool storage_enabled = true;
   /*! \brief kTVMFFIAny: a field that declares no narrower type. */
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
+  static constexpr bool storage_enabled = true;
+  static constexpr bool convert_enabled = true;
   /*! \brief Names the type actually held, for "expected X but got Y" messages. */
   TVM_FFI_INLINE static std::string GetMismatchTypeInfo(const TVMFFIAny* source) {
     return TypeIndexToTypeKey(source->type_index);
   }
 };
+
+/*! \brief Conversion rules of T; the primary template disables conversion. */
+template <typename, typename = void>
+struct TypeTraits {
+  static constexpr bool storage_enabled = false;
+  static constexpr bool convert_enabled = false;
+};
+
+/*! \brief TypeTraits of T with const and reference removed. */
+template <typename T>
+using TypeTraitsNoCR = TypeTraits<std::remove_const_t<std::remove_reference_t<T>>>;
 
 /*! \brief The static type index a field of type T declares (kTVMFFIAny if none). */
 template <typename T, typename = void>
