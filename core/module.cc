@@ -8,6 +8,7 @@
 
 #include <tvmffi/reflection.h>
 #include "env_internal.h"
+#include "module_identity.h"
 
 namespace tvmffi {
 namespace core {
@@ -173,6 +174,12 @@ TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) 
   TVMFFIObjectHandle h = found->handle();
   import_lookups_.emplace(name, std::move(*found));
   return h;
+}
+
+bool IsCoreLibraryModule(const TVMFFIObject* obj) {
+  return obj != nullptr && obj->type_index == kTVMFFIModule &&
+         TVM_FFI_OBJECT_DELETER(const_cast<TVMFFIObject*>(obj)) ==
+             &detail::ObjectDeleter<LibraryModuleObj>;
 }
 
 LibraryModuleObj* AsLibraryModule(const Module& ref) {

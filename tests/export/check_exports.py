@@ -2,6 +2,10 @@
 """The dynamic symbols that libtvm_ffi.so defines must be exactly the functions
 declared with TVM_FFI_DLL in the public headers: no more, no less.
 
+C++ symbols in namespace tvm::ffi (mangled `_ZN3tvm3ffi...`, and the vtables,
+typeinfo and static locals of its classes) are left to check_cxx_exports.py,
+which compares them with upstream's library.
+
 usage: check_exports.py --lib libtvm_ffi.so --include include/ [--nm nm]
 """
 import argparse
@@ -25,6 +29,11 @@ def header_functions(include_dir):
     return names
 
 
+# tvm::ffi functions, static locals (_ZZN), guard variables (_ZGVZN), vtables
+# (_ZTV), typeinfo (_ZTI) and typeinfo names (_ZTS).
+_TVM_FFI_CXX = re.compile(r"^_Z(?:TV|TI|TS|GV)?Z?N3tvm3ffi")
+
+
 def exported_symbols(nm, lib):
     out = subprocess.run([nm, "-D", "--defined-only", lib], check=True, capture_output=True,
                          text=True).stdout
@@ -34,6 +43,8 @@ def exported_symbols(nm, lib):
         if len(parts) < 2:
             continue
         name = parts[-1].split("@")[0]  # drop a symbol version suffix
+        if _TVM_FFI_CXX.match(name):
+            continue
         symbols[name] = parts[-2]  # nm's type letter
     return symbols
 

@@ -1,0 +1,19 @@
+// Which ffi.Module objects are the core's own library modules (LibraryModuleObj,
+// core/module.h), as opposed to module objects another library made (a
+// subclass of tvm::ffi::ModuleObj, with a layout of its own).  Library-internal;
+// only C types, so that files written against the tvm/ffi C++ API can use it.
+#ifndef TVMFFI_CORE_MODULE_IDENTITY_H_
+#define TVMFFI_CORE_MODULE_IDENTITY_H_
+
+#include <tvm/ffi/c_api.h>
+
+namespace tvmffi {
+namespace core {
+
+// True when obj is an ffi.Module this library's loader made.
+bool IsCoreLibraryModule(const TVMFFIObject* obj);
+
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_MODULE_IDENTITY_H_

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*!
+ * \file tvm/ffi/extra/structural_equal.h
+ * \brief StructuralEqual: equality of values by structure, following each
+ *        type's structural kind (tree node, DAG node, free variable, ...).
+ *
+ * \note Not here yet (issue 19): StructuralEqual::GetFirstMismatch (its
+ *       result, reflection::AccessPathPair, needs tvm/ffi/reflection/access_path.h
+ *       and the containers; the library already exports the symbol, see
+ *       docs/cxx.md) and the type attribute type_attr::kSEqual.
+ */
+#ifndef TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
+#define TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/extra/base.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief Structural equality; also an equality functor for containers. */
+class StructuralEqual {
+ public:
+  /*!
+   * \brief Compares two values by structure.
+   * \param lhs The left value.
+   * \param rhs The right value.
+   * \param map_free_vars Free variables of lhs may stand for those of rhs,
+   *        bound one to one in order of first use.
+   * \param skip_tensor_content Tensors compare by shape and dtype only, not
+   *        by their bytes.
+   * \return True when equal.
+   */
+  TVM_FFI_EXTRA_CXX_API static bool Equal(const Any& lhs, const Any& rhs,
+                                          bool map_free_vars = false,
+                                          bool skip_tensor_content = false);
+  /*! \brief Equal(lhs, rhs) with both flags false. */
+  TVM_FFI_INLINE bool operator()(const Any& lhs, const Any& rhs) const {
+    return Equal(lhs, rhs, false, false);
+  }
+};
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
