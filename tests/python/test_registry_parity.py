@@ -81,14 +81,10 @@ _MUTATOR = "the ffi.StructuralMutator engine (structural_mutate) is not implemen
 _VISITOR = "the ffi.StructuralVisitor engine (structural_walk) is not implemented yet"
 _PYCLASS = "upstream's Python-defined class protocol (Cython field converters) is not implemented yet"
 EXPECTED_MISSING_GLOBALS: dict[str, str] = {
-    "ffi.ListReserve": "not implemented yet",
     "ffi.MakeFieldGetter": _PYCLASS,
     "ffi.MakeFieldSetter": _PYCLASS,
-    "ffi.MakeObjectFromPackedArgs": "not implemented yet",
     "ffi._PyClassRegisterTypeAttrColumns": _PYCLASS,
     "ffi._RegisterFFIInit": _PYCLASS,
-    "ffi.StructuralKey": "ffi.StructuralKey type not implemented yet",
-    "ffi.StructuralKeyEqual": "ffi.StructuralKey type not implemented yet",
     "ffi.StructuralMap": _MUTATOR,
     "ffi.StructuralMutate": _MUTATOR,
     "ffi.StructuralMutatorDefRegionKind": _MUTATOR,
@@ -103,14 +99,8 @@ EXPECTED_MISSING_GLOBALS: dict[str, str] = {
     "ffi.StructuralVisitorWithDefRegionKind": _VISITOR,
     "ffi.StructuralWalk": _VISITOR,
     "ffi.VisitErrorContext.FindAccessPaths": "ffi.VisitErrorContext type not implemented yet",
-    "ffi.VisitInterrupt": "not implemented yet",
 }
 EXPECTED_MISSING_TYPE_KEYS: dict[str, str] = {
-    "ffi.Enum": "enum types not implemented yet",
-    "ffi.EnumState": "enum types not implemented yet",
-    "ffi.IntEnum": "enum types not implemented yet",
-    "ffi.StrEnum": "enum types not implemented yet",
-    "ffi.StructuralKey": "not implemented yet",
     "ffi.StructuralMutator": _MUTATOR,
     "ffi.StructuralVisitor": _VISITOR,
     "ffi.VisitErrorContext": "not implemented yet",
