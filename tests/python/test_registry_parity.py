@@ -79,12 +79,7 @@ print(json.dumps({"globals": names, "type_keys": type_keys}))
 # stale entry).
 _MUTATOR = "the ffi.StructuralMutator engine (structural_mutate) is not implemented yet"
 _VISITOR = "the ffi.StructuralVisitor engine (structural_walk) is not implemented yet"
-_PYCLASS = "upstream's Python-defined class protocol (Cython field converters) is not implemented yet"
 EXPECTED_MISSING_GLOBALS: dict[str, str] = {
-    "ffi.MakeFieldGetter": _PYCLASS,
-    "ffi.MakeFieldSetter": _PYCLASS,
-    "ffi._PyClassRegisterTypeAttrColumns": _PYCLASS,
-    "ffi._RegisterFFIInit": _PYCLASS,
     "ffi.StructuralMap": _MUTATOR,
     "ffi.StructuralMutate": _MUTATOR,
     "ffi.StructuralMutatorDefRegionKind": _MUTATOR,
