@@ -22,6 +22,24 @@ static int has_v018_fields(TVMFFIObjectHandle err) {
          TVM_FFI_OBJECT_DELETER((TVMFFIObject *)err) == library_error_deleter;
 }
 
+/* The type index of ffi.VisitErrorContext, or -1 when it is not registered. */
+static int32_t visit_error_context_index(void) {
+  static int32_t index = -2;
+  if (index == -2) {
+    static const char kKey[] = "ffi.VisitErrorContext";
+    TVMFFIByteArray key = {kKey, sizeof(kKey) - 1};
+    int32_t found = -1;
+    if (TVMFFITypeKeyToIndex(&key, &found) != 0) {
+      TVMFFIObjectHandle ignored = NULL;
+      TVMFFIErrorMoveFromRaised(&ignored);
+      if (ignored != NULL) TVMFFIObjectDecRef(ignored);
+      found = -1;
+    }
+    index = found;
+  }
+  return index;
+}
+
 /* The Python exception an ffi.Error came from, if it carries one (borrowed). */
 static PyObject *original_exception(TVMFFIObjectHandle err) {
   TVMFFIErrorCell *cell = TVMFFIErrorGetCellPtr(err);
@@ -29,6 +47,12 @@ static PyObject *original_exception(TVMFFIObjectHandle err) {
   PyObject *exc;
   if (!has_v018_fields(err)) return NULL;
   ctx = cell->extra_context;
+  /* A structural walk wraps the context in ffi.VisitErrorContext chains; the
+   * earlier context is its prev_error_context (at header + 32). */
+  while (ctx != NULL && visit_error_context_index() >= 0 &&
+         TVMFFIObjectGetTypeIndex(ctx) == visit_error_context_index()) {
+    ctx = *(TVMFFIObjectHandle *)((char *)ctx + sizeof(TVMFFIObject) + sizeof(void *));
+  }
   if (ctx == NULL || TVMFFIObjectGetTypeIndex(ctx) != kTVMFFIOpaquePyObject) return NULL;
   exc = (PyObject *)TVMFFIOpaqueObjectGetCellPtr(ctx)->handle;
   return PyExceptionInstance_Check(exc) ? exc : NULL;

@@ -78,7 +78,6 @@ print(json.dumps({"globals": names, "type_keys": type_keys}))
 # an empty set: remove an entry when it is implemented (the test fails on a
 # stale entry).
 _MUTATOR = "the ffi.StructuralMutator engine (structural_mutate) is not implemented yet"
-_VISITOR = "the ffi.StructuralVisitor engine (structural_walk) is not implemented yet"
 EXPECTED_MISSING_GLOBALS: dict[str, str] = {
     "ffi.StructuralMap": _MUTATOR,
     "ffi.StructuralMutate": _MUTATOR,
@@ -88,15 +87,9 @@ EXPECTED_MISSING_GLOBALS: dict[str, str] = {
     "ffi.StructuralMutatorVarRemapGet": _MUTATOR,
     "ffi.StructuralMutatorVarRemapSet": _MUTATOR,
     "ffi.StructuralMutatorWithDefRegionKind": _MUTATOR,
-    "ffi.StructuralVisitorDefRegionKind": _VISITOR,
-    "ffi.StructuralVisitorDefaultVisit": _VISITOR,
-    "ffi.StructuralVisitorVisit": _VISITOR,
-    "ffi.StructuralVisitorWithDefRegionKind": _VISITOR,
-    "ffi.StructuralWalk": _VISITOR,
 }
 EXPECTED_MISSING_TYPE_KEYS: dict[str, str] = {
     "ffi.StructuralMutator": _MUTATOR,
-    "ffi.StructuralVisitor": _VISITOR,
 }
 
 
