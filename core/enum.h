@@ -4,7 +4,9 @@
 // Layouts are upstream's (its C++ headers read the fields inline):
 //   ffi.EnumState = { TVMFFIObject, List entries (+24), Dict indexes (+32),
 //                     Dict attrs (+40) }
-//   ffi.Enum      = { TVMFFIObject, int64_t _int_index (+24), String _str_index (+32) }
+//   ffi.Enum      = { TVMFFIObject, int64_t _int_index (+24),
+//                     str _str_index (+32, 16 bytes: upstream's String is a
+//                     TVMFFIAny-sized cell, a small string inline or a heap one) }
 // ffi.IntEnum and ffi.StrEnum add no fields; their reflected `value` is
 // _int_index and _str_index respectively.  An enum type keeps its EnumState
 // in the "__ffi_enum__" type-attribute column: `entries` holds the
@@ -16,6 +18,7 @@
 
 #include <cstdint>
 
+#include <tvmffi/any.h>
 #include <tvmffi/dict.h>
 #include <tvmffi/list.h>
 #include <tvmffi/object.h>
@@ -35,7 +38,7 @@ class EnumStateObj : public Object {
 class EnumObj : public Object {
  public:
   int64_t _int_index = 0;  // NOLINT(readability-identifier-naming): upstream's field names
-  String _str_index;
+  Any _str_index = Any(String());  // always a str (small or heap)
   TVMFFI_DECLARE_DYNAMIC_TYPE(EnumObj, "ffi.Enum", PlainObject)
 };
 
@@ -50,7 +53,7 @@ class StrEnumObj : public EnumObj {
 };
 
 static_assert(sizeof(EnumStateObj) == 48, "ffi.EnumState: header, entries, indexes, attrs");
-static_assert(sizeof(EnumObj) == 40, "ffi.Enum: header, _int_index, _str_index");
+static_assert(sizeof(EnumObj) == 48, "ffi.Enum: header, _int_index, _str_index");
 
 }  // namespace core
 }  // namespace tvmffi

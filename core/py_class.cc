@@ -23,7 +23,11 @@ Storage StorageOf(const TVMFFIFieldInfo* f) {
     // A C++ parent may declare an ObjectRef member with the Any conversion type.
     return f->size == static_cast<int64_t>(sizeof(void*)) ? Storage::kObject : Storage::kAny;
   }
-  return t >= kTVMFFIStaticObjectBegin ? Storage::kObject : Storage::kPOD;
+  if (t >= kTVMFFIStaticObjectBegin) {
+    // A 16-byte object field (e.g. a C++ parent's str cell) holds a value.
+    return f->size == static_cast<int64_t>(sizeof(TVMFFIAny)) ? Storage::kAny : Storage::kObject;
+  }
+  return Storage::kPOD;
 }
 
 std::string KeyOf(int32_t type_index) {

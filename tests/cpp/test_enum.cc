@@ -45,8 +45,8 @@ TEST_CASE("Enum: the four types, their parents and layouts", "[enum]") {
   CHECK(Key(ints->type_ancestors[1]) == "ffi.Enum");
   CHECK(Key(strs->type_ancestors[1]) == "ffi.Enum");
   CHECK(state->metadata->total_size == 48);
-  CHECK(base->metadata->total_size == 40);
-  CHECK(ints->metadata->total_size == 40);
+  CHECK(base->metadata->total_size == 48);  // _str_index is a 16-byte str cell
+  CHECK(ints->metadata->total_size == 48);
   CHECK(base->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance);
   CHECK(ints->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance);
 
@@ -58,6 +58,8 @@ TEST_CASE("Enum: the four types, their parents and layouts", "[enum]") {
   auto bf = Fields(base);
   CHECK(bf["_int_index"] == std::make_pair(int64_t(24), int64_t(kTVMFFIFieldFlagBitMaskSEqHashIgnore)));
   CHECK(bf["_str_index"] == std::make_pair(int64_t(32), int64_t(0)));
+  CHECK(base->fields[1].size == 16);
+  CHECK(base->fields[1].field_static_type_index == kTVMFFIStr);
   int64_t value_flags = kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore;
   CHECK(Fields(ints)["value"] == std::make_pair(int64_t(24), value_flags));
   CHECK(Fields(strs)["value"] == std::make_pair(int64_t(32), value_flags));
@@ -86,4 +88,23 @@ TEST_CASE("Enum: an EnumState made by __ffi_init__ has empty, distinct container
   // The state column exists for enum types to use.
   TVMFFIByteArray column = {"__ffi_enum__", 12};
   CHECK(TVMFFIGetTypeAttrColumn(&column) != nullptr);
+}
+
+TEST_CASE("Enum: _str_index is a 16-byte str cell (small inline, long on the heap)", "[enum]") {
+  for (std::string text : {std::string("ab"), std::string("a longer index")}) {
+    Any e = Call("ffi.MakeObjectFromPackedArgs", std::string("ffi.Enum"), std::string("_int_index"),
+                 int64_t(3), std::string("_str_index"), text);
+    const TVMFFIAny* cell =
+        reinterpret_cast<const TVMFFIAny*>(reinterpret_cast<char*>(e.raw()->v_obj) + 32);
+    CHECK(cell->type_index == (text.size() <= 7 ? kTVMFFISmallStr : kTVMFFIStr));
+    const TVMFFIFieldInfo& f = InfoOf("ffi.Enum")->fields[1];
+    TVMFFIAny out;
+    std::memset(&out, 0, sizeof(out));
+    REQUIRE(f.getter(const_cast<TVMFFIAny*>(cell), &out) == 0);
+    CHECK(Any::Adopt(out).As<std::string>() == text);
+  }
+  CHECK(ThrownBy([] {
+          Call("ffi.MakeObjectFromPackedArgs", std::string("ffi.Enum"), std::string("_int_index"),
+               int64_t(3), std::string("_str_index"), int64_t(4));
+        }) == "TypeError: expected str, got int");
 }
