@@ -2,10 +2,16 @@
 //
 // layout = { TVMFFIObject, const VTable* vtable (+24), int32_t
 // def_region_mode (+32) }, as upstream's; its C++ headers call the vtable
-// entries inline.  Only the type (and its hook columns "__s_mutate__" and
-// "__s_maybe_inplace_mutate__") exists so far: the mutation engine and its
-// globals (ffi.StructuralMap, ffi.StructuralMutate, ffi.StructuralMutator*)
-// are not implemented yet.
+// entries inline.  The type, its hook columns ("__s_mutate__",
+// "__s_maybe_inplace_mutate__") and the globals that dispatch through a
+// mutator's vtable exist (ffi.StructuralMutatorMutate, ...VarRemapGet,
+// ...VarRemapSet, ...DefRegionKind, ...WithDefRegionKind), so a mutator made
+// by code built against upstream's headers can be driven from here.  This
+// library's own engine (ffi.StructuralMap, ffi.StructuralMutate,
+// ffi.StructuralMutatorDefaultMutate) is not implemented yet.
+//
+// A mutate entry returns the new value, a kTVMFFIUnchanged marker (the value
+// stays as it was), or an Error.
 #ifndef TVMFFI_CORE_STRUCTURAL_MUTATE_H_
 #define TVMFFI_CORE_STRUCTURAL_MUTATE_H_
 
