@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include <tvmffi/function.h>
+#include "../core/duplicate_registration.h"
 #include "../core/function_internal.h"
 #include "safe_call.h"
 
@@ -51,6 +52,10 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjec
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(name);
   TVMFFI_CHECK_ARG_NOT_NULL(f);
+  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
+                             std::string(View(name)), __builtin_return_address(0))) {
+    return 0;
+  }
   tvmffi::core::GlobalFunctionSet(std::string(View(name)), ObjectPtr<Object>::BorrowHandle(f),
                                   allow_override != 0, "", "",
                                   kTVMFFIFieldFlagBitMaskIsStaticMethod);
@@ -64,6 +69,10 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
   const TVMFFIAny& m = method_info->method;
   ObjectPtr<Object> func;
   if (m.type_index >= kTVMFFIStaticObjectBegin) func = ObjectPtr<Object>::BorrowHandle(m.v_obj);
+  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
+                             std::string(View(&method_info->name)), __builtin_return_address(0))) {
+    return 0;
+  }
   tvmffi::core::GlobalFunctionSet(std::string(View(&method_info->name)), std::move(func),
                                   allow_override != 0, std::string(View(&method_info->doc)),
                                   std::string(View(&method_info->metadata)), method_info->flags);

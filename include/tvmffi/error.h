@@ -54,8 +54,10 @@ class Error : public std::exception {
   // "Kind: message"
   const char* what() const noexcept override { return what_.c_str(); }
 
-  // The error this one was raised from, if any.
+  // The error this one was raised from, if any.  Always none for an error
+  // object another library's code made (see HasV018Cell).
   std::optional<Error> cause() const {
+    if (!HasV018Cell(obj_->handle())) return std::nullopt;
     TVMFFIObjectHandle c = cell()->cause_chain;
     if (c == nullptr) return std::nullopt;
     return Error(ObjectPtr<Object>::BorrowHandle(c));
@@ -77,6 +79,22 @@ class Error : public std::exception {
   }
   static std::string Str(const TVMFFIByteArray& b) {
     return b.size == 0 ? std::string() : std::string(b.data, b.size);
+  }
+  // Whether the error's cell has cause_chain and extra_context (v0.1.8 and
+  // later): errors libtvm_ffi makes do.  An error object allocated by another
+  // library's code (apache-tvm-ffi's C++ headers make it in the kernel) may
+  // have the 56-byte cell of 0.1.0-0.1.7 followed by that code's own members,
+  // and the cell has no size or version field: its trailing fields are not read.
+  static bool HasV018Cell(TVMFFIObjectHandle h) {
+    static void (*const library_deleter)(void*, int) = [] {
+      TVMFFIByteArray empty = {"", 0};
+      TVMFFIObjectHandle probe = nullptr;
+      if (TVMFFIErrorCreate(&empty, &empty, &empty, &probe) != 0) throw std::bad_alloc();
+      void (*d)(void*, int) = TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(probe));
+      TVMFFIObjectDecRef(probe);
+      return d;
+    }();
+    return TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(h)) == library_deleter;
   }
   static std::string CaptureBacktraceText() {
     const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
