@@ -57,6 +57,10 @@ TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  if (info->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    reg::CheckUsableValue(info->default_value_or_factory,
+                                                  "TVMFFITypeRegisterField: the default");
+  }
   reg::RegisterField(type_index, *info);
   TVMFFI_SAFE_CALL_END();
 }
@@ -64,6 +68,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  reg::CheckUsableValue(info->method, "TVMFFITypeRegisterMethod: method");
   reg::RegisterMethod(type_index, *info);
   TVMFFI_SAFE_CALL_END();
 }
@@ -81,6 +86,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(attr_name);
   TVMFFI_CHECK_ARG_NOT_NULL(attr_value);
+  reg::CheckUsableValue(*attr_value, "TVMFFITypeRegisterAttr: attr_value");
   reg::RegisterAttr(type_index, ByteArrayToString(*attr_name, "type attribute name"),
                     *attr_value);
   TVMFFI_SAFE_CALL_END();

@@ -46,6 +46,17 @@ void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& 
 // nullptr when the column was never created.
 const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) noexcept;
 
+// Whether a value handed in through the C ABI (or returned by foreign code)
+// can be used at all: its type index is registered, and an object type
+// carries a non-NULL pointer.  A lock-free table read.
+bool IsUsableValue(const TVMFFIAny& v) noexcept;
+// ValueError "<what> has unknown type index <i>" or "<what> is a value of
+// type index <i> (<key>) with a NULL object pointer".
+[[noreturn]] void ThrowUnusableValue(const TVMFFIAny& v, const std::string& what);
+inline void CheckUsableValue(const TVMFFIAny& v, const char* what) {
+  if (!IsUsableValue(v)) ThrowUnusableValue(v, what);
+}
+
 }  // namespace type_registry
 }  // namespace core
 }  // namespace tvmffi
