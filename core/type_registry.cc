@@ -514,7 +514,7 @@ std::optional<int32_t> KeyToIndex(const std::string& key) {
   return Registry::Global().KeyToIndex(key);
 }
 
-bool IsUsableValue(const TVMFFIAny& v) noexcept {
+bool IsUsableDynamicValue(const TVMFFIAny& v) noexcept {
   if (GetTypeInfo(v.type_index) == nullptr) return false;
   return v.type_index < kTVMFFIStaticObjectBegin || v.v_obj != nullptr;
 }
