@@ -69,6 +69,9 @@ TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  if (info->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    reg::CheckUsableValue(info->default_value_or_factory, "TVMFFITypeRegisterField: the default");
+  }
   std::string name = NameForRepeatCheck(info->name);
   if (dup::SkipTypeRepeat(type_index, dup::Kind::kField, name, __builtin_return_address(0))) {
     return 0;
@@ -80,6 +83,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  reg::CheckUsableValue(info->method, "TVMFFITypeRegisterMethod: method");
   std::string name = NameForRepeatCheck(info->name);
   if (dup::SkipTypeRepeat(type_index, dup::Kind::kMethod, name, __builtin_return_address(0))) {
     return 0;
@@ -104,6 +108,7 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(attr_name);
   TVMFFI_CHECK_ARG_NOT_NULL(attr_value);
+  reg::CheckUsableValue(*attr_value, "TVMFFITypeRegisterAttr: attr_value");
   std::string name = ByteArrayToString(*attr_name, "type attribute name");
   if (dup::SkipTypeRepeat(type_index, dup::Kind::kAttr, name, __builtin_return_address(0))) {
     return 0;

@@ -104,8 +104,11 @@ class Error : public std::exception {
   std::string what_;
 };
 
-// Builds a message with << and throws it when the statement ends.
+// Builds a message with << and throws it once every operand is formatted:
 //   TVMFFI_THROW(ValueError) << "bad value " << x;
+// The throw is the last step of the expression, not the builder's
+// destructor, so an operand that throws while it is formatted (or evaluated)
+// propagates its own exception instead of ending in std::terminate.
 class ErrorBuilder {
  public:
   explicit ErrorBuilder(const char* kind) : kind_(kind) {}
@@ -114,14 +117,20 @@ class ErrorBuilder {
     stream_ << v;
     return *this;
   }
-  [[noreturn]] ~ErrorBuilder() noexcept(false) { throw Error(kind_, stream_.str()); }
+  [[noreturn]] void Throw() const { throw Error(kind_, stream_.str()); }
 
  private:
   const char* kind_;
   std::ostringstream stream_;
 };
 
-#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
+// The left operand of the `&` that ends TVMFFI_THROW: `&` binds looser than
+// `<<`, so it runs after the whole message is built.
+struct ErrorThrower {
+  [[noreturn]] void operator&(const ErrorBuilder& builder) const { builder.Throw(); }
+};
+
+#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorThrower() & ::tvmffi::core::ErrorBuilder(#Kind)
 
 // Decimal text of an integer.  The header-only layer uses this instead of
 // std::to_string: libstdc++'s version instantiates a function-local static
