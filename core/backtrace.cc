@@ -116,6 +116,7 @@ bool IsMachinery(const std::string& name) {
   static const char* const kPrefixes[] = {
       "tvmffi::core::Error::",
       "tvmffi::core::ErrorBuilder::",
+      "tvmffi::core::ErrorThrower::",
       "tvmffi::core::ThrowRaised",
       "tvmffi::core::SetRaisedFromCurrentException",
       "tvmffi::core::CaptureBacktrace",

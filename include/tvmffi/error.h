@@ -117,7 +117,12 @@ class ErrorBuilder {
     stream_ << v;
     return *this;
   }
-  [[noreturn]] void Throw() const { throw Error(kind_, stream_.str()); }
+  // Never inlined: a frame of its own, which the backtrace leaves out as
+  // machinery (core/backtrace.cc), so the innermost frame shown is the
+  // function that raised, at the line of its TVMFFI_THROW.
+  [[noreturn]] __attribute__((noinline, cold)) void Throw() const {
+    throw Error(kind_, stream_.str());
+  }
 
  private:
   const char* kind_;
@@ -127,7 +132,9 @@ class ErrorBuilder {
 // The left operand of the `&` that ends TVMFFI_THROW: `&` binds looser than
 // `<<`, so it runs after the whole message is built.
 struct ErrorThrower {
-  [[noreturn]] void operator&(const ErrorBuilder& builder) const { builder.Throw(); }
+  [[noreturn]] __attribute__((noinline, cold)) void operator&(const ErrorBuilder& builder) const {
+    builder.Throw();
+  }
 };
 
 #define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorThrower() & ::tvmffi::core::ErrorBuilder(#Kind)

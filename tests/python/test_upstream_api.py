@@ -302,20 +302,16 @@ def test_make_object_from_packed_args():
     p = t.create_object("testing.TestIntPair", a=3, b=4)  # positional-only __ffi_init__
     assert p.sum() == 7
     make = ffi_api.MakeObjectFromPackedArgs
-    ctx = "ffi.MakeObjectFromPackedArgs(`testing.TestCxxNoAutoInit`): "
-    with pytest.raises(TypeError, match=f"^{ctx}missing field `y`$".replace("(", r"\(").replace(")", r"\)")):
+    assert make(t._TestCxxNoAutoInit.__tvm_ffi_type_info__.type_index, "x", 1, "y", 2).y == 2
+    with pytest.raises(TypeError, match="^Required field `y` not set in type `testing.TestCxxNoAutoInit`$"):
         make("testing.TestCxxNoAutoInit", "x", 1)
-    with pytest.raises(TypeError, match=r"no field `z`$"):
-        make("testing.TestCxxNoAutoInit", "z", 1)
-    with pytest.raises(TypeError, match=r"field `x` given twice$"):
-        make("testing.TestCxxNoAutoInit", "x", 1, "x", 2)
-    with pytest.raises(TypeError, match=r"fields must come as name/value pairs, got 1 arguments"):
+    with pytest.raises(TypeError, match="^Type `testing.TestCxxNoAutoInit` does not have field `z`$"):
+        make("testing.TestCxxNoAutoInit", "x", 1, "y", 2, "z", 1)
+    with pytest.raises(TypeError, match="expected a type and name/value pairs, got 2 arguments$"):
         make("testing.TestCxxNoAutoInit", "x")
-    with pytest.raises(TypeError, match=r"field `x`: .*expected int, got str"):
+    with pytest.raises(TypeError, match="expected int"):
         make("testing.TestCxxNoAutoInit", "x", "one", "y", 2)
-    with pytest.raises(TypeError, match="expects a type key first"):
-        make(3)
-    with pytest.raises(TypeError, match="not an object type"):
+    with pytest.raises(TypeError, match="^ffi.MakeObjectFromPackedArgs: type `int` has no creator$"):
         make("int")
 
 
