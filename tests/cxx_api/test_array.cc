@@ -1,6 +1,7 @@
 // container/array.h and container/seq_base.h: Array<T>, ArrayObj.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/shape.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/string.h>
@@ -193,4 +194,18 @@ TEST_CASE("array: objects made by the runtime", "[array]") {
   Array<Any> from_list = Function::GetGlobalRequired("ffi.List")(5, "x").cast<Array<Any>>();
   CHECK(from_list.size() == 2);
   CHECK(from_list[1].cast<String>() == "x");
+}
+
+TEST_CASE("array: an Array<int64_t> converts to a Shape", "[array]") {
+  Array<int64_t> extents{2, 3, 4};
+  Shape direct = extents;
+  CHECK(std::vector<int64_t>(direct.begin(), direct.end()) == std::vector<int64_t>{2, 3, 4});
+  Shape from_any = Any(extents).cast<Shape>();
+  CHECK(from_any.size() == 3);
+  CHECK(from_any[2] == 4);
+  Shape same = Any(direct).cast<Shape>();
+  CHECK(same.same_as(direct));
+  Array<Any> mixed{Any(1), Any(String("x"))};
+  CHECK(ErrorOf([&] { (void)Any(mixed).cast<Shape>(); }) ==
+        "TypeError: Cannot convert from type `ffi.Array` to `ffi.Shape`");
 }
