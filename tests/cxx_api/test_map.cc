@@ -1,5 +1,6 @@
 // container/map_base.h, map.h and dict.h: Map<K, V>, Dict<K, V>.
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/function.h>
@@ -137,4 +138,26 @@ TEST_CASE("dict: shared and mutated in place", "[dict]") {
   b.Set("q", 5);
   CHECK(Function::GetGlobalRequired("ffi.DictGetItem")(b, "q").cast<int64_t>() == 5);
   CHECK(Function::GetGlobalRequired("ffi.DictSize")(b).cast<int64_t>() == 1);
+}
+
+TEST_CASE("map: inline lookup hashes keys as the runtime does", "[map]") {
+  // Dense maps of other key kinds: ints (negative too), floats, bools,
+  // long strings, and objects (by identity).
+  Map<Any, int64_t> m;
+  std::vector<Any> keys;
+  for (int64_t i = -20; i < 20; ++i) keys.emplace_back(i * 1000003);
+  for (int i = 0; i < 10; ++i) keys.emplace_back(0.5 + i);
+  keys.emplace_back(true);
+  for (int i = 0; i < 10; ++i) keys.emplace_back(String(std::string(30, 'a' + i)));
+  for (int i = 0; i < 5; ++i) keys.emplace_back(Array<int64_t>{i});
+  for (size_t i = 0; i < keys.size(); ++i) m.Set(keys[i], static_cast<int64_t>(i));
+  REQUIRE(!static_cast<const MapObj*>(m.get())->IsSmallMap());
+  Function runtime_get = Function::GetGlobalRequired("ffi.MapGetItem");
+  for (size_t i = 0; i < keys.size(); ++i) {
+    CHECK(m.at(keys[i]) == static_cast<int64_t>(i));
+    CHECK(runtime_get(m, keys[i]).cast<int64_t>() == static_cast<int64_t>(i));
+  }
+  CHECK(m.count(Array<int64_t>{0}) == 0);  // another object with equal contents
+  CHECK(m.count(int64_t{7}) == 0);
+  CHECK(m.size() == keys.size());
 }
