@@ -1,8 +1,7 @@
 // The exported C++ members of tvm::ffi::ModuleObj and tvm::ffi::Module
-// (upstream's tvm/ffi/extra/module.h; the class is in cxx_api_module.h until
-// that header can be written): the default virtual functions a subclass
-// compiled against upstream's header inherits from our vtable, the lookups
-// that also search the imports, ImportModule/ClearImports, and
+// (tvm/ffi/extra/module.h): the vtable (its key function is ImportModule, so
+// the header's inline defaults a subclass inherits are emitted here), the
+// lookups that also search the imports, ImportModule/ClearImports, and
 // Module::LoadFromFile / VisitContextSymbols.
 //
 // A module loaded by the core (core/module.cc, LibraryModuleObj) has the
@@ -10,9 +9,8 @@
 // it.  Module::LoadFromFile and ImportModule therefore hand such a module out
 // inside a CoreModuleProxy, a ModuleObj that forwards to the ffi.Module*
 // global functions.
-#include "cxx_api_module.h"
-
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/memory.h>
 
 #include <string>
@@ -73,8 +71,8 @@ class CoreModuleProxy final : public ModuleObj {
   void WriteToFile(const String& file_name, const String& format) const final {
     TVM_FFI_CXX_API_GLOBAL("ffi.ModuleWriteToFile")(core_, file_name, format);
   }
-  ObjectRef GetWriteFormats() const final {
-    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetWriteFormats")(core_).cast<ObjectRef>();
+  Array<String> GetWriteFormats() const final {
+    return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleGetWriteFormats")(core_).cast<Array<String>>();
   }
   String InspectSource(const String& format) const final {
     return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleInspectSource")(core_, format).cast<String>();
@@ -118,32 +116,6 @@ ModuleObj* ModuleOf(const ObjectRef& module) { return ModuleOfHeader(HeaderOf(mo
 
 }  // namespace
 
-// Defaults of the virtual functions (upstream's header defines them inline;
-// these are the ones our vtable holds) -------------------------------------------
-
-int ModuleObj::GetPropertyMask() const { return 0; }
-
-bool ModuleObj::ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
-
-Optional<String> ModuleObj::GetFunctionDoc(const String&) { return std::nullopt; }
-
-Optional<String> ModuleObj::GetFunctionMetadata(const String&) { return std::nullopt; }
-
-void ModuleObj::WriteToFile(const String&, const String&) const {
-  TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
-}
-
-ObjectRef ModuleObj::GetWriteFormats() const {
-  return TVM_FFI_CXX_API_GLOBAL("ffi.Array")().cast<ObjectRef>();
-}
-
-Bytes ModuleObj::SaveToBytes() const {
-  TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
-  TVM_FFI_UNREACHABLE();
-}
-
-String ModuleObj::InspectSource(const String&) const { return String(); }
-
 // Imports ---------------------------------------------------------------------------
 
 void ModuleObj::ImportModule(const Module& other) {
@@ -168,25 +140,11 @@ void ModuleObj::ImportModule(const Module& other) {
     }
     walked.push_back(std::move(ref));
   }
-  // A new array with the old elements and `imported` (copy on write: another
-  // holder of the old array does not see the change).
-  std::vector<AnyView> items;
-  TVMFFIObject* old = HeaderOf(imports_);
-  if (old != nullptr) {
-    const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(old);
-    const TVMFFIAny* data = static_cast<const TVMFFIAny*>(cell->data);
-    for (int64_t i = 0; i < cell->size; ++i) items.push_back(AnyView::CopyFromTVMFFIAny(data[i]));
-  }
-  items.push_back(AnyView(imported));
-  Any result;
-  TVM_FFI_CXX_API_GLOBAL("ffi.Array")
-      .CallPacked(items.data(), static_cast<int32_t>(items.size()), &result);
-  imports_ = result.cast<ObjectRef>();
+  // Copy on write: another holder of the old array does not see the change.
+  imports_.push_back(Any(imported));
 }
 
-void ModuleObj::ClearImports() {
-  imports_ = TVM_FFI_CXX_API_GLOBAL("ffi.Array")().cast<ObjectRef>();
-}
+void ModuleObj::ClearImports() { imports_ = Array<Any>(); }
 
 // Lookups through the imports (depth first, after this module) ---------------------
 

@@ -17,16 +17,12 @@
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/string.h>
 
-// ModuleObj: upstream's header always; ours once tvm/ffi/extra/module.h is
-// in the tree (it needs the containers).
-#if __has_include(<tvm/ffi/extra/module.h>)
+// ModuleObj, from either copy of tvm/ffi/extra/module.h.
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/memory.h>
 
 #include <dlfcn.h>
-#define TVM_FFI_CXX_EXPORTS_TEST_MODULE 1
-#endif
 
 #include <cctype>
 #include <cstdio>
@@ -204,7 +200,6 @@ void CheckErrorAcrossLibraries() {
   EXPECT(caught);
 }
 
-#ifdef TVM_FFI_CXX_EXPORTS_TEST_MODULE
 // A module subclassed from the exported ModuleObj: its vtable's inherited
 // entries and its typeinfo's base come from the runtime.  Function `tag`
 // adds `step`; it documents itself.
@@ -350,14 +345,11 @@ void CheckModule() {
       }));
   EXPECT(seen == 1);
 }
-#endif
 
 }  // namespace
 
-#ifdef TVM_FFI_CXX_EXPORTS_TEST_MODULE
 static int64_t AddTwo(int64_t x) { return x + 2; }
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(cxx_exports_add_two, AddTwo);
-#endif
 
 extern "C" __attribute__((visibility("default"))) int tvm_ffi_cxx_exports_run(char* out,
                                                                              size_t out_size) {
@@ -369,11 +361,7 @@ extern "C" __attribute__((visibility("default"))) int tvm_ffi_cxx_exports_run(ch
     if (g_failure.empty()) CheckRecursive();
     if (g_failure.empty()) CheckJSONGraph();
     if (g_failure.empty()) CheckErrorAcrossLibraries();
-#ifdef TVM_FFI_CXX_EXPORTS_TEST_MODULE
     if (g_failure.empty()) CheckModule();
-#else
-    std::printf("cxx_exports: ModuleObj checks skipped: no tvm/ffi/extra/module.h in these headers\n");
-#endif
   } catch (const std::exception& err) {
     g_failure = std::string("unexpected exception: ") + err.what();
   }

@@ -68,8 +68,10 @@ struct TypeTraits<RValueRef<TObjRef>> : public TypeTraitsBase {
     return "RValueRef<" + TypeTraits<TObjRef>::GetMismatchTypeInfo(&target) + ">";
   }
   TVM_FFI_INLINE static std::optional<RValueRef<TObjRef>> TryCastFromAnyView(const TVMFFIAny* src) {
+    // `target` lives in this scope: `src` may point at it below.
+    TVMFFIAny target;
     if (src->type_index == TypeIndex::kTVMFFIObjectRValueRef) {
-      TVMFFIAny target = Target(src);
+      target = Target(src);
       if (TypeTraits<TObjRef>::CheckAnyStrict(&target)) {
         ObjectPtr<Object>* slot = static_cast<ObjectPtr<Object>*>(src->v_ptr);
         return RValueRef<TObjRef>(

@@ -7,12 +7,13 @@
  * Layouts (C++ ABI): ShapeObj = Object + TVMFFIShapeCell { data, size };
  * Shape = { ObjectPtr }; ShapeView = { TVMFFIShapeCell } (16 bytes).
  *
- * Not yet here: the conversion from Array<int64_t> (it arrives with
- * tvm/ffi/container/array.h).
+ * An Array<int64_t> converts to a Shape (a copy of the extents), in C++
+ * and from an Any; a Shape does not convert to an Array.
  */
 #ifndef TVM_FFI_CONTAINER_SHAPE_H_
 #define TVM_FFI_CONTAINER_SHAPE_H_
 
+#include <tvm/ffi/container/array.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/object.h>
@@ -156,6 +157,8 @@ class Shape : public ObjectRef {
   Shape(std::vector<int64_t> other)  // NOLINT(*)
       : ObjectRef(make_object<detail::ShapeObjStdImpl>(std::move(other))) {}
   Shape(ShapeView other) : Shape(other.begin(), other.end()) {}  // NOLINT(*)
+  /*! \brief A copy of the extents of `shape`. */
+  Shape(Array<int64_t> shape) : Shape(shape.begin(), shape.end()) {}  // NOLINT(*)
 
   /*! \brief The row-major strides of `shape`. */
   static Shape StridesFromShape(ShapeView shape) {
@@ -196,8 +199,12 @@ inline constexpr bool use_default_type_traits_v<Shape> = false;
 
 /*! \brief Shape in an Any: an ffi.Shape object (a field of it declares kTVMFFIShape). */
 template <>
-struct TypeTraits<Shape> : public ObjectRefTypeTraitsBase<Shape> {
+struct TypeTraits<Shape> : public ObjectRefWithFallbackTraitsBase<Shape, Array<int64_t>> {
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIShape;
+  /*! \brief An ffi.Array (or ffi.List) of integers: a new Shape of them. */
+  TVM_FFI_INLINE static Shape ConvertFallbackValue(Array<int64_t> src) {
+    return Shape(std::move(src));
+  }
 };
 
 }  // namespace ffi

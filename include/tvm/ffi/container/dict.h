@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*!
+ * \file tvm/ffi/container/dict.h
+ * \brief Dict<K, V>: the mutable ffi.Dict, and DictObj.
+ *
+ * Layouts (C++ ABI): DictObj = MapBaseObj (see map_base.h); Dict = { ObjectPtr }.
+ * Iteration is in insertion order; lookups and iteration run inline.
+ *
+ * Unlike Map, a Dict is not copy-on-write: every Dict referring to an
+ * object sees each change.  Changes go through the runtime's
+ * ffi.DictSetItem, ffi.DictErase and ffi.DictClear, which change the object
+ * in place (its identity stays when it grows).
+ */
+#ifndef TVM_FFI_CONTAINER_DICT_H_
+#define TVM_FFI_CONTAINER_DICT_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/object.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief The ffi.Dict object (type index kTVMFFIDict). */
+class DictObj : public MapBaseObj {
+ public:
+  /// \cond Doxygen_Suppress
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIDict;
+  static const constexpr bool _type_final = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIDict, DictObj, Object);
+  /// \endcond
+
+ private:
+  DictObj() = delete;
+};
+
+/*! \brief A shared, mutable map from K to V; reads are by value (converted copies). */
+template <typename K, typename V,
+          typename = typename std::enable_if_t<detail::storage_enabled_v<K> &&
+                                               detail::storage_enabled_v<V>>>
+class Dict : public ObjectRef {
+ public:
+  using key_type = K;
+  using mapped_type = V;
+
+  /*! \brief A null dict (only for the type machinery). */
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief An empty dict. */
+  Dict() : ObjectRef(Make({})) {}
+  Dict(Dict<K, V>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
+  Dict(const Dict<K, V>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict(const Dict<KU, VU>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
+  Dict<K, V>& operator=(Dict<K, V>&& other) {
+    data_ = std::move(other.data_);
+    return *this;
+  }
+  Dict<K, V>& operator=(const Dict<K, V>& other) {
+    data_ = other.data_;
+    return *this;
+  }
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict<K, V>& operator=(Dict<KU, VU>&& other) {
+    data_ = std::move(other.data_);
+    return *this;
+  }
+  template <typename KU, typename VU,
+            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
+  Dict<K, V>& operator=(const Dict<KU, VU>& other) {
+    data_ = other.data_;
+    return *this;
+  }
+  /*! \brief Takes a DictObj (InternalError when n is null). */
+  explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {
+    TVM_FFI_ICHECK_NOTNULL(data_.get());
+  }
+  /*! \brief The pairs of [begin, end) (a later repeat of a key wins). */
+  template <typename IterType>
+  Dict(IterType begin, IterType end) : ObjectRef(Make(Flatten(begin, end))) {}
+  Dict(std::initializer_list<std::pair<K, V>> init)  // NOLINT(*)
+      : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
+  template <typename Hash, typename Equal>
+  Dict(const std::unordered_map<K, V, Hash, Equal>& init)  // NOLINT(*)
+      : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
+
+  /*! \brief The value of `key`; KeyError `key is not in Map` when absent. */
+  V at(const K& key) const { return ConvertV(GetDictObj()->at(Any(key))); }
+  V operator[](const K& key) const { return at(key); }
+  size_t size() const { return data_ == nullptr ? 0 : GetDictObj()->size(); }
+  size_t count(const K& key) const {
+    return data_ == nullptr ? 0 : GetDictObj()->count(Any(key));
+  }
+  bool empty() const { return size() == 0; }
+  std::optional<V> Get(const K& key) const {
+    if (data_ == nullptr) return std::nullopt;
+    DictObj::iterator it = GetDictObj()->find(Any(key));
+    if (it == GetDictObj()->end()) return std::nullopt;
+    return ConvertV(it->second);
+  }
+  /*! \brief Maps `key` to `value` in place. */
+  void Set(const K& key, const V& value) {
+    EnsureDictObj();
+    detail::MapRuntimeFunction("ffi.DictSetItem")(*this, key, value);
+  }
+  /*! \brief Removes `key` in place when present. */
+  void erase(const K& key) {
+    if (count(key) == 0) return;
+    detail::MapRuntimeFunction("ffi.DictErase")(*this, key);
+  }
+  /*! \brief Removes every pair in place. */
+  void clear() {
+    if (data_ != nullptr) detail::MapRuntimeFunction("ffi.DictClear")(*this);
+  }
+
+  /*! \brief Iterates (key, value) pairs in insertion order, by value. */
+  class iterator {
+   public:
+    using iterator_category = std::bidirectional_iterator_tag;
+    using difference_type = int64_t;
+    using value_type = const std::pair<K, V>;
+    using pointer = value_type*;
+    using reference = value_type;
+
+    iterator() = default;
+    reference operator*() const {
+      const auto& kv = *it_;
+      return std::make_pair(detail::AnyUnsafe::CopyFromAnyViewAfterCheck<K>(kv.first),
+                            detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(kv.second));
+    }
+    pointer operator->() const = delete;
+    iterator& operator++() {
+      ++it_;
+      return *this;
+    }
+    iterator& operator--() {
+      --it_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++it_;
+      return old;
+    }
+    iterator operator--(int) {
+      iterator old = *this;
+      --it_;
+      return old;
+    }
+    bool operator==(const iterator& other) const { return it_ == other.it_; }
+    bool operator!=(const iterator& other) const { return it_ != other.it_; }
+
+   private:
+    explicit iterator(DictObj::iterator it) : it_(it) {}
+    DictObj::iterator it_;
+    template <typename, typename, typename>
+    friend class Dict;
+  };
+  iterator begin() const { return iterator(GetDictObj()->begin()); }
+  iterator end() const { return iterator(GetDictObj()->end()); }
+  iterator find(const K& key) const { return iterator(GetDictObj()->find(Any(key))); }
+
+  /// \cond Doxygen_Suppress
+  using ContainerType = DictObj;
+  static constexpr bool _type_container_is_exact = false;
+  static constexpr bool _type_is_nullable = false;
+  /// \endcond
+
+ private:
+  static V ConvertV(const Any& v) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(v); }
+  static ObjectPtr<Object> Make(const std::vector<Any>& flat) {
+    return detail::MakeMapObject("ffi.Dict", flat);
+  }
+  template <typename IterType>
+  static std::vector<Any> Flatten(IterType begin, IterType end) {
+    std::vector<Any> flat;
+    for (; begin != end; ++begin) {
+      flat.emplace_back(K((*begin).first));
+      flat.emplace_back(V((*begin).second));
+    }
+    return flat;
+  }
+  void EnsureDictObj() {
+    if (data_ == nullptr) data_ = Make({});
+  }
+  DictObj* GetDictObj() const { return static_cast<DictObj*>(data_.get()); }
+
+  template <typename, typename, typename>
+  friend class Dict;
+};
+
+/// \cond Doxygen_Suppress
+template <typename K, typename V>
+inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+/// \endcond
+
+/*!
+ * \brief Dict<K, V> in Any: an ffi.Dict of exact (K, V) pairs is shared; an
+ *        ffi.Dict or ffi.Map whose pairs convert is copied into a new Dict.
+ */
+template <typename K, typename V>
+struct TypeTraits<Dict<K, V>>
+    : public MapTypeTraitsBase<TypeTraits<Dict<K, V>>, Dict<K, V>, K, V> {
+  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDict;
+  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIDict;
+  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIMap;
+  static constexpr const char* kTypeName = "Dict";
+  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIDict;
+
+  TVM_FFI_INLINE static std::string TypeSchema() {
+    return std::string("{\"type\":\"") + kStaticTypeKey + "\",\"args\":[" +
+           detail::TypeSchema<K>::v() + "," + detail::TypeSchema<V>::v() + "]}";
+  }
+};
+
+/// \cond Doxygen_Suppress
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
+/// \endcond
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CONTAINER_DICT_H_

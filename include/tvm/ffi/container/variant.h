@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*!
+ * \file tvm/ffi/container/variant.h
+ * \brief Variant<V...>: a value that is one of the types V, held as an Any.
+ *
+ * Layout (C++ ABI): Variant = { Any } (16 bytes).  In Any it is the held
+ * value itself; a value that is exactly one of V is taken as is, otherwise
+ * the first V it converts to (in declaration order) is used.
+ */
+#ifndef TVM_FFI_CONTAINER_VARIANT_H_
+#define TVM_FFI_CONTAINER_VARIANT_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_detail.h>
+#include <tvm/ffi/optional.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+
+/*! \brief One value of one of the types V (never empty unless a V is nullable). */
+template <typename... V>
+class Variant {
+ public:
+  static_assert(detail::all_storage_enabled_v<V...>,
+                "every type of a Variant must be storable in an Any");
+  /// \cond Doxygen_Suppress
+  static constexpr bool _type_container_is_exact = false;
+  /// \endcond
+  /*! \brief Whether a T is always one of V (T is one of them or a subtype). */
+  template <typename T>
+  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
+  /*! \brief SFINAE guard of the members that take a T. */
+  template <typename T>
+  using enable_if_variant_contains_t = std::enable_if_t<variant_contains_v<T>>;
+
+  TVM_FFI_INLINE ~Variant() = default;
+  TVM_FFI_INLINE Variant(const Variant<V...>& other) = default;
+  TVM_FFI_INLINE Variant(Variant<V...>&& other) noexcept = default;
+  TVM_FFI_INLINE Variant& operator=(const Variant<V...>& other) = default;
+  TVM_FFI_INLINE Variant& operator=(Variant<V...>&& other) noexcept = default;
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  Variant(T other) : data_(std::move(other)) {}  // NOLINT(*)
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  TVM_FFI_INLINE Variant& operator=(T other) {
+    data_ = Any(std::move(other));
+    return *this;
+  }
+
+  /*! \brief The value as a T when it holds one (exactly or by conversion), else nullopt. */
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  TVM_FFI_INLINE std::optional<T> as() const {
+    return ToAnyView().template as<T>();
+  }
+  /*! \brief The held object as a T*, or null when it is not a T. */
+  template <typename T, typename = std::enable_if_t<std::is_base_of_v<Object, T>>>
+  TVM_FFI_INLINE const T* as() const {
+    return ToAnyView().template as<const T*>().value_or(nullptr);
+  }
+  /*! \brief The value as a T; TypeError when it is not one. */
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  TVM_FFI_INLINE T get() const& {
+    return ToAnyView().template cast<T>();
+  }
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  TVM_FFI_INLINE T get() && {
+    return std::move(*this).MoveToAny().template cast<T>();
+  }
+  /*! \brief The type key of the held value ("int", "ffi.Array", ...). */
+  TVM_FFI_INLINE std::string GetTypeKey() const { return ToAnyView().GetTypeKey(); }
+  /*! \brief Identity comparison of the held values (Any::same_as). */
+  TVM_FFI_INLINE bool same_as(const Variant<V...>& other) const {
+    return data_.same_as(other.data_);
+  }
+
+ private:
+  friend struct TypeTraits<Variant<V...>>;
+  friend struct ObjectPtrHash;
+  friend struct ObjectPtrEqual;
+  explicit Variant(Any data) : data_(std::move(data)) {}
+  TVM_FFI_INLINE Object* GetObjectPtrForHashEqual() const {
+    static_assert(detail::all_object_ref_v<V...>,
+                  "ObjectPtrHash/ObjectPtrEqual need a Variant of ObjectRef types");
+    return detail::AnyUnsafe::RawObjectPtrFromAnyAfterCheck<Object>(data_);
+  }
+  TVM_FFI_INLINE AnyView ToAnyView() const { return data_.operator AnyView(); }
+  TVM_FFI_INLINE Any MoveToAny() && { return std::move(data_); }
+
+  Any data_;
+};
+
+/// \cond Doxygen_Suppress
+template <typename... V>
+inline constexpr bool use_default_type_traits_v<Variant<V...>> = false;
+/// \endcond
+
+/*! \brief Variant in Any: the held value. */
+template <typename... V>
+struct TypeTraits<Variant<V...>> : public TypeTraitsBase {
+  using Self = Variant<V...>;
+
+  // Exactly one of the alternatives already: taken as is.
+  TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
+    bool exact = false;
+    ((exact = exact || TypeTraits<V>::CheckAnyStrict(src)), ...);
+    return exact;
+  }
+  TVM_FFI_INLINE static Self CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    AnyView view = AnyView::CopyFromTVMFFIAny(*src);
+    return Self(Any(view));
+  }
+  TVM_FFI_INLINE static Self MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    Any owned = detail::AnyUnsafe::MoveTVMFFIAnyToAny(src);
+    return Self(std::move(owned));
+  }
+  TVM_FFI_INLINE static void CopyToAnyView(const Self& src, TVMFFIAny* result) {
+    AnyView view = src.ToAnyView();
+    *result = view.CopyToTVMFFIAny();
+  }
+  TVM_FFI_INLINE static void MoveToAny(Self src, TVMFFIAny* result) {
+    Any owned = std::move(src).MoveToAny();
+    *result = detail::AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
+  }
+  // The value's own type name: no alternative says more than another.
+  TVM_FFI_INLINE static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
+    return TypeTraitsBase::GetMismatchTypeInfo(src);
+  }
+  TVM_FFI_INLINE static std::optional<Self> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (CheckAnyStrict(src)) return CopyFromAnyViewAfterCheck(src);
+    std::optional<Self> out;
+    // The first alternative, in order, that the value converts to.
+    (TryOne<V>(src, &out) || ...);
+    return out;
+  }
+  TVM_FFI_INLINE static std::string TypeStr() { return detail::ContainerTypeStr<V...>("Variant"); }
+  TVM_FFI_INLINE static std::string TypeSchema() {
+    std::string out = "{\"type\":\"Variant\",\"args\":[";
+    const char* sep = "";
+    ((out += sep, out += detail::TypeSchema<V>::v(), sep = ","), ...);
+    return out + "]}";
+  }
+
+ private:
+  template <typename T>
+  static bool TryOne(const TVMFFIAny* src, std::optional<Self>* out) {
+    std::optional<T> converted = TypeTraits<T>::TryCastFromAnyView(src);
+    if (!converted.has_value()) return false;
+    out->emplace(Self(Any(*std::move(converted))));
+    return true;
+  }
+};
+
+template <typename... V>
+TVM_FFI_INLINE size_t ObjectPtrHash::operator()(const Variant<V...>& a) const {
+  return std::hash<Object*>()(a.GetObjectPtrForHashEqual());
+}
+template <typename... V>
+TVM_FFI_INLINE bool ObjectPtrEqual::operator()(const Variant<V...>& a,
+                                               const Variant<V...>& b) const {
+  return a.GetObjectPtrForHashEqual() == b.GetObjectPtrForHashEqual();
+}
+
+/// \cond Doxygen_Suppress
+template <typename... V, typename T>
+inline constexpr bool type_subsumes_v<Variant<V...>, T> = (type_subsumes_v<V, T> || ...);
+/// \endcond
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CONTAINER_VARIANT_H_

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*!
+ * \file tvm/ffi/extra/module.h
+ * \brief ModuleObj (the ffi.Module base class a library subclasses to offer
+ *        functions by name) and Module, its reference.
+ *
+ * Layout (C++ ABI, x86-64 Itanium): vptr @0, the TVMFFIObject header @8,
+ * imports_ @32 (the handle + 24, where the runtime's reflected field
+ * `imports_` reads it), import_lookup_cache_ @40.  The twelve virtual
+ * functions are in upstream's order; the vtable, the typeinfo, ImportModule,
+ * ClearImports, the lookups that search the imports, Module::LoadFromFile and
+ * Module::VisitContextSymbols live in libtvm_ffi (core/cxx_api_module.cc),
+ * so a subclass compiled against this header or against upstream's runs
+ * on either runtime.
+ */
+#ifndef TVM_FFI_EXTRA_MODULE_H_
+#define TVM_FFI_EXTRA_MODULE_H_
+
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/extra/base.h>
+#include <tvm/ffi/function.h>
+
+#include <cstdint>
+
+namespace tvm {
+namespace ffi {
+
+class Module;
+
+/*!
+ * \brief A named collection of functions, possibly importing other modules.
+ *
+ * A subclass gives kind() and GetFunction(name); the rest have defaults.
+ * The two-argument lookups search this module first, then its imports
+ * depth first.
+ */
+class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
+ public:
+  /*! \brief The kind of module ("library", ...): names it in errors. */
+  virtual const char* kind() const = 0;
+  /*! \brief Module::ModulePropertyMask bits (none by default). */
+  virtual int GetPropertyMask() const { return 0; }
+  /*! \brief The function `name` of this module alone, or nullopt. */
+  virtual Optional<Function> GetFunction(const String& name) = 0;
+  /*! \brief Whether this module alone has `name` (by default: GetFunction finds it). */
+  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
+  /*! \brief The documentation of `name` (none by default). */
+  virtual Optional<String> GetFunctionDoc(const String& /*name*/) { return std::nullopt; }
+  /*! \brief The metadata (JSON) of `name` (none by default). */
+  virtual Optional<String> GetFunctionMetadata(const String& /*name*/) { return std::nullopt; }
+  /*! \brief Saves the module; by default a RuntimeError naming the kind. */
+  virtual void WriteToFile(const String& /*file_name*/, const String& /*format*/) const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
+  }
+  /*! \brief The formats WriteToFile takes (none by default). */
+  virtual Array<String> GetWriteFormats() const { return Array<String>(); }
+  /*! \brief The module as bytes; by default a RuntimeError naming the kind. */
+  virtual Bytes SaveToBytes() const {
+    TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support SaveToBytes";
+    TVM_FFI_UNREACHABLE();
+  }
+  /*! \brief Source text in `format` (empty by default). */
+  virtual String InspectSource(const String& /*format*/) const { return String(); }
+  /*! \brief Adds `other` to the imports; RuntimeError when that makes a cycle. */
+  virtual void ImportModule(const Module& other);
+  /*! \brief Drops every import. */
+  virtual void ClearImports();
+
+  /*! \brief GetFunction(name), then (when query_imports) each import's, depth first. */
+  Optional<Function> GetFunction(const String& name, bool query_imports);
+  bool ImplementsFunction(const String& name, bool query_imports);
+  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
+  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
+
+  /*! \brief The imported modules (each element a Module). */
+  const Array<Any>& imports() const { return imports_; }
+
+  /// \cond Doxygen_Suppress
+  struct InternalUnsafe;
+  static constexpr int32_t _type_index = TypeIndex::kTVMFFIModule;
+  static constexpr bool _type_mutable = true;
+  static constexpr bool _type_final = true;
+  static constexpr int32_t _type_depth = Object::_type_depth + 1;
+  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIModule;
+  // Out of line in libtvm_ffi: the static local's name is part of an
+  // exported symbol both runtimes share.
+  TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {
+    static int32_t tindex = detail::RegisterObjectType<ModuleObj>(
+        _type_index, Object::_GetOrAllocRuntimeTypeIndex());
+    return tindex;
+  }
+  TVM_FFI_INLINE static int32_t RuntimeTypeIndex() noexcept { return _type_index; }
+  /// \endcond
+
+ protected:
+  friend struct InternalUnsafe;
+  /*! \brief The imported modules; a subclass may append to it directly. */
+  Array<Any> imports_;
+
+ private:
+  // Kept for the layout; the lookups here do not cache.
+  Map<String, Function> import_lookup_cache_;
+};
+
+/*! \brief A reference to a ModuleObj (never null). */
+class Module : public ObjectRef {
+ public:
+  /*! \brief The bits of ModuleObj::GetPropertyMask. */
+  enum ModulePropertyMask : int {
+    kBinarySerializable = 0b001,
+    kRunnable = 0b010,
+    kCompilationExportable = 0b100
+  };
+  /*! \brief Takes a module object (InternalError when null). */
+  explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {
+    TVM_FFI_ICHECK(ptr != nullptr);
+  }
+  /*! \brief Loads a shared library as a module (ffi.ModuleLoadFromFile). */
+  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
+  /*! \brief Calls `callback(name, address)` for each context symbol of the runtime. */
+  TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
+      const ffi::TypedFunction<void(String, void*)>& callback);
+
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Module, ObjectRef, ModuleObj);
+};
+
+/*! \brief Names of the symbols a module library exports. */
+namespace symbol {
+/*! \brief Prefix of every exported function of a module library. */
+constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
+/*! \brief The library's default function. */
+constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
+/*! \brief The library's context pointer, set when it is loaded. */
+constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
+/*! \brief Serialized modules embedded in the library. */
+constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
+/*! \brief Prefix of a function's metadata symbol. */
+constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
+/*! \brief Prefix of a function's documentation symbol. */
+constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
+}  // namespace symbol
+
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_EXTRA_MODULE_H_
