@@ -130,6 +130,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".dataclasses", __name__)
+    if name == "method":  # with dataclasses, imported when first used
+        from .dataclasses._typemethod import method
+
+        return method
     if name in ("access_path", "utils"):
         import importlib
 
@@ -179,6 +183,7 @@ __all__ = [
     "libinfo",
     "load_module",
     "list_global_func_names",
+    "method",
     "register_error",
     "register_global_func",
     "register_object",

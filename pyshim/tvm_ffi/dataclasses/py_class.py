@@ -20,6 +20,13 @@ from .._type_info import (
 from ..registry import _kwargs_sentinel
 from . import _methods
 from ._types import _Mismatch, describe_value, schema_of
+from ._typemethod import (  # noqa: F401  (method and the collector live here too)
+    _collect_py_methods,
+    _is_method_marked,
+    _type_attr_options,
+    method,
+    register_py_methods,
+)
 from .field import KW_ONLY, MISSING, Field
 
 # py_class(structural_eq=...) -> TVMFFISEqHashKind.
@@ -301,6 +308,7 @@ def _register(cls, type_key, params, caller_locals=None):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
         raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
     _check_one_ffi_parent(cls)
+    _collect_py_methods(cls)  # a classmethod among them fails before the key is taken
     if params.get("slots", True):
         cls = _with_slots(cls)
     if type_key is None:
@@ -351,6 +359,7 @@ def _register(cls, type_key, params, caller_locals=None):
     _methods.ffi_func("ffi.DataclassDefine")(
         type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
     )
+    register_py_methods(cls, type_index, globalns, localns)
     info._refresh()
     for tf, f, schema in zip(info.fields, own, schemas):
         tf.dataclass_field = f

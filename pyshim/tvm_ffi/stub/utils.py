@@ -132,6 +132,8 @@ class ObjectInfo:
         fields = [_field_schema(f) for f in type_info.fields]
         methods = []
         for m in type_info.methods:
+            if m.name == "__ffi_init__":  # the constructor: rendered as __init__/__ffi_init__
+                continue
             schema = _schema_from_metadata(getattr(m, "metadata", None) or {})
             if schema is None or schema.origin != "Callable":
                 schema = TypeSchema("Callable")
