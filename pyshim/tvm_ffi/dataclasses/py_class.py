@@ -179,10 +179,13 @@ def _make_check(type_key, name, schema):
     return check
 
 
-def _define_entry(type_key, f: Field, schema):
+def _define_entry(type_key, f: Field, schema, bad_default=None):
     flags = 0
     default = None
-    if f.default_factory is not MISSING:
+    if bad_default is not None:
+        flags |= FLAG_HAS_DEFAULT | FLAG_DEFAULT_FROM_FACTORY
+        default = core._convert_to_ffi_func(_raising_default(bad_default))
+    elif f.default_factory is not MISSING:
         flags |= FLAG_HAS_DEFAULT | FLAG_DEFAULT_FROM_FACTORY
         default = core._convert_to_ffi_func(f.default_factory)
     elif f.default is not MISSING:
@@ -204,17 +207,30 @@ def _define_entry(type_key, f: Field, schema):
 
 
 def _check_default(type_key, f, schema):
+    """Converts ``f.default`` to the field's type.  A default that does not
+    convert is accepted here (as upstream does) and reported when it is
+    used: the message is returned, None when the default is fine."""
     if f.default is MISSING:
-        return
+        return None
     if f.default is None and schema.nullable:
-        return
+        return None
     try:
         f.default = schema.convert(f.default)
     except _Mismatch:
-        raise TypeError(
-            f"default of field `{type_key}.{f.name}` must be {schema.describe()}, "
+        return (
+            f"default for field '{f.name}' of {type_key} must be {schema.describe()}, "
             f"got {describe_value(f.default)}"
-        ) from None
+        )
+    return None
+
+
+def _raising_default(message):
+    """A default factory that raises ``TypeError(message)`` when called."""
+
+    def bad_default():
+        raise TypeError(message)
+
+    return bad_default
 
 
 def _make_init(cls, all_fields, ctor, post_init):
@@ -353,9 +369,8 @@ def _register(cls, type_key, params, caller_locals=None):
     core._register_object(type_index, cls)
 
     schemas = [schema_of(f.type, globalns, localns) for f in own]
-    for f, schema in zip(own, schemas):
-        _check_default(type_key, f, schema)
-    entries = [_define_entry(type_key, f, s) for f, s in zip(own, schemas)]
+    bad = [_check_default(type_key, f, schema) for f, schema in zip(own, schemas)]
+    entries = [_define_entry(type_key, f, s, b) for f, s, b in zip(own, schemas, bad)]
     _methods.ffi_func("ffi.DataclassDefine")(
         type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
     )
