@@ -31,3 +31,14 @@ def convert_func(pyfunc: Callable, tensor_cls: type | None = None) -> core.Funct
     such as ``torch.Tensor``), tensor arguments reach ``pyfunc`` as instances
     of that class instead of :class:`tvm_ffi.Tensor`, without a copy."""
     return core._convert_to_ffi_func(pyfunc, tensor_cls)
+
+
+def _to_py_class_value(value: Any) -> Any:
+    """The Python value a py_class field conversion produced.  Upstream's
+    conversions hand back an owned-Any holder (``core.CAny``) that this
+    unwraps; here conversions already return Python values, so the value
+    comes back as it is."""
+    return value
+
+
+core._to_py_class_value = _to_py_class_value

@@ -5,7 +5,7 @@ from ..core import Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
 from .enum import Enum, IntEnum, StrEnum, auto, entry
-from .field import KW_ONLY, MISSING, Field, field
+from .field import KW_ONLY, MISSING, Field, field, init_property
 from .py_class import py_class
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "init_property",
     "is_dataclass",
     "py_class",
     "replace",

@@ -111,6 +111,59 @@ class Field:
         return f"Field({', '.join(parts)})"
 
 
+class init_property:
+    """A field computed once, right after construction, by the decorated
+    method::
+
+        @py_class("mylib.Box")
+        class Box(Object):
+            w: int
+            h: int
+
+            @init_property
+            def area(self) -> int:
+                return self.w * self.h
+
+    ``py_class`` makes ``area`` a field of the type (``init=False``,
+    ``structural_eq="ignore"``, typed by the return annotation, ``Any``
+    without one), so the value lives in the FFI object and C++ reads it
+    like any field.  After the object is made (and before
+    ``__post_init__``), each init_property of the class and its py_class
+    ancestors is computed, root class first; a subclass's init_property
+    of the same name replaces its parent's function.
+    """
+
+    __slots__ = ("func", "name", "return_annotation", "doc")
+
+    def __init__(self, func):
+        if not callable(func):
+            raise TypeError(f"init_property needs a function, got {func!r}")
+        self.func = func
+        self.name = None
+        self.return_annotation = getattr(func, "__annotations__", {}).get("return")
+        self.doc = getattr(func, "__doc__", None)
+
+    def __get__(self, obj, objtype=None):
+        return self
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        ann = self.return_annotation
+        if ann is None:
+            ann = _any()
+        own = owner.__dict__.get("__annotations__")
+        if own is None:
+            own = {}
+            owner.__annotations__ = own
+        own[name] = ann
+
+
+def _any():
+    import typing
+
+    return typing.Any
+
+
 def field(
     *,
     default: Any = MISSING,

@@ -27,7 +27,7 @@ from ._typemethod import (  # noqa: F401  (method and the collector live here to
     method,
     register_py_methods,
 )
-from .field import KW_ONLY, MISSING, Field
+from .field import KW_ONLY, MISSING, Field, init_property
 
 # py_class(structural_eq=...) -> TVMFFISEqHashKind.
 _STRUCTURAL_KINDS = {
@@ -131,6 +131,7 @@ def _has_default(f: Field) -> bool:
 
 def _collect_fields(cls, kw_only_default, frozen_default, globalns):
     fields = []
+    init_props = {}
     kw_only = kw_only_default
     for name, annotation in _own_annotations(cls).items():
         if _is_classvar(annotation):
@@ -141,7 +142,12 @@ def _collect_fields(cls, kw_only_default, frozen_default, globalns):
                 delattr(cls, name)
             continue
         value = cls.__dict__.get(name, MISSING)
-        if isinstance(value, Field):
+        if isinstance(value, init_property):
+            # A field computed after construction (see _init_property_funcs).
+            f = Field(init=False, structural_eq="ignore", doc=value.doc)
+            f.metadata["init_property"] = True
+            init_props[name] = value.func
+        elif isinstance(value, Field):
             f = value
         else:
             f = Field(default=value)
@@ -161,7 +167,18 @@ def _collect_fields(cls, kw_only_default, frozen_default, globalns):
         if name in cls.__dict__:
             delattr(cls, name)
         fields.append(f)
+    if init_props:
+        cls.__ffi_init_property_funcs__ = init_props
     return fields
+
+
+def _init_property_funcs(cls):
+    """``(name, function)`` of every init_property of ``cls`` and its
+    bases, root first; a subclass's function replaces its parent's."""
+    funcs = {}
+    for klass in reversed(cls.__mro__):
+        funcs.update(klass.__dict__.get("__ffi_init_property_funcs__", {}))
+    return list(funcs.items())
 
 
 def _make_check(type_key, name, schema):
@@ -348,6 +365,11 @@ def _register(cls, type_key, params, caller_locals=None):
     own = _collect_fields(cls, params["kw_only"], params["frozen"], globalns)
     inherited = _inherited_fields(parent)
     inherited_names = {f.name for f in inherited}
+    # An init_property over a parent's field only replaces the function.
+    own = [
+        f for f in own
+        if not (f.metadata.get("init_property") and f.name in inherited_names)
+    ]
     for f in own:
         if f.name in inherited_names:
             raise TypeError(
@@ -392,8 +414,13 @@ def _register(cls, type_key, params, caller_locals=None):
 def _install_methods(cls, info, all_fields, params):
     own = cls.__dict__
     ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
+    props = _init_property_funcs(cls)
+    post_init = hasattr(cls, "__post_init__")
     if params["init"] and "__init__" not in own:
-        cls.__init__ = _make_init(cls, all_fields, ctor, hasattr(cls, "__post_init__"))
+        made = _make_init(cls, all_fields, ctor, post_init and not props)
+        if props:
+            made = _with_init_properties(cls, made, props, post_init)
+        cls.__init__ = made
     elif "__init__" not in own:
         # init=False: construction takes the type's __ffi_init__ arguments.
         def __init__(self, *args, **kwargs):
@@ -414,6 +441,30 @@ def _install_methods(cls, info, all_fields, params):
 
         cls.__ffi_init__ = __ffi_init__
     install_common(cls, all_fields, params)
+
+
+def _with_init_properties(cls, made, props, post_init):
+    """``made`` (an __init__ that does not call __post_init__) followed by
+    computing and storing each init_property (frozen fields too), then
+    ``__post_init__`` when the class has one."""
+    import inspect
+
+    setters = None
+
+    def __init__(self, *args, **kwargs):
+        nonlocal setters
+        made(self, *args, **kwargs)
+        if setters is None:
+            setters = [(getattr(cls, name), func) for name, func in props]
+        for prop, func in setters:
+            prop.set(self, func(self))
+        if post_init:
+            self.__post_init__()
+
+    __init__.__qualname__ = made.__qualname__
+    __init__.__module__ = made.__module__
+    __init__.__signature__ = inspect.signature(made)
+    return __init__
 
 
 def install_common(cls, all_fields, params):
