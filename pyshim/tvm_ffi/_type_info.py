@@ -199,6 +199,14 @@ class TypeInfo:
     def ancestors(self):
         return tuple(self.type_ancestors)
 
+    def _register_fields(self, fields, structure_kind=None):
+        """Defines ``fields`` (:class:`tvm_ffi.dataclasses.Field` objects with
+        a name and a ``_ty_schema``) as this Python-defined type's own fields
+        (upstream's low-level py_class step; see ``core._register_py_class``)."""
+        from .dataclasses.py_class import register_fields
+
+        register_fields(self, fields, structure_kind)
+
     def _refresh(self):
         """Re-read fields and methods (after a py_class registered them)."""
         _, _, fields, methods = _read(self.type_index)
@@ -344,3 +352,14 @@ core._type_cls_to_type_info = _type_cls_to_type_info
 core._set_type_cls = _set_type_cls
 core._register_object_by_index = _register_object_by_index
 core.object_repr = _object_repr
+
+
+def _register_py_class(parent_type_info, type_key, type_cls):
+    """A new FFI type under ``parent_type_info``'s, bound to ``type_cls``
+    (fields come next, with :meth:`TypeInfo._register_fields`)."""
+    from .dataclasses.py_class import register_py_class
+
+    return register_py_class(parent_type_info, type_key, type_cls)
+
+
+core._register_py_class = _register_py_class

@@ -38,6 +38,7 @@ class Field:
 
     __slots__ = (
         "name",
+        "_ty_schema",
         "type",
         "default",
         "default_factory",
@@ -56,8 +57,9 @@ class Field:
     def __init__(
         self,
         name: str | None = None,
-        type: Any = None,
+        _ty_schema: Any = None,
         *,
+        type: Any = None,
         default: Any = MISSING,
         default_factory: Callable[[], Any] | Any = MISSING,
         frozen: bool = False,
@@ -74,7 +76,7 @@ class Field:
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         if default_factory is not MISSING and not callable(default_factory):
-            raise TypeError(f"default_factory must be callable, got {default_factory!r}")
+            raise TypeError(f"default_factory must be a callable, got {default_factory!r}")
         if structural_eq not in _STRUCTURAL_EQ_FIELD:
             raise ValueError(
                 "field structural_eq must be None, 'ignore', 'def', 'def-pattern' or "
@@ -83,6 +85,7 @@ class Field:
         if doc is not None and not isinstance(doc, str):
             raise TypeError(f"field doc must be a str or None, got {doc!r}")
         self.name = name
+        self._ty_schema = _ty_schema
         self.type = type
         self.default = default
         self.default_factory = default_factory

@@ -391,12 +391,24 @@ def _register(cls, type_key, params, caller_locals=None):
     core._register_object(type_index, cls)
 
     schemas = [schema_of(f.type, globalns, localns) for f in own]
+    _define_fields(
+        cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
+        lambda: register_py_methods(cls, type_index, globalns, localns),
+    )
+    all_fields = inherited + own
+    _install_methods(cls, info, all_fields, params)
+    return cls
+
+
+def _define_fields(cls, info, own, schemas, structural_kind, before_refresh=None):
+    """Defines the type's own fields through ``ffi.DataclassDefine`` and
+    puts each on ``cls`` as a property."""
+    type_key = info.type_key
     bad = [_check_default(type_key, f, schema) for f, schema in zip(own, schemas)]
     entries = [_define_entry(type_key, f, s, b) for f, s, b in zip(own, schemas, bad)]
-    _methods.ffi_func("ffi.DataclassDefine")(
-        type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
-    )
-    register_py_methods(cls, type_index, globalns, localns)
+    _methods.ffi_func("ffi.DataclassDefine")(info.type_index, entries, structural_kind)
+    if before_refresh is not None:
+        before_refresh()
     info._refresh()
     for tf, f, schema in zip(info.fields, own, schemas):
         tf.dataclass_field = f
@@ -406,9 +418,59 @@ def _register(cls, type_key, params, caller_locals=None):
         tf.c_default = f.default
         tf.c_default_factory = f.default_factory
         setattr(cls, f.name, tf.as_property(cls, frozen=f.frozen))
-    all_fields = inherited + own
-    _install_methods(cls, info, all_fields, params)
-    return cls
+
+
+def register_py_class(parent_info, type_key, type_cls):
+    """``core._register_py_class``: a new FFI type ``type_key`` under
+    ``parent_info``'s type, bound to ``type_cls`` (a subclass of
+    tvm_ffi.Object), without fields yet; its :class:`TypeInfo`.  A key in
+    use is a ValueError and leaves the existing type alone."""
+    if not (isinstance(type_cls, type) and issubclass(type_cls, core.Object)):
+        raise TypeError(f"_register_py_class needs a subclass of tvm_ffi.Object, got {type_cls!r}")
+    if not isinstance(type_key, str) or "." not in type_key:
+        raise ValueError(
+            f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
+        )
+    type_index = core._alloc_type_index(type_key, parent_info.type_index)
+    info = _type_info(type_index)
+    info.type_cls = type_cls
+    core._register_object(type_index, type_cls)
+    return info
+
+
+def register_fields(info, fields, structure_kind=None):
+    """``TypeInfo._register_fields``: defines ``fields`` (:class:`Field` objects
+    with ``name`` and ``_ty_schema`` (a :class:`tvm_ffi.core.TypeSchema`)
+    or ``type`` (an annotation)) as the type's own fields, in order, and
+    puts them on the bound class as properties.  ``structure_kind`` is the
+    structural kind's number (None: ``"tree"``)."""
+    from ._types import annotation_of
+
+    cls = info.type_cls
+    if cls is None:
+        raise TypeError(f"type {info.type_key} is bound to no class: use _register_py_class")
+    schemas = []
+    for f in fields:
+        if not isinstance(f, Field) or not isinstance(f.name, str):
+            raise TypeError(f"_register_fields needs named Field objects, got {f!r}")
+        if f._ty_schema is not None:
+            if f.type is None:
+                f.type = annotation_of(f._ty_schema)
+            schemas.append(schema_of(annotation_of(f._ty_schema)))
+        else:
+            schemas.append(schema_of(f.type if f.type is not None else _Any()))
+        if f.kw_only is None:
+            f.kw_only = False
+        if f.hash is None:
+            f.hash = f.compare
+    kind = _STRUCTURAL_KINDS["tree"] if structure_kind is None else structure_kind
+    _define_fields(cls, info, list(fields), schemas, kind)
+
+
+def _Any():
+    import typing
+
+    return typing.Any
 
 
 def _install_methods(cls, info, all_fields, params):
