@@ -135,6 +135,24 @@ def _ffi_init_method(cls, ctor, doc=None):
     return __ffi_init__
 
 
+def _warn_missing_field_annotations(cls, type_info: TypeInfo, *, stacklevel: int) -> None:
+    """Warns (UserWarning) when the class body of ``cls`` does not annotate
+    some of the type's own reflected fields (inherited fields and parent
+    annotations do not count), naming them."""
+    own = cls.__dict__.get("__annotations__") or {}
+    missing = sorted({f.name for f in type_info.fields} - set(own))
+    if missing:
+        import warnings
+
+        warnings.warn(
+            f"c_class {type_info.type_key!r}: class `{cls.__qualname__}` does not annotate "
+            f"reflected field(s) {', '.join(missing)}; annotate them (`name: type`) in the "
+            "class body so type checkers and readers see them",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
 def _add_class_attrs(type_cls, type_info: TypeInfo, type_attr_names=()):
     """Puts the type's own reflected members on ``type_cls`` (upstream's
     low-level binding step): each field as a property and each method,

@@ -130,3 +130,35 @@ def test_to_py_class_value_is_the_value():
     marker = object()
     assert core._to_py_class_value(marker) is marker
     assert core._to_py_class_value(5) == 5
+
+
+def test_attach_field_objects_and_annotation_warning():
+    import warnings
+
+    from tvm_ffi.dataclasses import Field
+    from tvm_ffi.dataclasses.c_class import _attach_field_objects
+    from tvm_ffi.registry import _warn_missing_field_annotations
+
+    info = tvm_ffi.testing.TestIntPair.__tvm_ffi_type_info__
+
+    class Annotated:
+        a: int
+
+    saved = [tf.dataclass_field for tf in info.fields]
+    try:
+        _attach_field_objects(Annotated, info)
+        by_name = {tf.name: tf.dataclass_field for tf in info.fields}
+        assert isinstance(by_name["a"], Field)
+        assert (by_name["a"].name, by_name["a"].type, by_name["b"].type) == ("a", int, None)
+    finally:
+        for tf, f in zip(info.fields, saved):
+            tf.dataclass_field = f
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        _warn_missing_field_annotations(Annotated, info, stacklevel=1)
+    assert len(w) == 1 and w[0].category is UserWarning
+    assert "does not annotate reflected field(s) b;" in str(w[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Annotated.__annotations__["b"] = int
+        _warn_missing_field_annotations(Annotated, info, stacklevel=1)

@@ -102,6 +102,10 @@ def _check_one_ffi_parent(cls):
 def _field_from_cxx(tf) -> Field:
     """A Field describing a field declared in C++ (defaults stay in C++)."""
     f = Field(
+        tf.name,
+        tf.ty,
+        default=tf.c_default,
+        default_factory=tf.c_default_factory,
         frozen=tf.frozen,
         init=tf.c_init,
         repr=tf.c_repr,
