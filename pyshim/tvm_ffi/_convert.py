@@ -42,3 +42,21 @@ def _to_py_class_value(value: Any) -> Any:
 
 
 core._to_py_class_value = _to_py_class_value
+
+
+class ObjectConvertible:
+    """Base class of Python values that stand for an FFI object: a subclass
+    defines :meth:`asobject`, and passing an instance to an FFI call (or to
+    :func:`tvm_ffi.convert`) passes the object it returns."""
+
+    __slots__ = ()
+
+    def asobject(self):
+        """The :class:`tvm_ffi.Object` this value stands for."""
+        raise NotImplementedError(f"{type(self).__name__} does not define asobject()")
+
+    def __tvm_ffi_object__(self):
+        return self.asobject()
+
+
+core.ObjectConvertible = ObjectConvertible
