@@ -150,6 +150,44 @@ class TypeSchema:
         """The rendering for a result position (same as :meth:`repr`)."""
         return self.repr(ty_map)
 
+    # Python values ------------------------------------------------------------
+
+    @staticmethod
+    def from_annotation(annotation: Any) -> TypeSchema:
+        """The schema of a Python annotation, as a ``py_class`` field of that
+        annotation gets it: ``int`` -> ``int``, ``Optional[X]``,
+        ``list[int]`` / ``Array[int]`` -> ``Array[int]``, ``tvm_ffi.List[int]``
+        -> ``List[int]``, a registered Object class -> its type key.
+        TypeError for an annotation a field cannot have."""
+        from .dataclasses._types import schema_of
+
+        return schema_of(annotation).type_schema()
+
+    def _checker(self):
+        from .dataclasses._types import annotation_of, schema_of
+
+        return schema_of(annotation_of(self))
+
+    def convert(self, value: Any) -> Any:
+        """``value`` converted as a field of this schema converts it (an int
+        for ``float`` becomes a float, a list for ``Array[...]`` an Array
+        ...); TypeError naming the expected and the given value when it does
+        not fit."""
+        from .dataclasses._types import _Mismatch, describe_value
+
+        checker = self._checker()
+        try:
+            return checker.convert(value)
+        except _Mismatch:
+            raise TypeError(
+                f"expected {checker.describe()}, got {describe_value(value)}"
+            ) from None
+
+    def check_value(self, value: Any) -> None:
+        """None when ``value`` fits this schema, else the TypeError of
+        :meth:`convert`."""
+        self.convert(value)
+
     def to_json(self) -> dict[str, Any]:
         """The schema as a JSON object (origins in their Python spelling)."""
         out: dict[str, Any] = {"type": self.type_key or self.origin}

@@ -101,6 +101,10 @@ class _IntSchema(_Schema):
     storage = INT
 
     def convert(self, value):
+        if not isinstance(value, int):
+            hook = getattr(type(value), "__tvm_ffi_int__", None)
+            if hook is not None:  # the protocol a call argument may use
+                value = hook(value)
         if isinstance(value, int) and -(2**63) <= value < 2**63:
             return int(value) if isinstance(value, bool) else value
         raise _Mismatch
@@ -120,6 +124,11 @@ class _FloatSchema(_Schema):
             return value
         if isinstance(value, int):
             return float(value)
+        hook = getattr(type(value), "__tvm_ffi_float__", None)
+        if hook is not None:  # the protocol a call argument may use
+            result = hook(value)
+            if isinstance(result, float):
+                return result
         raise _Mismatch
 
     def describe(self):

@@ -395,6 +395,8 @@ def _register(cls, type_key, params, caller_locals=None):
     core._register_object(type_index, cls)
 
     schemas = [schema_of(f.type, globalns, localns) for f in own]
+    for f in own:
+        f.type = _resolved(f.type, globalns, localns)
     _define_fields(
         cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
         lambda: register_py_methods(cls, type_index, globalns, localns),
@@ -402,6 +404,18 @@ def _register(cls, type_key, params, caller_locals=None):
     all_fields = inherited + own
     _install_methods(cls, info, all_fields, params)
     return cls
+
+
+def _resolved(annotation, globalns, localns):
+    """A string annotation evaluated (Field.type is the resolved annotation,
+    as :func:`typing.get_type_hints` gives it); kept as the string while it
+    names something not defined yet."""
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, globalns, localns)  # noqa: S307
+    except Exception:  # noqa: BLE001 - a forward reference stays a string
+        return annotation
 
 
 def _define_fields(cls, info, own, schemas, structural_kind, before_refresh=None):
