@@ -452,6 +452,44 @@ static const TVMFFITypeInfo *type_info_of(tvmffi_py_state *st, PyObject *index_o
 
 /* _type_info(index) -> (type_key, [ancestor indices], [(name, doc, flags, static_type)],
  *                      [(name, doc, flags, Function)]) */
+/* _type_layout(type_index): (total_size, [(size, alignment, offset), ...])
+ * of the type's own fields, in registration order; total_size is None when
+ * the type has no metadata of its own or its size is not known (0). */
+static PyObject *mod_type_layout(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  const TVMFFIFieldInfo *field_data;
+  const TVMFFITypeMetadata *meta;
+  PyObject *fields, *total;
+  int32_t i, num_fields;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  meta = __atomic_load_n(&info->metadata, __ATOMIC_ACQUIRE);
+  fields = PyList_New(num_fields);
+  if (fields == NULL) return NULL;
+  for (i = 0; i < num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &field_data[i];
+    PyObject *t = Py_BuildValue("(LLL)", (long long)f->size, (long long)f->alignment,
+                                (long long)f->offset);
+    if (t == NULL) {
+      Py_DECREF(fields);
+      return NULL;
+    }
+    PyList_SetItem(fields, i, t);
+  }
+  if (meta != NULL && meta->total_size > 0) {
+    total = PyLong_FromLong(meta->total_size);
+    if (total == NULL) {
+      Py_DECREF(fields);
+      return NULL;
+    }
+  } else {
+    total = Py_NewRef(Py_None);
+  }
+  return Py_BuildValue("(NN)", total, fields);
+}
+
 static PyObject *mod_type_info(PyObject *module, PyObject *index_obj) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
   const TVMFFITypeInfo *info = type_info_of(st, index_obj);
@@ -771,6 +809,7 @@ static PyMethodDef object_functions[] = {
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
+    {"_type_layout", mod_type_layout, METH_O, NULL},
     {"_member_metadata", mod_member_metadata, METH_O, NULL},
     {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
     {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},

@@ -61,6 +61,9 @@ class TypeField:
         "c_hash",
         "c_structural_eq",
         "dataclass_field",
+        "size",
+        "alignment",
+        "offset",
     )
 
     def __init__(self, type_index, field_index, name, doc, flags, static_type_index):
@@ -94,6 +97,10 @@ class TypeField:
         else:
             self.c_structural_eq = None
         self.dataclass_field = None
+        # Storage of the field in the object (bytes), from the C field info.
+        self.size = None
+        self.alignment = None
+        self.offset = None
 
     metadata = property(
         lambda self: _parsed_metadata(self),
@@ -194,6 +201,12 @@ class TypeInfo:
         out.extend(self.fields)
         return out
 
+    @property
+    def total_size(self):
+        """The object's size in bytes, from the type's own metadata (None when
+        it has none, or does not know the size)."""
+        return core._type_layout(self.type_index)[0]
+
     # The tuple-era names (kept for callers written against them).
     @property
     def ancestors(self):
@@ -243,10 +256,13 @@ def _read(type_index):
         for i, (name, doc, flags, static) in enumerate(fields)
     ]
     methods = [TypeMethod(name, doc, flags, fn) for name, doc, flags, fn in methods]
-    # Lists read in two calls: pair them only while they still line up.
+    _, layout = core._type_layout(type_index)
+    # Lists read in separate calls: pair them only while they still line up.
     for members, texts in ((fields, field_meta), (methods, method_meta)):
         for member, text in zip(members, texts):
             member._metadata_json = text
+    for member, (size, alignment, offset) in zip(fields, layout):
+        member.size, member.alignment, member.offset = size, alignment, offset
     return key, ancestors, fields, methods
 
 

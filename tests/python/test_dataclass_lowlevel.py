@@ -84,3 +84,22 @@ def test_field_positional_schema_and_factory_message():
     assert (f.name, f._ty_schema.origin, f.type) == ("x", "int", None)
     with pytest.raises(TypeError, match="default_factory must be a callable, got 0"):
         Field("x", TypeSchema("int"), default_factory=0)
+
+
+def test_field_layout_and_total_size():
+    info = tvm_ffi.testing.TestIntPair.__tvm_ffi_type_info__
+    header = 24  # sizeof(TVMFFIObject)
+    assert [(f.size, f.alignment, f.offset) for f in info.fields] == [
+        (8, 8, header),
+        (8, 8, header + 8),
+    ]
+    assert info.total_size == header + 16
+    Base = _make("LBase", [Field("x", TypeSchema("int")), Field("f", TypeSchema("float"))])
+    Child = _make("LChild", [Field("s", TypeSchema("str"))], parent=Base)
+    b, c = Base.__tvm_ffi_type_info__, Child.__tvm_ffi_type_info__
+    assert [f.offset for f in b.fields] == [header, header + 8]
+    assert c.fields[0].offset >= b.total_size
+    assert c.total_size == c.fields[0].offset + c.fields[0].size
+    # A type without metadata of its own does not know its size.
+    assert core._lookup_or_register_type_info_from_type_key("ffi.Object").total_size == header
+    assert core._lookup_or_register_type_info_from_type_key("ffi.Function").total_size is None

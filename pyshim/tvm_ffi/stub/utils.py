@@ -158,10 +158,7 @@ class ObjectInfo:
             has_init=has_init,
             ancestors=[info.type_key for info in chain],
             # Only a type with its own metadata knows its size (others inherit a parent's).
-            total_size=(
-                getattr(type_info, "total_size", None)
-                if getattr(type_info, "_has_type_metadata", False) else None
-            ),
+            total_size=getattr(type_info, "total_size", None),
             is_final=_lookup_type_attr(type_info.type_index, "__ffi_type_final__"),
         )
 
