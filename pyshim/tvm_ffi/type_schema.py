@@ -51,19 +51,27 @@ class TypeSchema:
     ``named_args``: ``{"return": (ret,), "params": (p0, p1, ...)}`` (either key
     may be absent when unknown).  ``type_key`` is the original spelling when
     it differs in a way the origin does not show (``"ffi.BigInt"``).
+    ``origin_type_index`` and ``fallback`` (upstream's third and fourth
+    parameters) are kept as given (None when not).
     """
 
-    __slots__ = ("origin", "args", "named_args", "type_key")
+    __slots__ = ("origin", "args", "named_args", "type_key", "origin_type_index", "fallback")
 
     def __init__(
         self,
         origin: str,
         args: tuple[TypeSchema, ...] = (),
+        origin_type_index: int | None = None,
+        fallback: TypeSchema | None = None,
         named_args: dict[str, tuple[TypeSchema, ...]] | None = None,
         type_key: str | None = None,
     ) -> None:
+        # Parameters in upstream's order; origin_type_index (the type index
+        # the origin names) and fallback are kept as given, not derived.
         self.origin = origin
         self.args = tuple(args)
+        self.origin_type_index = origin_type_index
+        self.fallback = fallback
         self.named_args = named_args
         self.type_key = type_key
 
@@ -91,7 +99,7 @@ class TypeSchema:
         origin = _ORIGIN.get(name, name)
         type_key = name if name == "ffi.BigInt" else None
         if origin == "Callable":
-            return TypeSchema(origin, (), TypeSchema._callable_named_args(obj, args))
+            return TypeSchema(origin, (), named_args=TypeSchema._callable_named_args(obj, args))
         if origin == "Optional" and len(args) != 1:
             raise ValueError("Optional must have exactly one argument")
         if origin == "Union" and len(args) < 2:
@@ -102,7 +110,7 @@ class TypeSchema:
                 args = tuple(TypeSchema("Any") for _ in range(arity))
             elif len(args) != arity:
                 raise ValueError(_ARITY_ERROR[arity].format(origin))
-        return TypeSchema(origin, args, None, type_key)
+        return TypeSchema(origin, args, type_key=type_key)
 
     @staticmethod
     def _callable_named_args(obj: dict[str, Any], args: tuple[TypeSchema, ...]):

@@ -103,3 +103,13 @@ def test_field_layout_and_total_size():
     # A type without metadata of its own does not know its size.
     assert core._lookup_or_register_type_info_from_type_key("ffi.Object").total_size == header
     assert core._lookup_or_register_type_info_from_type_key("ffi.Function").total_size is None
+
+
+def test_type_schema_takes_upstreams_parameters():
+    ts = TypeSchema("int", (), 1)
+    assert (ts.origin, ts.origin_type_index, ts.fallback, ts.named_args) == ("int", 1, None, None)
+    key = tvm_ffi.testing.TestIntPair.__tvm_ffi_type_info__.type_key
+    index = tvm_ffi.testing.TestIntPair.__tvm_ffi_type_info__.type_index
+    Holder = _make("OTI", [Field("p", TypeSchema(key, origin_type_index=index))])
+    assert Holder(p=tvm_ffi.testing.TestIntPair(1, 2)).p.a == 1
+    assert TypeSchema("int").origin_type_index is None  # not derived

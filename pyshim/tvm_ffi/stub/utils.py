@@ -50,7 +50,9 @@ class NamedTypeSchema(TypeSchema):
         structural_eq: str | None = None,
         frozen: bool = False,
     ) -> None:
-        super().__init__(schema.origin, schema.args, schema.named_args, schema.type_key)
+        super().__init__(
+            schema.origin, schema.args, named_args=schema.named_args, type_key=schema.type_key
+        )
         self.name = name
         self.size = size
         self.alignment = alignment
