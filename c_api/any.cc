@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include <tvmffi/any.h>
+#include "../core/type_registry.h"
 #include "safe_call.h"
 
 using tvmffi::core::Object;
@@ -22,6 +23,15 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* ou
       tvmffi::core::MakeStringAny(data, size, is_bytes, out);
       break;
     }
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes: {
+      const char* data;
+      size_t size;
+      bool is_bytes;
+      tvmffi::core::GetStringView(any_view, &data, &size, &is_bytes);  // checks the length
+      *out = *any_view;
+      break;
+    }
     case kTVMFFIObjectRValueRef: {
       TVMFFIObjectHandle* slot = static_cast<TVMFFIObjectHandle*>(any_view->v_ptr);
       if (slot == nullptr || *slot == nullptr) {
@@ -35,6 +45,8 @@ TVM_FFI_DLL int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* ou
       break;
     }
     default:
+      tvmffi::core::type_registry::CheckUsableValue(*any_view,
+                                                    "TVMFFIAnyViewToOwnedAny: any_view");
       *out = *any_view;
       if (out->type_index >= kTVMFFIStaticObjectBegin) Object::IncRef(out->v_obj);
       break;

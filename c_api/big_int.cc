@@ -1,4 +1,7 @@
 // Exported: integers of any size (kTVMFFIInt or ffi.BigInt) to and from their words.
+#include <string_view>
+
+#include <tvmffi/string.h>
 #include "../core/big_int_internal.h"
 #include "safe_call.h"
 
@@ -6,17 +9,17 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(input);
+  std::string_view bytes = tvmffi::core::ByteArrayView(input, "TVMFFIBigIntFromByteArray: input");
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  if (input->data == nullptr && input->size != 0) {
-    TVMFFI_THROW(ValueError) << "TVMFFIBigIntFromByteArray: input->data is NULL but size is "
-                             << input->size;
-  }
-  tvmffi::core::MakeBigIntAny(input->data, input->size, out);
+  tvmffi::core::MakeBigIntAny(bytes.data(), bytes.size(), out);
   TVMFFI_SAFE_CALL_END();
 }
 
+// {NULL, 0} for NULL, a value that is no integer, or a BigInt without its object.
 TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value) {
+  if (value != nullptr && value->type_index == kTVMFFIBigInt && value->v_obj == nullptr) {
+    return TVMFFIByteArray{nullptr, 0};
+  }
   return tvmffi::core::BigIntContent(value);
 }
 

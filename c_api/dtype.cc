@@ -11,11 +11,8 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(str);
+  std::string_view text = tvmffi::core::ByteArrayView(str, "TVMFFIDataTypeFromString: str");
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  tvmffi::core::CheckByteArray(*str, "dtype text");
-  std::string_view text =
-      str->size == 0 ? std::string_view() : std::string_view(str->data, str->size);
   *out = tvmffi::core::dtype::Parse(text);
   TVMFFI_SAFE_CALL_END();
 }

@@ -3,17 +3,18 @@
 #include <string_view>
 
 #include <tvmffi/function.h>
+#include <tvmffi/string.h>
+#include "../core/duplicate_registration.h"
 #include "../core/function_internal.h"
+#include "../core/type_registry.h"
 #include "safe_call.h"
 
+using tvmffi::core::ByteArrayView;
 using tvmffi::core::Object;
 using tvmffi::core::ObjectPtr;
+using tvmffi::core::type_registry::IsUsableValue;
 
 namespace {
-
-std::string_view View(const TVMFFIByteArray* b) {
-  return b->size == 0 ? std::string_view() : std::string_view(b->data, b->size);
-}
 
 int NotAFunction(TVMFFIObjectHandle func) noexcept {
   try {
@@ -23,6 +24,35 @@ int NotAFunction(TVMFFIObjectHandle func) noexcept {
   } catch (...) {
     return tvmffi::core::SetRaisedFromCurrentException();
   }
+}
+
+// The arguments of a call are usable values (IsUsableValue); each is a
+// table read, done before the callee sees them.
+bool ArgsUsable(const TVMFFIAny* args, int32_t num_args) noexcept {
+  for (int32_t i = 0; i < num_args; ++i) {
+    if (!IsUsableValue(args[i])) return false;
+  }
+  return true;
+}
+
+// The error for a call whose arguments ArgsUsable (or the checks before it)
+// refused.
+__attribute__((noinline)) int BadCall(const TVMFFIAny* args, int32_t num_args,
+                                      const TVMFFIAny* result) noexcept {
+  TVMFFI_SAFE_CALL_BEGIN();
+  const char* fn = "TVMFFIFunctionCall";
+  if (num_args < 0) {
+    TVMFFI_THROW(ValueError) << fn << ": num_args must not be negative, got " << num_args;
+  }
+  if (args == nullptr && num_args != 0) {
+    TVMFFI_THROW(ValueError) << fn << ": args is NULL but num_args is " << num_args;
+  }
+  if (result == nullptr) TVMFFI_THROW(ValueError) << fn << ": result must not be NULL";
+  for (int32_t i = 0; i < num_args; ++i) {
+    tvmffi::core::type_registry::CheckUsableValue(
+        args[i], (std::string(fn) + ": argument " + std::to_string(i)).c_str());
+  }
+  TVMFFI_SAFE_CALL_END();
 }
 
 }  // namespace
@@ -40,18 +70,22 @@ TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
 
 TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(name);
+  std::string_view key = ByteArrayView(name, "TVMFFIFunctionGetGlobal: name");
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  *out = tvmffi::core::GlobalFunctionFind(View(name)).release_handle();
+  *out = tvmffi::core::GlobalFunctionFind(key).release_handle();
   TVMFFI_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
                                         int allow_override) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(name);
+  std::string key(ByteArrayView(name, "TVMFFIFunctionSetGlobal: name"));
   TVMFFI_CHECK_ARG_NOT_NULL(f);
-  tvmffi::core::GlobalFunctionSet(std::string(View(name)), ObjectPtr<Object>::BorrowHandle(f),
+  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
+                             key, __builtin_return_address(0))) {
+    return 0;
+  }
+  tvmffi::core::GlobalFunctionSet(std::move(key), ObjectPtr<Object>::BorrowHandle(f),
                                   allow_override != 0, "", "",
                                   kTVMFFIFieldFlagBitMaskIsStaticMethod);
   TVMFFI_SAFE_CALL_END();
@@ -61,12 +95,21 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
                                                       int allow_override) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(method_info);
+  const char* fn = "TVMFFIFunctionSetGlobalFromMethodInfo";
+  std::string name(ByteArrayView(&method_info->name, (fn + std::string(": name")).c_str()));
+  std::string doc(ByteArrayView(&method_info->doc, (fn + std::string(": doc")).c_str()));
+  std::string metadata(
+      ByteArrayView(&method_info->metadata, (fn + std::string(": metadata")).c_str()));
   const TVMFFIAny& m = method_info->method;
+  tvmffi::core::type_registry::CheckUsableValue(m, (fn + std::string(": method")).c_str());
   ObjectPtr<Object> func;
   if (m.type_index >= kTVMFFIStaticObjectBegin) func = ObjectPtr<Object>::BorrowHandle(m.v_obj);
-  tvmffi::core::GlobalFunctionSet(std::string(View(&method_info->name)), std::move(func),
-                                  allow_override != 0, std::string(View(&method_info->doc)),
-                                  std::string(View(&method_info->metadata)), method_info->flags);
+  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
+                             name, __builtin_return_address(0))) {
+    return 0;
+  }
+  tvmffi::core::GlobalFunctionSet(std::move(name), std::move(func), allow_override != 0,
+                                  std::move(doc), std::move(metadata), method_info->flags);
   TVMFFI_SAFE_CALL_END();
 }
 
@@ -79,6 +122,13 @@ TVM_FFI_DLL __attribute__((noinline)) int TVMFFIFunctionCall(TVMFFIObjectHandle 
     return -1;
   }
   if (TVMFFIObjectGetTypeIndex(func) != kTVMFFIFunction) return NotAFunction(func);
+  if (result == nullptr || num_args < 0 || (args == nullptr && num_args != 0) ||
+      !ArgsUsable(args, num_args)) {
+    return BadCall(args, num_args, result);
+  }
+  // The result is not checked here (it would cost every call a few
+  // instructions more): the callees that are foreign code, the functions of
+  // loaded modules, check their own results (core/module.cc).
   int rc = TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
   __asm__ volatile("" ::: "memory");
   return rc;

@@ -16,7 +16,11 @@ TVM_FFI_DLL void TVMFFIGetVersion(TVMFFIVersion* out_version) {
 }
 
 TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
-  Object::IncRef(static_cast<TVMFFIObject*>(obj));  // NULL is excluded by the contract
+  if (obj == nullptr) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "TVMFFIObjectIncRef: obj must not be NULL");
+    return -1;
+  }
+  Object::IncRef(static_cast<TVMFFIObject*>(obj));
   return 0;
 }
 

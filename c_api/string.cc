@@ -6,19 +6,17 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(input);
+  std::string_view text = tvmffi::core::ByteArrayView(input, "TVMFFIStringFromByteArray: input");
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  tvmffi::core::CheckByteArray(*input, "byte array");
-  tvmffi::core::MakeStringAny(input->data, input->size, false, out);
+  tvmffi::core::MakeStringAny(text.data(), text.size(), false, out);
   TVMFFI_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
   TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(input);
+  std::string_view bytes = tvmffi::core::ByteArrayView(input, "TVMFFIBytesFromByteArray: input");
   TVMFFI_CHECK_ARG_NOT_NULL(out);
-  tvmffi::core::CheckByteArray(*input, "byte array");
-  tvmffi::core::MakeStringAny(input->data, input->size, true, out);
+  tvmffi::core::MakeStringAny(bytes.data(), bytes.size(), true, out);
   TVMFFI_SAFE_CALL_END();
 }
 

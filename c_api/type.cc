@@ -2,11 +2,23 @@
 #include <string>
 
 #include <tvmffi/string.h>
+#include "../core/duplicate_registration.h"
 #include "../core/type_registry.h"
 #include "safe_call.h"
 
 namespace reg = tvmffi::core::type_registry;
+namespace dup = tvmffi::core::duplicate_registration;
 using tvmffi::core::ByteArrayToString;
+
+namespace {
+
+// A field or method name for the repeat check; the registry itself reports a
+// malformed one.
+std::string NameForRepeatCheck(const TVMFFIByteArray& b) {
+  return b.data == nullptr ? std::string() : std::string(b.data, b.size);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -57,6 +69,13 @@ TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index) {
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  if (info->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+    reg::CheckUsableValue(info->default_value_or_factory, "TVMFFITypeRegisterField: the default");
+  }
+  std::string name = NameForRepeatCheck(info->name);
+  if (dup::SkipTypeRepeat(type_index, dup::Kind::kField, name, __builtin_return_address(0))) {
+    return 0;
+  }
   reg::RegisterField(type_index, *info);
   TVMFFI_SAFE_CALL_END();
 }
@@ -64,6 +83,11 @@ TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInf
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(info);
+  reg::CheckUsableValue(info->method, "TVMFFITypeRegisterMethod: method");
+  std::string name = NameForRepeatCheck(info->name);
+  if (dup::SkipTypeRepeat(type_index, dup::Kind::kMethod, name, __builtin_return_address(0))) {
+    return 0;
+  }
   reg::RegisterMethod(type_index, *info);
   TVMFFI_SAFE_CALL_END();
 }
@@ -72,6 +96,9 @@ TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index,
                                            const TVMFFITypeMetadata* metadata) {
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(metadata);
+  if (dup::SkipTypeRepeat(type_index, dup::Kind::kMetadata, "", __builtin_return_address(0))) {
+    return 0;
+  }
   reg::RegisterMetadata(type_index, *metadata);
   TVMFFI_SAFE_CALL_END();
 }
@@ -81,8 +108,12 @@ TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray
   TVMFFI_SAFE_CALL_BEGIN();
   TVMFFI_CHECK_ARG_NOT_NULL(attr_name);
   TVMFFI_CHECK_ARG_NOT_NULL(attr_value);
-  reg::RegisterAttr(type_index, ByteArrayToString(*attr_name, "type attribute name"),
-                    *attr_value);
+  reg::CheckUsableValue(*attr_value, "TVMFFITypeRegisterAttr: attr_value");
+  std::string name = ByteArrayToString(*attr_name, "type attribute name");
+  if (dup::SkipTypeRepeat(type_index, dup::Kind::kAttr, name, __builtin_return_address(0))) {
+    return 0;
+  }
+  reg::RegisterAttr(type_index, name, *attr_value);
   TVMFFI_SAFE_CALL_END();
 }
 

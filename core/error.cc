@@ -84,8 +84,10 @@ TVMFFIObjectHandle ErrorSlotTake() noexcept {
 
 namespace {
 
+// NULL is the empty string; data NULL with a size throws (the caller turns
+// it into -1 without touching the slot).
 std::string FromByteArray(const TVMFFIByteArray* b) {
-  return b == nullptr || b->size == 0 ? std::string() : std::string(b->data, b->size);
+  return b == nullptr ? std::string() : std::string(ByteArrayView(b, "error text"));
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ void ErrorSlotSet(TVMFFIObjectHandle error) noexcept;   // borrows error
 TVMFFIObjectHandle ErrorSlotTake() noexcept;            // new reference or nullptr
 
 // A new Error (TVMFFIErrorCreate*): never touches the slot; -1 with *out
-// NULL only when allocation fails.
+// NULL when allocation fails or a text has data NULL and a non-zero size.
 int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                 const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
                 TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept;

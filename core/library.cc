@@ -3,10 +3,14 @@
 
 #include <dlfcn.h>
 
+#include <mutex>
+#include <unordered_map>
+
 #include <tvmffi/error.h>
 
 #include "backtrace.h"
 #include "env_internal.h"
+#include "module.h"
 
 namespace tvmffi {
 namespace core {
@@ -15,10 +19,39 @@ namespace {
 
 constexpr const char* kSymbolPrefix = "__tvm_ffi_";
 
+class SharedLibrary;
+
+// The open shared libraries by dlopen handle.  dlopen of a file that is
+// open already returns the same handle (and the library's globals, among
+// them `__tvm_ffi__library_ctx`, are shared), so one Library stands for each
+// handle.  Never destroyed: libraries may close during static destruction.
+struct OpenLibraries {
+  std::mutex mutex;
+  std::unordered_map<void*, std::weak_ptr<SharedLibrary>> by_handle;  // guarded by mutex
+};
+OpenLibraries& Open() {
+  static OpenLibraries* open = new OpenLibraries();
+  return *open;
+}
+
 class SharedLibrary final : public Library {
  public:
   SharedLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
   ~SharedLibrary() override {
+    ObjectPtr<Object> context;
+    {
+      OpenLibraries& open = Open();
+      std::lock_guard<std::mutex> lock(open.mutex);
+      // A concurrent open may have replaced this entry with a new Library of
+      // the same handle (this one was already dying): leave that one alone.
+      auto it = open.by_handle.find(handle_);
+      if (it != open.by_handle.end() && it->second.expired()) open.by_handle.erase(it);
+      context = DetachLibrary(*this);
+    }
+    // Outside the lock (releasing runs deleters), and before the library's
+    // code goes away.
+    context.Reset();
+    modules.reset();
     dlclose(handle_);
     ForgetUnloadedLibraries();
   }
@@ -59,6 +92,16 @@ class SystemLibrary final : public Library {
 void* Library::GetFunctionSymbol(const std::string& name) { return GetSymbol(kSymbolPrefix + name); }
 
 std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
+  // dlopen stops at a NUL: "\0.so" would open the main program.
+  if (path.find('\0') != std::string::npos) {
+    std::string shown;
+    for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+    TVMFFI_THROW(ValueError) << "cannot load the shared library \"" << shown
+                             << "\": the path holds a NUL byte";
+  }
+  if (path.empty()) {
+    TVMFFI_THROW(ValueError) << "cannot load a shared library from an empty path";
+  }
   // dlerror() is per thread; clear a stale message first.
   dlerror();
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
@@ -67,16 +110,41 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
     TVMFFI_THROW(RuntimeError) << "cannot load the shared library \"" << path
                                << "\": " << (reason != nullptr ? reason : "unknown dlopen error");
   }
+  OpenLibraries& open = Open();
+  std::unique_lock<std::mutex> lock(open.mutex);
+  std::weak_ptr<SharedLibrary>& entry = open.by_handle[handle];
+  if (std::shared_ptr<SharedLibrary> lib = entry.lock()) {
+    lock.unlock();
+    dlclose(handle);  // the reference this call added; `lib` holds its own
+    return lib;
+  }
+  std::shared_ptr<SharedLibrary> lib;
   try {
-    return std::make_shared<SharedLibrary>(path, handle);
+    lib = std::make_shared<SharedLibrary>(path, handle);
   } catch (...) {
+    open.by_handle.erase(handle);
+    lock.unlock();
     dlclose(handle);
     throw;
   }
+  // From here `lib` owns the handle (its destructor takes the lock).
+  try {
+    // Attached under the lock: no other thread sees the library before its
+    // context symbols and `__tvm_ffi__library_ctx` are written.
+    AttachLibrary(*lib);
+  } catch (...) {
+    open.by_handle.erase(handle);
+    lock.unlock();
+    throw;
+  }
+  entry = lib;
+  return lib;
 }
 
 std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix) {
-  return std::make_shared<SystemLibrary>(prefix);
+  auto lib = std::make_shared<SystemLibrary>(prefix);
+  AttachLibrary(*lib);
+  return lib;
 }
 
 }  // namespace core

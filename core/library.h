@@ -6,11 +6,16 @@
 #include <memory>
 #include <string>
 
+#include <tvmffi/object.h>
+
 namespace tvmffi {
 namespace core {
 
+struct LibraryModules;  // module.h
+
 // A source of symbols.  Shared by the modules made from it; a shared
-// library is closed when the last owner lets go.
+// library is closed when the last owner lets go.  One Library per loaded
+// file: opening a file that is already open returns the same Library.
 class Library {
  public:
   virtual ~Library() = default;
@@ -23,10 +28,18 @@ class Library {
   virtual std::string Describe() const = 0;
   // The file the library was loaded from ("" when none).
   virtual std::string Path() const { return std::string(); }
+
+  // Set by AttachLibrary (module.h) before the library is handed out, and
+  // released by DetachLibrary before it is closed: the live modules over
+  // the library, and the module `__tvm_ffi__library_ctx` points at.
+  std::shared_ptr<LibraryModules> modules;
+  ObjectPtr<Object> context;
 };
 
-// Opens `path` with dlopen(RTLD_LAZY | RTLD_LOCAL).  RuntimeError naming the
-// path and dlerror()'s reason when it cannot be loaded.
+// Opens `path` with dlopen(RTLD_LAZY | RTLD_LOCAL), or returns the Library
+// of that file when it is open already.  ValueError when the path holds a
+// NUL byte; RuntimeError naming the path and dlerror()'s reason when it
+// cannot be loaded.
 std::shared_ptr<Library> OpenSharedLibrary(const std::string& path);
 
 // The system library: symbols registered with

@@ -92,6 +92,16 @@ TVMFFI_REGISTER_GLOBAL("ffi.ListReverse",
 
 TVMFFI_REGISTER_GLOBAL("ffi.ListClear", [](AnyView l) { ListArg(l, "ffi.ListClear")->Clear(); });
 
+// Grows the capacity to at least `capacity` elements (never shrinks); the
+// size and the elements are unchanged.
+TVMFFI_REGISTER_GLOBAL("ffi.ListReserve", [](AnyView l, int64_t capacity) {
+  ListObj* list = ListArg(l, "ffi.ListReserve");
+  if (capacity < 0) {
+    TVMFFI_THROW(ValueError) << "ffi.ListReserve: capacity must be non-negative, got " << capacity;
+  }
+  list->Reserve(capacity);
+});
+
 }  // namespace
 }  // namespace core
 }  // namespace tvmffi

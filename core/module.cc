@@ -2,6 +2,7 @@
 // the system library, and the ffi.Module* global functions.
 #include "module.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <tvmffi/reflection.h>
 #include "env_internal.h"
 #include "module_identity.h"
+#include "type_registry.h"
 
 namespace tvmffi {
 namespace core {
@@ -33,7 +35,19 @@ class LibraryFunctionObj final : public FunctionObj {
  private:
   static int Call(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
     auto* self = static_cast<LibraryFunctionObj*>(Object::FromHandle(handle));
-    return self->symbol_(nullptr, args, num_args, result);
+    int rc = self->symbol_(nullptr, args, num_args, result);
+    if (rc != 0 || type_registry::IsUsableValue(*result)) return rc;
+    // The library returned a value nobody can use (an unknown type index, or
+    // an object type without its object): refused here, since callers such
+    // as the Python extension call this without going through
+    // TVMFFIFunctionCall.  It cannot be released, so it is dropped.
+    TVMFFIAny bad = *result;
+    std::memset(result, 0, sizeof(TVMFFIAny));
+    try {
+      type_registry::ThrowUnusableValue(bad, "a function of a module returned a value that");
+    } catch (...) {
+      return SetRaisedFromCurrentException();
+    }
   }
   ObjectPtr<Object> module_;
   TVMFFISafeCallType symbol_;
@@ -45,11 +59,62 @@ ObjectPtr<Object> SelfPtr(LibraryModuleObj* self) {
 
 }  // namespace
 
+namespace {
+
+// Visits `root`, then the modules its imports reach, depth-first in import
+// order, each once, until `visit` returns true.  An explicit stack: an
+// import chain of any length is fine, and so is a cycle.
+template <typename Visit>
+bool VisitImports(LibraryModuleObj* root, Visit visit) {
+  std::unordered_set<const LibraryModuleObj*> seen{root};
+  std::vector<LibraryModuleObj*> stack{root};
+  while (!stack.empty()) {
+    LibraryModuleObj* m = stack.back();
+    stack.pop_back();
+    if (visit(m)) return true;
+    const Array<Module>& imports = m->imports_;
+    for (size_t i = imports.size(); i-- > 0;) {
+      LibraryModuleObj* next = AsLibraryModule(imports[i]);
+      if (seen.insert(next).second) stack.push_back(next);
+    }
+  }
+  return false;
+}
+
+// Whether `target` is `from` or is reached from it through imports.
+bool Reaches(LibraryModuleObj* from, const LibraryModuleObj* target) {
+  return VisitImports(from, [&](LibraryModuleObj* m) { return m == target; });
+}
+
+}  // namespace
+
+LibraryModuleObj::LibraryModuleObj(std::shared_ptr<Library> lib)
+    : lib_(std::move(lib)), over_(lib_->modules), description_(lib_->Describe()) {}
+
+ObjectPtr<Object> LibraryModuleObj::Create(std::shared_ptr<Library> lib) {
+  ObjectPtr<LibraryModuleObj> m = MakeObject<LibraryModuleObj>(std::move(lib));
+  // Listed only now that the header is written: the context promotes
+  // listed modules through it.
+  std::lock_guard<std::mutex> lock(m->over_->mutex);
+  m->over_->live.push_back(m.get());
+  return ObjectPtr<Object>(std::move(m));
+}
+
+LibraryModuleObj::LibraryModuleObj(std::shared_ptr<LibraryModules> over, std::string description)
+    : over_(std::move(over)), description_(std::move(description)) {}
+
 LibraryModuleObj::~LibraryModuleObj() {
+  if (lib_ != nullptr) {
+    std::lock_guard<std::mutex> lock(over_->mutex);
+    auto& live = over_->live;
+    auto it = std::find(live.begin(), live.end(), this);
+    if (it != live.end()) live.erase(it);
+  }
   for (auto& kv : functions_) Object::DecWeakRef(kv.second);
 }
 
 TVMFFISafeCallType LibraryModuleObj::FindSymbol(const std::string& name) {
+  if (lib_ == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = symbols_.find(name);
   if (it != symbols_.end()) return it->second;
@@ -78,16 +143,26 @@ std::optional<Function> LibraryModuleObj::GetOwnFunction(const std::string& name
 
 std::optional<Function> LibraryModuleObj::GetFunction(const std::string& name,
                                                       bool query_imports) {
-  std::optional<Function> f = GetOwnFunction(name);
-  if (f.has_value() || !query_imports) return f;
-  for (Module m : imports_) {
-    f = AsLibraryModule(m)->GetFunction(name, true);
-    if (f.has_value()) return f;
-  }
-  return std::nullopt;
+  if (!query_imports) return GetOwnFunction(name);
+  std::optional<Function> f;
+  VisitImports(this, [&](LibraryModuleObj* m) {
+    f = m->GetOwnFunction(name);
+    return f.has_value();
+  });
+  return f;
+}
+
+std::optional<Function> LibraryModuleObj::FindInImports(const std::string& name) {
+  std::optional<Function> f;
+  VisitImports(this, [&](LibraryModuleObj* m) {
+    if (m != this) f = m->GetOwnFunction(name);
+    return f.has_value();
+  });
+  return f;
 }
 
 std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string& symbol_name) {
+  if (lib_ == nullptr) return std::nullopt;
   auto getter = reinterpret_cast<TVMFFISafeCallType>(lib_->GetSymbol(symbol_name));
   if (getter == nullptr) return std::nullopt;
   Any rv;
@@ -95,7 +170,7 @@ std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string&
   if (rc != 0) ThrowRaised(rc);
   std::optional<std::string> text = rv.TryAs<std::string>();
   if (!text.has_value()) {
-    TVMFFI_THROW(TypeError) << symbol_name << " of " << lib_->Describe()
+    TVMFFI_THROW(TypeError) << symbol_name << " of " << description_
                             << " must return a str, got "
                             << TypeIndexToDisplayName(rv.type_index());
   }
@@ -104,52 +179,38 @@ std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string&
 
 std::optional<std::string> LibraryModuleObj::GetFunctionMetadata(const std::string& name,
                                                                  bool query_imports) {
-  std::optional<std::string> text = CallStringGetter(kMetadataPrefix + name);
-  if (text.has_value() || !query_imports) return text;
-  for (Module m : imports_) {
-    text = AsLibraryModule(m)->GetFunctionMetadata(name, true);
-    if (text.has_value()) return text;
-  }
-  return std::nullopt;
+  std::optional<std::string> text;
+  VisitImports(this, [&](LibraryModuleObj* m) {
+    text = m->CallStringGetter(kMetadataPrefix + name);
+    return text.has_value() || !query_imports;
+  });
+  return text;
 }
 
 std::optional<std::string> LibraryModuleObj::GetFunctionDoc(const std::string& name,
                                                             bool query_imports) {
-  std::optional<std::string> text = CallStringGetter(kDocPrefix + name);
-  if (text.has_value() || !query_imports) return text;
-  for (Module m : imports_) {
-    text = AsLibraryModule(m)->GetFunctionDoc(name, true);
-    if (text.has_value()) return text;
-  }
-  return std::nullopt;
+  std::optional<std::string> text;
+  VisitImports(this, [&](LibraryModuleObj* m) {
+    text = m->CallStringGetter(kDocPrefix + name);
+    return text.has_value() || !query_imports;
+  });
+  return text;
 }
 
 bool LibraryModuleObj::ImplementsFunction(const std::string& name, bool query_imports) {
-  if (FindSymbol(name) != nullptr) return true;
-  if (!query_imports) return false;
-  for (Module m : imports_) {
-    if (AsLibraryModule(m)->ImplementsFunction(name, true)) return true;
-  }
-  return false;
+  if (!query_imports) return FindSymbol(name) != nullptr;
+  return VisitImports(this, [&](LibraryModuleObj* m) { return m->FindSymbol(name) != nullptr; });
 }
 
 void LibraryModuleObj::ImportModule(const Module& other) {
   LibraryModuleObj* root = AsLibraryModule(other);
+  if (lib_ == nullptr) {
+    TVMFFI_THROW(RuntimeError) << "cannot import into the context module of " << description_;
+  }
   // Refuse a cycle: this module must not be reachable from `other`.
-  std::unordered_set<const LibraryModuleObj*> seen{root};
-  std::vector<LibraryModuleObj*> stack{root};
-  while (!stack.empty()) {
-    LibraryModuleObj* m = stack.back();
-    stack.pop_back();
-    if (m == this) {
-      TVMFFI_THROW(RuntimeError) << "cannot import " << root->lib_->Describe() << " into "
-                                 << lib_->Describe()
-                                 << ": it would make a cycle of imports";
-    }
-    for (Module next : m->imports_) {
-      LibraryModuleObj* n = AsLibraryModule(next);
-      if (seen.insert(n).second) stack.push_back(n);
-    }
+  if (Reaches(root, this)) {
+    TVMFFI_THROW(RuntimeError) << "cannot import " << root->description_ << " into "
+                               << description_ << ": it would make a cycle of imports";
   }
   imports_.push_back(other);
 }
@@ -161,14 +222,29 @@ TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) 
   auto it = import_lookups_.find(name);
   if (it != import_lookups_.end()) return it->second.handle();
   std::optional<Function> found;
-  for (Module m : imports_) {
-    found = AsLibraryModule(m)->GetFunction(name, true);
-    if (found.has_value()) break;
+  if (lib_ != nullptr) {
+    found = FindInImports(name);
+  } else {
+    // The context module: the imports of the live modules over the
+    // library, newest first.  A module whose last reference is going away
+    // (strong count 0, destructor not yet run) is skipped.
+    std::vector<ObjectPtr<Object>> live;
+    {
+      std::lock_guard<std::mutex> live_lock(over_->mutex);
+      for (size_t i = over_->live.size(); i-- > 0;) {
+        TVMFFIObject* h = &over_->live[i]->header_;
+        if (Object::TryPromoteWeak(h)) live.push_back(ObjectPtr<Object>::AdoptHandle(h));
+      }
+    }
+    for (const ObjectPtr<Object>& m : live) {
+      found = static_cast<LibraryModuleObj*>(m.get())->FindInImports(name);
+      if (found.has_value()) break;
+    }
   }
   if (!found.has_value()) found = Function::GetGlobal(name);
   if (!found.has_value()) {
     TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `" << name
-                               << "` in the imports of " << lib_->Describe()
+                               << "` in the imports of " << description_
                                << " or in the global function registry";
   }
   TVMFFIObjectHandle h = found->handle();
@@ -259,10 +335,9 @@ Module LoadFromBytes(const std::string& kind, const std::string& payload) {
   return *mod;
 }
 
-// Rebuilds the module tree of a composite library; `*lib_module` gets the
-// library's own module (the "_lib" entry).
-Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library>& lib,
-                         ObjectPtr<Object>* lib_module) {
+// Rebuilds the module tree of a composite library (the "_lib" entries are
+// modules over the library itself).
+Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library>& lib) {
   uint64_t nbytes = BinReader(bin, 8, lib->Describe()).U64();
   BinReader in(bin + 8, nbytes, lib->Describe());
   std::vector<uint64_t> indptr = in.Vec("import tree");
@@ -273,9 +348,7 @@ Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library
   for (size_t i = 0; i < n; ++i) {
     std::string kind = in.Str("a module kind");
     if (kind == "_lib") {
-      ObjectPtr<Object> m(MakeObject<LibraryModuleObj>(lib));
-      *lib_module = m;
-      modules.emplace_back(std::move(m));
+      modules.emplace_back(LibraryModuleObj::Create(lib));
     } else {
       modules.push_back(LoadFromBytes(kind, in.Str("a module payload")));
     }
@@ -286,7 +359,13 @@ Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library
     }
     for (uint64_t j = indptr[i]; j < indptr[i + 1]; ++j) {
       if (children[j] >= n) in.Fail("an import refers to module " + std::to_string(children[j]));
-      AsLibraryModule(modules[i])->imports_.push_back(modules[children[j]]);
+      LibraryModuleObj* importer = AsLibraryModule(modules[i]);
+      // As ImportModule: no module may reach itself through its imports.
+      if (Reaches(AsLibraryModule(modules[children[j]]), importer)) {
+        in.Fail("module " + std::to_string(i) + " imports module " + std::to_string(children[j]) +
+                ", which makes a cycle of imports");
+      }
+      importer->imports_.push_back(modules[children[j]]);
     }
   }
   return modules[0];
@@ -294,30 +373,44 @@ Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library
 
 }  // namespace
 
-Module CreateLibraryModule(std::shared_ptr<Library> lib) {
+void AttachLibrary(Library& lib) {
   for (const auto& [name, value] : env::ContextSymbols()) {
-    if (void** slot = static_cast<void**>(lib->GetSymbol(name))) *slot = value;
+    if (void** slot = static_cast<void**>(lib.GetSymbol(name))) *slot = value;
   }
+  lib.modules = std::make_shared<LibraryModules>();
+  lib.context = ObjectPtr<Object>(MakeObject<LibraryModuleObj>(lib.modules, lib.Describe()));
+  if (void** ctx = static_cast<void**>(lib.GetSymbol(kLibraryCtxSymbol))) {
+    *ctx = lib.context->handle();
+  }
+}
+
+ObjectPtr<Object> DetachLibrary(Library& lib) {
+  if (lib.context != nullptr) {
+    void** ctx = static_cast<void**>(lib.GetSymbol(kLibraryCtxSymbol));
+    if (ctx != nullptr && *ctx == lib.context->handle()) *ctx = nullptr;
+  }
+  return std::move(lib.context);
+}
+
+Module CreateLibraryModule(std::shared_ptr<Library> lib) {
   auto* bin = static_cast<const unsigned char*>(lib->GetSymbol(kLibraryBinSymbol));
-  void** ctx = static_cast<void**>(lib->GetSymbol(kLibraryCtxSymbol));
-  ObjectPtr<Object> lib_module;
-  Module root;
   if (bin != nullptr) {
-    root = ProcessLibraryBin(bin, lib, &lib_module);
-  } else {
-    lib_module = ObjectPtr<Object>(MakeObject<LibraryModuleObj>(std::move(lib)));
-    root = Module(lib_module);
+    return ProcessLibraryBin(bin, lib);
   }
-  // A borrowed pointer: the library is loaded exactly as long as a module
-  // over it lives, and that module outlives every call into the library.
-  if (ctx != nullptr && lib_module != nullptr) *ctx = lib_module->handle();
-  return root;
+  return Module(LibraryModuleObj::Create(std::move(lib)));
 }
 
 namespace {
 
 // ffi.ModuleLoadFromFile: the format is the text after the last '.'.
 Module LoadFromFile(const std::string& path) {
+  // Every loader takes a C path: a NUL would cut it short ("\0.so" would
+  // open the main program).
+  if (path.find('\0') != std::string::npos) {
+    std::string shown;
+    for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+    TVMFFI_THROW(ValueError) << "cannot load \"" << shown << "\": the path holds a NUL byte";
+  }
   size_t dot = path.rfind('.');
   size_t slash = path.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
@@ -333,7 +426,7 @@ Module LoadFromFile(const std::string& path) {
                                << "` files (global function `" << loader
                                << "` is not registered)";
   }
-  return (*f)(path, format).As<Module>();
+  return (*f)(String(path), format).As<Module>();
 }
 
 // One system-library module per prefix, for the process's lifetime.
@@ -399,7 +492,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetKind", [](const Module& m) {
   return std::string("library");
 });
 TVMFFI_REGISTER_GLOBAL("ffi.ModuleDescribe",
-                       [](const Module& m) { return AsLibraryModule(m)->library()->Describe(); });
+                       [](const Module& m) { return AsLibraryModule(m)->Describe(); });
 TVMFFI_REGISTER_GLOBAL("ffi.ModuleInspectSource", [](const Module& m, const std::string&) {
   AsLibraryModule(m);
   return std::string();
@@ -412,7 +505,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.ModuleWriteToFile",
                        [](const Module& m, const std::string& file, const std::string&) {
                          TVMFFI_THROW(RuntimeError)
                              << "Module[library] does not support WriteToFile (asked to write "
-                             << AsLibraryModule(m)->library()->Describe() << " to \"" << file
+                             << AsLibraryModule(m)->Describe() << " to \"" << file
                              << "\")";
                        });
 TVMFFI_REGISTER_GLOBAL("ffi.ModuleImportModule", [](const Module& m, const Module& other) {

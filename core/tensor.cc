@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include "dtype_internal.h"
 #include "tensor_internal.h"
 
 namespace tvmffi {
@@ -101,6 +102,24 @@ void CheckSizeFitsInt64(const DLTensor& t) {
   }
 }
 
+// An element type a kernel can be handed: at least one bit and one lane, and
+// a DLPack type code (up to kDLFloat4_e2m1fn) or a custom one (>= 129).
+void CheckElementType(const DLDataType& dtype) {
+  std::string why;
+  if (dtype.bits == 0) {
+    why = "bits must be at least 1";
+  } else if (dtype.lanes == 0) {
+    why = "lanes must be at least 1";
+  } else if (dtype.code > kDLFloat4_e2m1fn && dtype.code < dtype::kCustomBegin) {
+    why = "unknown type code " + std::to_string(dtype.code);
+  } else {
+    return;
+  }
+  TVMFFI_THROW(RuntimeError) << "DLPack tensor has an invalid dtype {code " << int(dtype.code)
+                             << ", bits " << int(dtype.bits) << ", lanes " << dtype.lanes
+                             << "}: " << why;
+}
+
 // The checks shared by both import paths.  Every refusal of the tensor
 // itself is a RuntimeError (as upstream); bad arguments are ValueErrors.
 void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
@@ -108,6 +127,7 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
     TVMFFI_THROW(ValueError) << "require_alignment must be non-negative, got "
                              << require_alignment;
   }
+  CheckElementType(t.dtype);
   if (t.ndim < 0) TVMFFI_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
   if (t.ndim > 0 && t.shape == nullptr) {
     TVMFFI_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";

@@ -125,9 +125,7 @@ struct AttrColumn {
   GrowArray<TVMFFIAny> storage;
 };
 
-std::string ToStdString(const TVMFFIByteArray& b) {
-  return b.size == 0 ? std::string() : std::string(b.data, b.size);
-}
+std::string ToStdString(const TVMFFIByteArray& b) { return ByteArrayToString(b, "text"); }
 
 // Checks the texts of a field or method info (`kind` is "field" or "method")
 // and returns its name.
@@ -213,6 +211,11 @@ class Registry {
       if (parent == nullptr) {
         TVMFFI_THROW(ValueError) << "parent type index " << parent_index << " of type "
                                  << Quote(key) << " is not registered";
+      }
+      if (parent_index < kTVMFFIStaticObjectBegin) {
+        TVMFFI_THROW(ValueError) << "parent type index " << parent_index << " ("
+                                 << parent->key << ") of type " << Quote(key)
+                                 << " is a value type; only object types have subtypes";
       }
       if (depth != parent->info.type_depth + 1) {
         TVMFFI_THROW(ValueError) << "type " << Quote(key) << " has depth " << depth
@@ -509,6 +512,20 @@ const TVMFFITypeInfo* GetTypeInfo(int32_t type_index) noexcept {
 
 std::optional<int32_t> KeyToIndex(const std::string& key) {
   return Registry::Global().KeyToIndex(key);
+}
+
+bool IsUsableDynamicValue(const TVMFFIAny& v) noexcept {
+  if (GetTypeInfo(v.type_index) == nullptr) return false;
+  return v.type_index < kTVMFFIStaticObjectBegin || v.v_obj != nullptr;
+}
+
+void ThrowUnusableValue(const TVMFFIAny& v, const std::string& what) {
+  const TVMFFITypeInfo* info = GetTypeInfo(v.type_index);
+  if (info == nullptr) {
+    TVMFFI_THROW(ValueError) << what << " has unknown type index " << v.type_index;
+  }
+  TVMFFI_THROW(ValueError) << what << " is a value of type index " << v.type_index << " ("
+                           << ToStdString(info->type_key) << ") with a NULL object pointer";
 }
 
 std::vector<std::string> ListTypeKeys() { return Registry::Global().ListTypeKeys(); }

@@ -44,6 +44,26 @@ void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& 
 // nullptr when the column was never created.
 const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) noexcept;
 
+// Whether a value handed in through the C ABI (or returned by foreign code)
+// can be used at all: its type index is registered, and an object type
+// carries a non-NULL pointer.  Inline for the indices registered from the
+// start (the value types and the static object types), a lock-free table
+// read for the others: it runs on every argument of TVMFFIFunctionCall.
+bool IsUsableDynamicValue(const TVMFFIAny& v) noexcept;
+inline bool IsUsableValue(const TVMFFIAny& v) noexcept {
+  if (static_cast<uint32_t>(v.type_index) <= kTVMFFIUnchanged) return true;
+  if (v.type_index >= kTVMFFIStaticObjectBegin && v.type_index < kTVMFFIStaticObjectEnd) {
+    return v.v_obj != nullptr;
+  }
+  return IsUsableDynamicValue(v);
+}
+// ValueError "<what> has unknown type index <i>" or "<what> is a value of
+// type index <i> (<key>) with a NULL object pointer".
+[[noreturn]] void ThrowUnusableValue(const TVMFFIAny& v, const std::string& what);
+inline void CheckUsableValue(const TVMFFIAny& v, const char* what) {
+  if (!IsUsableValue(v)) ThrowUnusableValue(v, what);
+}
+
 }  // namespace type_registry
 }  // namespace core
 }  // namespace tvmffi

@@ -8,11 +8,51 @@ static int byte_array_equals(const TVMFFIByteArray *b, const char *s) {
   return b->size == n && (n == 0 || memcmp(b->data, s, n) == 0);
 }
 
+/* The deleter of the errors libtvm_ffi makes (set at module init). */
+static void (*library_error_deleter)(void *, int) = NULL;
+
+/* Whether err's cell has cause_chain and extra_context (v0.1.8 and later).
+ * Errors libtvm_ffi makes do.  An error object made by another library's own
+ * code (apache-tvm-ffi's C++ headers allocate it in the kernel) may have the
+ * 56-byte cell of 0.1.0-0.1.7, followed by that code's own members
+ * (abi-v0.1.md, 2.7); the cell has no size or version field to tell, so the
+ * trailing fields of such an error are never read. */
+static int has_v018_fields(TVMFFIObjectHandle err) {
+  return library_error_deleter != NULL &&
+         TVM_FFI_OBJECT_DELETER((TVMFFIObject *)err) == library_error_deleter;
+}
+
+/* The type index of ffi.VisitErrorContext, or -1 when it is not registered. */
+static int32_t visit_error_context_index(void) {
+  static int32_t index = -2;
+  if (index == -2) {
+    static const char kKey[] = "ffi.VisitErrorContext";
+    TVMFFIByteArray key = {kKey, sizeof(kKey) - 1};
+    int32_t found = -1;
+    if (TVMFFITypeKeyToIndex(&key, &found) != 0) {
+      TVMFFIObjectHandle ignored = NULL;
+      TVMFFIErrorMoveFromRaised(&ignored);
+      if (ignored != NULL) TVMFFIObjectDecRef(ignored);
+      found = -1;
+    }
+    index = found;
+  }
+  return index;
+}
+
 /* The Python exception an ffi.Error came from, if it carries one (borrowed). */
 static PyObject *original_exception(TVMFFIObjectHandle err) {
   TVMFFIErrorCell *cell = TVMFFIErrorGetCellPtr(err);
-  TVMFFIObjectHandle ctx = cell->extra_context;
+  TVMFFIObjectHandle ctx;
   PyObject *exc;
+  if (!has_v018_fields(err)) return NULL;
+  ctx = cell->extra_context;
+  /* A structural walk wraps the context in ffi.VisitErrorContext chains; the
+   * earlier context is its prev_error_context (at header + 32). */
+  while (ctx != NULL && visit_error_context_index() >= 0 &&
+         TVMFFIObjectGetTypeIndex(ctx) == visit_error_context_index()) {
+    ctx = *(TVMFFIObjectHandle *)((char *)ctx + sizeof(TVMFFIObject) + sizeof(void *));
+  }
   if (ctx == NULL || TVMFFIObjectGetTypeIndex(ctx) != kTVMFFIOpaquePyObject) return NULL;
   exc = (PyObject *)TVMFFIOpaqueObjectGetCellPtr(ctx)->handle;
   return PyExceptionInstance_Check(exc) ? exc : NULL;
@@ -435,7 +475,8 @@ static PyObject *mod_error_info(PyObject *module, PyObject *obj) {
 }
 
 /* _error_extra_context(err): the error's extra context converted as a call
- * result (a new reference), or None when it has none. */
+ * result (a new reference), or None when it has none (or its cell may not
+ * have that field). */
 static PyObject *mod_error_extra_context(PyObject *module, PyObject *obj) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
   TVMFFIObjectHandle h = tvmffi_py_handle_of(st, obj), ctx;
@@ -445,6 +486,8 @@ static PyObject *mod_error_extra_context(PyObject *module, PyObject *obj) {
     PyErr_Format(PyExc_TypeError, "expected an ffi.Error, got %R", obj);
     return NULL;
   }
+  /* An error made by other code may have no extra_context field (has_v018_fields). */
+  if (!has_v018_fields(h)) Py_RETURN_NONE;
   ctx = TVMFFIErrorGetCellPtr(h)->extra_context;
   if (ctx == NULL) Py_RETURN_NONE;
   memset(&value, 0, sizeof(value));
@@ -510,6 +553,16 @@ static PyMethodDef error_functions[] = {
 
 int tvmffi_py_init_error(PyObject *module, tvmffi_py_state *st) {
   if (PyModule_AddFunctions(module, error_functions) != 0) return -1;
+  if (library_error_deleter == NULL) {
+    TVMFFIByteArray empty = {"", 0};
+    TVMFFIObjectHandle probe = NULL;
+    if (TVMFFIErrorCreate(&empty, &empty, &empty, &probe) != 0) {
+      PyErr_SetString(PyExc_MemoryError, "cannot create an ffi.Error");
+      return -1;
+    }
+    library_error_deleter = TVM_FFI_OBJECT_DELETER((TVMFFIObject *)probe);
+    TVMFFIObjectDecRef(probe);
+  }
   static const char *names[] = {"RuntimeError", "ValueError",     "TypeError",
                                 "AttributeError", "KeyError",     "IndexError",
                                 "AssertionError", "MemoryError",  "OverflowError",

@@ -54,8 +54,10 @@ class Error : public std::exception {
   // "Kind: message"
   const char* what() const noexcept override { return what_.c_str(); }
 
-  // The error this one was raised from, if any.
+  // The error this one was raised from, if any.  Always none for an error
+  // object another library's code made (see HasV018Cell).
   std::optional<Error> cause() const {
+    if (!HasV018Cell(obj_->handle())) return std::nullopt;
     TVMFFIObjectHandle c = cell()->cause_chain;
     if (c == nullptr) return std::nullopt;
     return Error(ObjectPtr<Object>::BorrowHandle(c));
@@ -78,6 +80,22 @@ class Error : public std::exception {
   static std::string Str(const TVMFFIByteArray& b) {
     return b.size == 0 ? std::string() : std::string(b.data, b.size);
   }
+  // Whether the error's cell has cause_chain and extra_context (v0.1.8 and
+  // later): errors libtvm_ffi makes do.  An error object allocated by another
+  // library's code (apache-tvm-ffi's C++ headers make it in the kernel) may
+  // have the 56-byte cell of 0.1.0-0.1.7 followed by that code's own members,
+  // and the cell has no size or version field: its trailing fields are not read.
+  static bool HasV018Cell(TVMFFIObjectHandle h) {
+    static void (*const library_deleter)(void*, int) = [] {
+      TVMFFIByteArray empty = {"", 0};
+      TVMFFIObjectHandle probe = nullptr;
+      if (TVMFFIErrorCreate(&empty, &empty, &empty, &probe) != 0) throw std::bad_alloc();
+      void (*d)(void*, int) = TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(probe));
+      TVMFFIObjectDecRef(probe);
+      return d;
+    }();
+    return TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(h)) == library_deleter;
+  }
   static std::string CaptureBacktraceText() {
     const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
     return bt == nullptr ? std::string() : Str(*bt);
@@ -86,8 +104,11 @@ class Error : public std::exception {
   std::string what_;
 };
 
-// Builds a message with << and throws it when the statement ends.
+// Builds a message with << and throws it once every operand is formatted:
 //   TVMFFI_THROW(ValueError) << "bad value " << x;
+// The throw is the last step of the expression, not the builder's
+// destructor, so an operand that throws while it is formatted (or evaluated)
+// propagates its own exception instead of ending in std::terminate.
 class ErrorBuilder {
  public:
   explicit ErrorBuilder(const char* kind) : kind_(kind) {}
@@ -96,14 +117,20 @@ class ErrorBuilder {
     stream_ << v;
     return *this;
   }
-  [[noreturn]] ~ErrorBuilder() noexcept(false) { throw Error(kind_, stream_.str()); }
+  [[noreturn]] void Throw() const { throw Error(kind_, stream_.str()); }
 
  private:
   const char* kind_;
   std::ostringstream stream_;
 };
 
-#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorBuilder(#Kind)
+// The left operand of the `&` that ends TVMFFI_THROW: `&` binds looser than
+// `<<`, so it runs after the whole message is built.
+struct ErrorThrower {
+  [[noreturn]] void operator&(const ErrorBuilder& builder) const { builder.Throw(); }
+};
+
+#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorThrower() & ::tvmffi::core::ErrorBuilder(#Kind)
 
 // Decimal text of an integer.  The header-only layer uses this instead of
 // std::to_string: libstdc++'s version instantiates a function-local static

@@ -54,7 +54,9 @@ class Module : public ObjectRef {
   // Loads a module file; the format comes from the extension (".so", also
   // ".dll", ".dylib", ".dso").  RuntimeError naming the path on failure.
   static Module LoadFromFile(const std::string& path) {
-    return Global("ffi.ModuleLoadFromFile")(path).As<Module>();
+    // As a String: a std::string argument travels as a NUL-terminated view,
+    // which would cut a path holding a NUL short instead of refusing it.
+    return Global("ffi.ModuleLoadFromFile")(String(path)).As<Module>();
   }
   // The module of the symbols registered with
   // TVMFFIEnvModRegisterSystemLibSymbol; one per prefix, for the process's

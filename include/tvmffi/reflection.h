@@ -354,6 +354,12 @@ class ObjectDef {
   ObjectDef& ReadOnlyField(const char* name, F C::*member, const std::string& doc = "") {
     return AddField(name, member, doc, 0, nullptr);
   }
+  // A frozen field with extra flags (e.g. kTVMFFIFieldFlagBitMaskInitOff).
+  template <typename C, typename F>
+  ObjectDef& ReadOnlyFieldWithFlags(const char* name, F C::*member, int64_t flags,
+                                    const std::string& doc = "") {
+    return AddField(name, member, doc, flags, nullptr);
+  }
 
   // An instance method: a callable whose first parameter is the object
   // (e.g. `const MyRef&`), or a member function of T.

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "any_raw.h"
 #include "error.h"
@@ -63,18 +64,26 @@ inline ObjectPtr<BytesObj> BytesObj::Make(const char* data, size_t size) {
   return MakeInline<BytesObj>(data, size);
 }
 
-// Throws ValueError "<what> has data NULL but size <n>": NULL data is valid
-// only for size 0.
-inline void CheckByteArray(const TVMFFIByteArray& b, const char* what) {
-  if (b.data == nullptr && b.size != 0) {
-    TVMFFI_THROW(ValueError) << what << " has data NULL but size " << b.size;
+// The one decoder of a TVMFFIByteArray handed in through the C ABI: its
+// bytes as a view.  ValueError "<what> must not be NULL" for a NULL array and
+// "<what> has data NULL but size <n>": NULL data is valid only for size 0.
+inline std::string_view ByteArrayView(const TVMFFIByteArray* b, const char* what) {
+  if (b == nullptr) TVMFFI_THROW(ValueError) << what << " must not be NULL";
+  if (b->data == nullptr) {
+    if (b->size != 0) TVMFFI_THROW(ValueError) << what << " has data NULL but size " << b->size;
+    return std::string_view();
   }
+  return std::string_view(b->data, b->size);
 }
 
-// The text of a byte array checked by CheckByteArray.
+// ByteArrayView for its checks only.
+inline void CheckByteArray(const TVMFFIByteArray& b, const char* what) {
+  (void)ByteArrayView(&b, what);
+}
+
+// The text of a byte array, decoded by ByteArrayView.
 inline std::string ByteArrayToString(const TVMFFIByteArray& b, const char* what) {
-  CheckByteArray(b, what);
-  return b.size == 0 ? std::string() : std::string(b.data, b.size);
+  return std::string(ByteArrayView(&b, what));
 }
 
 // Writes an owning value for the bytes: the small form up to 7 bytes, else a
@@ -94,30 +103,50 @@ inline void MakeStringAny(const char* data, size_t size, bool is_bytes, TVMFFIAn
 
 // Reads the bytes of any string-like value (RawStr, ByteArrayPtr, SmallStr,
 // SmallBytes, Str, Bytes).  Returns false for other types.  The view is valid
-// while `value` is.
+// while `value` is.  A view that came through the C ABI is checked: a NULL
+// RawStr or ByteArrayPtr, a byte array with data NULL and a size, or a small
+// string claiming more than 7 bytes is a ValueError.
 inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* size,
                           bool* is_bytes) {
   switch (value->type_index) {
     case kTVMFFIRawStr:
+      if (value->v_c_str == nullptr) {
+        TVMFFI_THROW(ValueError) << "a kTVMFFIRawStr value has a NULL v_c_str";
+      }
       *data = value->v_c_str;
       *size = std::strlen(value->v_c_str);
       *is_bytes = false;
       return true;
     case kTVMFFIByteArrayPtr: {
-      const TVMFFIByteArray* b = static_cast<const TVMFFIByteArray*>(value->v_ptr);
-      *data = b->data;
-      *size = b->size;
+      if (value->v_ptr == nullptr) {
+        TVMFFI_THROW(ValueError) << "a kTVMFFIByteArrayPtr value has a NULL v_ptr";
+      }
+      std::string_view view = ByteArrayView(static_cast<const TVMFFIByteArray*>(value->v_ptr),
+                                            "the byte array of a kTVMFFIByteArrayPtr value");
+      *data = view.data();
+      *size = view.size();
       *is_bytes = true;
       return true;
     }
     case kTVMFFISmallStr:
     case kTVMFFISmallBytes:
+      if (value->small_str_len > kSmallStrMaxLen) {
+        TVMFFI_THROW(ValueError) << "a "
+                                 << (value->type_index == kTVMFFISmallStr ? "kTVMFFISmallStr"
+                                                                          : "kTVMFFISmallBytes")
+                                 << " value claims " << value->small_str_len
+                                 << " bytes (at most " << kSmallStrMaxLen << " fit)";
+      }
       *data = value->v_bytes;
       *size = value->small_str_len;
       *is_bytes = value->type_index == kTVMFFISmallBytes;
       return true;
     case kTVMFFIStr:
     case kTVMFFIBytes: {
+      if (value->v_obj == nullptr) {
+        TVMFFI_THROW(ValueError) << "a " << (value->type_index == kTVMFFIStr ? "str" : "bytes")
+                                 << " value has a NULL object pointer";
+      }
       const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(value->v_obj);
       *data = b->data;
       *size = b->size;

@@ -7,9 +7,10 @@
  *     keeps its own registries (it binds its own calls, -Bsymbolic), so it
  *     loads cleanly, and values cross between the copies through the ABI;
  *  2. dlopen()s libtvm_ffi_testing, then a copy of it under another name:
- *     the copy's static registrations find their names taken in the one
- *     registry they share.  That is an error left in this thread's error
- *     slot (and a line on stderr), never std::terminate.
+ *     the copy's static registrations repeat the first one's in the one
+ *     registry they share.  A repeat from another library is skipped (the
+ *     first registration is kept, one line on stderr): no error is left in
+ *     this thread's slot, and never std::terminate.
  *
  *   usage: two_copies <copy of libtvm_ffi.so> <libtvm_ffi_testing.so>
  *                     <copy of libtvm_ffi_testing.so> */
@@ -25,11 +26,6 @@ typedef int (*GetGlobalFn)(const TVMFFIByteArray*, TVMFFIObjectHandle*);
 typedef int (*CallFn)(TVMFFIObjectHandle, TVMFFIAny*, int32_t, TVMFFIAny*);
 typedef void (*MoveFromRaisedFn)(TVMFFIObjectHandle*);
 typedef int (*DecRefFn)(TVMFFIObjectHandle);
-
-static int starts_with(TVMFFIByteArray b, const char* prefix) {
-  size_t n = strlen(prefix);
-  return b.size >= n && memcmp(b.data, prefix, n) == 0;
-}
 
 int main(int argc, char** argv) {
   void* second;
@@ -98,13 +94,11 @@ int main(int argc, char** argv) {
   testing_copy = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
   if (testing_copy == NULL) printf("dlopen(%s): %s\n", argv[3], dlerror());
   CHECK(testing_copy != NULL);
-  /* The duplicate registrations failed; the last failure is in our slot. */
+  /* The repeated registrations were skipped: nothing in our slot. */
   TVMFFIErrorMoveFromRaised(&err);
-  CHECK(err != NULL);
+  CHECK(err == NULL);
   if (err != NULL) {
     TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-    CHECK(byte_array_equals(cell->kind, "RuntimeError"));
-    CHECK(starts_with(cell->message, "global function `testing."));
     printf("error left by the duplicate load: %.*s: %.*s\n", (int)cell->kind.size,
            cell->kind.data, (int)cell->message.size, cell->message.data);
     TVMFFIObjectDecRef(err);

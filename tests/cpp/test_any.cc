@@ -64,7 +64,7 @@ TEST_CASE("Any: bytes keep embedded NULs and use the bytes indices", "[any]") {
 
   TVMFFIByteArray bad = {nullptr, 4};
   CHECK(Raised(TVMFFIBytesFromByteArray(&bad, &out)) ==
-        "ValueError: byte array has data NULL but size 4");
+        "ValueError: TVMFFIBytesFromByteArray: input has data NULL but size 4");
 }
 
 TEST_CASE("Any: view-to-owned materialises raw strings and byte arrays", "[any]") {

@@ -99,7 +99,7 @@ TEST_CASE("BigInt: bad input is a ValueError and leaves no object", "[big_int]")
   CHECK(out.type_index == kTVMFFINone);
   TVMFFIByteArray null_data = {nullptr, 8};
   CHECK(TVMFFIBigIntFromByteArray(&null_data, &out) == -1);
-  CHECK(TakeRaised() == "ValueError: TVMFFIBigIntFromByteArray: input->data is NULL but size is 8");
+  CHECK(TakeRaised() == "ValueError: TVMFFIBigIntFromByteArray: input has data NULL but size 8");
   CHECK(TVMFFIBigIntFromByteArray(nullptr, &out) == -1);
   CHECK(TakeRaised() == "ValueError: TVMFFIBigIntFromByteArray: input must not be NULL");
   CHECK(TVMFFIBigIntFromByteArray(&bytes, nullptr) == -1);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -331,4 +333,41 @@ TEST_CASE("Backtrace: an error crossing a C++ layer gains that layer's frames on
   CHECK(detail::EndsWithSameFunctions(whole, tail));
   TVMFFIByteArray other = ByteArrayOf("  File \"x\", line 3, in nowhere\n");
   CHECK_FALSE(detail::EndsWithSameFunctions(whole, other));
+}
+
+namespace {
+
+// An operand whose formatting throws.
+struct Unprintable {};
+std::ostream& operator<<(std::ostream&, const Unprintable&) {
+  throw std::runtime_error("cannot print an Unprintable");
+}
+std::string Refuse() { TVMFFI_THROW(KeyError) << "no text for you"; }
+
+}  // namespace
+
+TEST_CASE("Error: an operand that throws while the message is built propagates", "[error]") {
+  // This used to throw from the builder's destructor during unwinding:
+  // std::terminate.
+  std::string what;
+  try {
+    TVMFFI_THROW(ValueError) << "bad value " << Unprintable();
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  CHECK(what == "cannot print an Unprintable");
+  // An operand whose evaluation raises an Error: that error, not the outer one.
+  CHECK(ThrownBy([] { TVMFFI_THROW(ValueError) << "outer " << Refuse(); }) ==
+        "KeyError: no text for you");
+  // Through the C ABI: the inner error comes back as the call's error.
+  Function f = Function::FromTyped([](int64_t x) -> int64_t {
+    TVMFFI_THROW(ValueError) << "x=" << x << Unprintable();
+  });
+  TVMFFIAny arg, result;
+  std::memset(&arg, 0, sizeof(arg));
+  std::memset(&result, 0, sizeof(result));
+  arg.type_index = kTVMFFIInt;
+  arg.v_int64 = 5;
+  CHECK(Raised(TVMFFIFunctionCall(f.handle(), &arg, 1, &result)) ==
+        "InternalError: cannot print an Unprintable");
 }

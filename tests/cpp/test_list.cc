@@ -204,3 +204,17 @@ TEST_CASE("List: testing.as_list converts an Array and keeps a List", "[list]") 
   CHECK(converted.type_index() == kTVMFFIList);
   CHECK(Ints(converted) == std::vector<int64_t>{1, 2});
 }
+
+TEST_CASE("List: ffi.ListReserve grows the capacity only", "[list]") {
+  Any list = IntList({1, 2, 3});
+  const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(list.raw()->v_obj);
+  Call("ffi.ListReserve", list, int64_t(100));
+  CHECK(cell->capacity == 100);
+  CHECK(Ints(list) == std::vector<int64_t>{1, 2, 3});
+  Call("ffi.ListReserve", list, int64_t(2));  // never shrinks
+  CHECK(cell->capacity == 100);
+  CHECK(ThrownBy([&] { Call("ffi.ListReserve", list, int64_t(-1)); }) ==
+        "ValueError: ffi.ListReserve: capacity must be non-negative, got -1");
+  CHECK(ThrownBy([&] { Call("ffi.ListReserve", Call("ffi.Array"), int64_t(1)); }) ==
+        "TypeError: In function ffi.ListReserve: argument 1: expected ffi.List, got ffi.Array");
+}

@@ -3,10 +3,14 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvmffi/module.h>
@@ -24,6 +28,7 @@ namespace {
 
 const std::string kKernel = TVMFFI_TEST_MODULE_KERNEL;
 const std::string kComposite = TVMFFI_TEST_MODULE_COMPOSITE;
+const std::string kCompositeCycle = TVMFFI_TEST_MODULE_COMPOSITE_CYCLE;
 
 // Whether `path` is mapped into this process (the library is loaded).
 bool IsMapped(const std::string& path) {
@@ -177,7 +182,11 @@ TEST_CASE("Module: library_ctx and context symbols are filled at load", "[module
   static int value = 0;
   REQUIRE(TVMFFIEnvModRegisterContextSymbol("tvmffi_test_context_symbol", &value) == 0);
   Module mod = Module::LoadFromFile(kKernel);
-  CHECK(mod["library_ctx"]().As<int64_t>() == reinterpret_cast<int64_t>(mod.handle()));
+  // The library's context: a module of its own, distinct from `mod`.
+  auto* ctx = reinterpret_cast<TVMFFIObject*>(mod["library_ctx"]().As<int64_t>());
+  REQUIRE(ctx != nullptr);
+  CHECK(ctx->type_index == kTVMFFIModule);
+  CHECK(static_cast<void*>(ctx) != mod.handle());
   CHECK(mod["context_symbol"]().As<int64_t>() == reinterpret_cast<int64_t>(&value));
 }
 
@@ -272,5 +281,134 @@ TEST_CASE("Module: globals keep a module alive until removed", "[module]") {
   CHECK(IsMapped(kKernel));
   Call("ffi.ModuleGlobalsRemove", same);
   same = Module();
+  CHECK_FALSE(IsMapped(kKernel));
+}
+
+// ---------------------------------------------------------------------------
+// Lifetimes, depth and bad paths (issue 22).
+
+TEST_CASE("Module: one library context however often the library is loaded", "[module]") {
+  Function::SetGlobal("testing.module_ctx_target",
+                      Function::FromTyped([](int64_t x) { return x + 100; }), true);
+  std::optional<Module> first = Module::LoadFromFile(kKernel);
+  int64_t ctx = (*first)["library_ctx"]().As<int64_t>();
+  std::optional<Module> second = Module::LoadFromFile(kKernel);
+  CHECK_FALSE(first->same_as(*second));  // two modules ...
+  // ... over one library, whose context did not move to the newer module.
+  CHECK((*second)["library_ctx"]().As<int64_t>() == ctx);
+  std::optional<Function> call_first = (*first)["call_from_imports"];
+  // The newer module dies first: the context must not die with it (it
+  // used to point at that module, and the next lookup wrote freed memory).
+  second.reset();
+  CHECK((*call_first)("testing.module_ctx_target", 1).As<int64_t>() == 101);
+  CHECK((*first)["library_ctx"]().As<int64_t>() == ctx);
+  first.reset();
+  CHECK((*call_first)("testing.module_ctx_target", 2).As<int64_t>() == 102);
+  call_first.reset();
+  CHECK_FALSE(IsMapped(kKernel));
+  // Loaded afresh, the library gets a context again.
+  Module again = Module::LoadFromFile(kKernel);
+  CHECK(again["call_from_imports"]("testing.module_ctx_target", 3).As<int64_t>() == 103);
+}
+
+TEST_CASE("Module: the context searches the imports of every live module", "[module]") {
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_ctxtest.triple",
+                                              reinterpret_cast<void*>(&SysTriple)) == 0);
+  Module with_imports = Module::LoadFromFile(kKernel);
+  with_imports.ImportModule(Module::SystemLib("ctxtest."));
+  Module plain = Module::LoadFromFile(kKernel);
+  // Found through the other, older module over the same library.
+  CHECK(plain["call_from_imports"]("triple", 4).As<int64_t>() == 12);
+}
+
+TEST_CASE("Module: import lookups walk a 100000-link chain without recursion", "[module]") {
+  constexpr int kLinks = 100000;
+  std::vector<Module> chain;
+  chain.reserve(kLinks);
+  for (int i = 0; i < kLinks; ++i) chain.push_back(Module::LoadFromFile(kKernel));
+  for (int i = 0; i + 1 < kLinks; ++i) chain[i].ImportModule(chain[i + 1]);
+  Module head = chain.front();
+  CHECK_FALSE(head.GetFunction("no_such_function", true).has_value());
+  CHECK_FALSE(head.ImplementsFunction("no_such_function", true));
+  CHECK(head.GetFunction("add_one", true).has_value());
+  CHECK(Call("ffi.ModuleGetFunctionMetadata", head, "no_such_function", true).type_index() ==
+        kTVMFFINone);
+  CHECK(Call("ffi.ModuleGetFunctionDoc", head, "no_such_function", true).type_index() ==
+        kTVMFFINone);
+  // The system library at the end of the chain is found.
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_chaintest.triple",
+                                              reinterpret_cast<void*>(&SysTriple)) == 0);
+  chain.back().ImportModule(Module::SystemLib("chaintest."));
+  CHECK(head.ImplementsFunction("triple", true));
+  CHECK(head.GetFunction("triple", true).has_value());
+  chain.clear();  // released without recursing either
+}
+
+TEST_CASE("Module: a __tvm_ffi__library_bin whose module imports itself is refused",
+          "[module]") {
+  CHECK(ThrownBy([] { Module::LoadFromFile(kCompositeCycle); }) ==
+        "RuntimeError: malformed __tvm_ffi__library_bin in library \"" + kCompositeCycle +
+            "\": module 0 imports module 0, which makes a cycle of imports");
+  CHECK_FALSE(IsMapped(kCompositeCycle));
+}
+
+TEST_CASE("Module: a path with a NUL byte is refused, not cut short", "[module]") {
+  // dlopen would stop at the NUL and open "" (the main program).
+  CHECK(ThrownBy([] { Module::LoadFromFile(std::string("\0.so", 4)); }) ==
+        "ValueError: cannot load \"\\0.so\": the path holds a NUL byte");
+  CHECK(ThrownBy([] { Module::LoadFromFile(kKernel + std::string("\0.so", 4)); }) ==
+        "ValueError: cannot load \"" + kKernel + "\\0.so\": the path holds a NUL byte");
+  // The loader of .so files refuses it too, when called directly.
+  Function so_loader = *Function::GetGlobal("ffi.Module.load_from_file.so");
+  CHECK(ThrownBy([&] { so_loader(String(std::string("\0.so", 4)), "so"); }) ==
+        "ValueError: cannot load the shared library \"\\0.so\": the path holds a NUL byte");
+}
+
+TEST_CASE("Module: a function returning an unknown type index fails cleanly", "[module]") {
+  Module mod = Module::LoadFromFile(kKernel);
+  Function bad = mod["bad_value"];
+  CHECK(ThrownBy([&] { bad(); }) ==
+        "ValueError: a function of a module returned a value that has unknown type index 9999");
+  TVMFFIAny result;
+  std::memset(&result, 0, sizeof(result));
+  CHECK(TVMFFIFunctionCall(bad.handle(), nullptr, 0, &result) == -1);
+  CHECK(TakeRaised() ==
+        "ValueError: a function of a module returned a value that has unknown type index 9999");
+  CHECK(result.type_index == kTVMFFINone);
+}
+
+// Loads, calls (through the library context) and drops the same library from
+// several threads at once; `make tsan` runs this under ThreadSanitizer.
+TEST_CASE("Module: concurrent loads of one library", "[module][stress]") {
+  Function::SetGlobal("testing.module_stress_target",
+                      Function::FromTyped([](int64_t x) { return x * 7; }), true);
+  constexpr int kThreads = 6;
+  constexpr int kRounds = 60;
+  std::atomic<bool> go{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      while (!go.load()) std::this_thread::yield();
+      for (int r = 0; r < kRounds; ++r) {
+        try {
+          std::optional<Module> a = Module::LoadFromFile(kKernel);
+          std::optional<Module> b = Module::LoadFromFile(kKernel);
+          if ((*a)["library_ctx"]().As<int64_t>() != (*b)["library_ctx"]().As<int64_t>()) {
+            ++failures;
+          }
+          Function f = (r + t) % 2 == 0 ? (*a)["call_from_imports"] : (*b)["call_from_imports"];
+          if ((r + t) % 3 == 0) a.reset(); else b.reset();
+          if (f("testing.module_stress_target", r).As<int64_t>() != r * 7) ++failures;
+          if ((*(a ? a : b))["add_one"](r).As<int64_t>() != r + 1) ++failures;
+        } catch (...) {
+          ++failures;
+        }
+      }
+    });
+  }
+  go = true;
+  for (auto& th : threads) th.join();
+  CHECK(failures.load() == 0);
   CHECK_FALSE(IsMapped(kKernel));
 }

@@ -6,7 +6,10 @@ C++ symbols in namespace tvm::ffi (mangled `_ZN3tvm3ffi...`, and the vtables,
 typeinfo and static locals of its classes) are left to check_cxx_exports.py,
 which compares them with upstream's library.
 
-usage: check_exports.py --lib libtvm_ffi.so --include include/ [--nm nm]
+usage: check_exports.py --lib libtvm_ffi.so --include include/ [--nm nm] [--covered-by EXE]
+
+With --covered-by, also: `EXE --list` (tests/c/test_bad_input.c) names every
+exported function, one a line, and nothing else.
 """
 import argparse
 import pathlib
@@ -54,6 +57,7 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--include", required=True)
     ap.add_argument("--nm", default="nm")
+    ap.add_argument("--covered-by")
     args = ap.parse_args()
 
     declared = header_functions(args.include)
@@ -77,6 +81,16 @@ def main():
         print("FAIL: %s (nm type '%s') is exported but not declared with TVM_FFI_DLL"
               % (name, exported[name]))
         failed += 1
+    if args.covered_by:
+        listed = subprocess.run([args.covered_by, "--list"], check=True, capture_output=True,
+                                text=True).stdout.split()
+        for name in sorted(set(exported) - set(listed)):
+            print("FAIL: %s is exported but %s does not cover it" % (name, args.covered_by))
+            failed += 1
+        for name in sorted(set(listed) - set(exported)):
+            print("FAIL: %s lists %s, which is not exported" % (args.covered_by, name))
+            failed += 1
+        print("%d functions covered by %s" % (len(set(listed)), args.covered_by))
     print("%d declared, %d exported" % (len(declared), len(exported)))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1

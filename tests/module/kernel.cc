@@ -51,6 +51,16 @@ int64_t ContextSymbol() { return reinterpret_cast<int64_t>(tvmffi_test_context_s
 
 }  // namespace
 
+// Returns a value of type index 9999, which no type has (for the check that
+// refuses such results).
+extern "C" __attribute__((visibility("default"))) int __tvm_ffi_bad_value(void*, const TVMFFIAny*,
+                                                                          int32_t,
+                                                                          TVMFFIAny* result) {
+  result->type_index = 9999;
+  result->v_int64 = 0x5eed;
+  return 0;
+}
+
 TVMFFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);
 TVMFFI_DLL_EXPORT_TYPED_FUNC_DOC(add_one, "Returns x + 1.\nFor tests.");
 TVMFFI_DLL_EXPORT_TYPED_FUNC(add_one_tensor, AddOneTensor);

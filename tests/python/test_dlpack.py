@@ -251,6 +251,31 @@ def test_padded_subbyte_flag_is_refused(producer):
     assert producer.deleted == [key]
 
 
+@pytest.mark.parametrize("versioned", [True, False])
+@pytest.mark.parametrize(
+    "dtype, why",
+    [
+        ((2, 32, 0), "lanes must be at least 1"),
+        ((2, 0, 1), "bits must be at least 1"),
+        ((255, 0, 0), "bits must be at least 1"),
+        ((100, 8, 1), "unknown type code 100"),
+    ],
+)
+def test_invalid_dtype_is_refused_and_left_to_its_owner(producer, versioned, dtype, why):
+    # Such a tensor used to be adopted and handed to kernels as is.
+    cap, key = producer.capsule(versioned=versioned, dtype=dtype)
+    with pytest.raises(RuntimeError) as e:
+        tvm_ffi.from_dlpack(cap)
+    code, bits, lanes = dtype
+    assert str(e.value) == (
+        f"DLPack tensor has an invalid dtype {{code {code}, bits {bits}, lanes {lanes}}}: {why}"
+    )
+    assert capsule_name(cap) == ("dltensor_versioned" if versioned else "dltensor")
+    assert producer.deleted == []
+    del cap
+    assert producer.deleted == [key]
+
+
 def test_contiguity_refusal_leaves_capsule(producer):
     cap, key = producer.capsule(values=(1.0, 2.0, 3.0, 4.0), strides=(-1,))
     with pytest.raises(RuntimeError) as e:

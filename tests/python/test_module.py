@@ -128,6 +128,42 @@ def test_load_errors_name_the_path(tmp_path):
         tvm_ffi.load_module(tmp_path / "kernel")
 
 
+def test_load_refuses_a_path_with_a_nul_byte(kernel_path):
+    # dlopen would stop at the NUL: "\0.so" used to open the main program.
+    with pytest.raises(ValueError) as info:
+        tvm_ffi.load_module("\x00.so")
+    assert str(info.value) == 'cannot load "\\0.so": the path holds a NUL byte'
+    with pytest.raises(ValueError) as info:
+        tvm_ffi.load_module(str(kernel_path) + "\x00.so")
+    assert str(info.value) == f'cannot load "{kernel_path}\\0.so": the path holds a NUL byte'
+
+
+
+def test_result_of_unknown_type_index_is_refused(kernel):
+    # kernel.cc's bad_value returns type index 9999; this crashed the interpreter.
+    with pytest.raises(ValueError) as info:
+        kernel.bad_value()
+    assert str(info.value) == (
+        "a function of a module returned a value that has unknown type index 9999"
+    )
+
+
+def test_loading_twice_keeps_one_library_context(kernel_path):
+    tvm_ffi.register_global_func(
+        "testing.py_module_ctx_target", lambda x: x + 5, override=True
+    )
+    first = tvm_ffi.load_module(kernel_path, keep_module_alive=False)
+    second = tvm_ffi.load_module(kernel_path, keep_module_alive=False)
+    ctx = first.library_ctx()
+    assert second.library_ctx() == ctx
+    call = first.call_from_imports
+    del second
+    gc.collect()
+    # The newer module is gone; the context it used to be is not.
+    assert call("testing.py_module_ctx_target", 1) == 6
+    assert first.library_ctx() == ctx
+
+
 def test_library_closes_when_nothing_uses_it(kernel_path, tmp_path):
     # A file of its own: the other tests pin theirs with keep_module_alive.
     path = str(tmp_path / "liblifetime_kernel.so")

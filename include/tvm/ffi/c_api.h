@@ -889,7 +889,8 @@ TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char*
 /*!
  * \brief Makes an Error; the three strings are copied (use size 0 for empty).
  * \param[out] out  New reference.
- * \return -1 only when out of memory; this function never touches the error
+ * \return -1 (with *out NULL) when out of memory or when a string has data
+ *         NULL and a non-zero size; this function never touches the error
  *         slot, since it is used while handling errors.
  */
 TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,

@@ -1,0 +1,66 @@
+// The enumeration types' reflection (see enum.h).
+#include "enum.h"
+
+#include <optional>
+#include <string>
+
+#include <tvmffi/reflection.h>
+#include <tvmffi/string.h>
+
+namespace tvmffi {
+namespace core {
+namespace {
+
+// The setter of a str field stored as a 16-byte value: a str only.
+int SetStr(void* field, const TVMFFIAny* value) {
+  try {
+    std::optional<String> s = TypeTraits<String>::TryCast(value);
+    if (!s.has_value()) ThrowTypeMismatch("str", value, "");
+    *static_cast<Any*>(field) = Any(std::move(*s));
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+// A read-only str field at EnumObj::_str_index.
+void RegisterStrField(int32_t type_index, const char* name, int64_t flags, const char* doc) {
+  const std::string doc_text(doc);
+  TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(name, doc_text, flags);
+  info.size = sizeof(Any);
+  info.alignment = alignof(Any);
+  info.offset = reflection_detail::FieldOffset<EnumObj>(&EnumObj::_str_index);
+  info.getter = &reflection_detail::GetField<Any>;
+  info.setter = reinterpret_cast<void*>(&SetStr);
+  info.field_static_type_index = kTVMFFIStr;
+  reflection_detail::Check(TVMFFITypeRegisterField(type_index, &info));
+}
+
+const bool kRegistered = RunAtLoad([] {
+  ObjectDef<EnumStateObj>("The singletons of one enum type, their indexes and attributes.")
+      .ReadOnlyFieldWithFlags("entries", &EnumStateObj::entries, kTVMFFIFieldFlagBitMaskInitOff,
+                              "Enum singletons in registration order.")
+      .ReadOnlyFieldWithFlags("indexes", &EnumStateObj::indexes, kTVMFFIFieldFlagBitMaskInitOff,
+                              "Canonical integer and string indices to enum singletons.")
+      .ReadOnlyFieldWithFlags("attrs", &EnumStateObj::attrs, kTVMFFIFieldFlagBitMaskInitOff,
+                              "Extensible-attribute columns keyed by enum singleton.")
+      .Init<>();
+  ObjectDef<EnumObj>("An enum singleton.", kTVMFFISEqHashKindUniqueInstance)
+      .ReadOnlyFieldWithFlags("_int_index", &EnumObj::_int_index,
+                              kTVMFFIFieldFlagBitMaskSEqHashIgnore, "Canonical integer index.");
+  RegisterStrField(EnumObj::RuntimeTypeIndex(), "_str_index", 0, "Canonical string index.");
+  ObjectDef<IntEnumObj>("An enum singleton with an integer value.",
+                        kTVMFFISEqHashKindUniqueInstance)
+      .ReadOnlyFieldWithFlags("value", &EnumObj::_int_index,
+                              kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
+                              "Canonical integer index.");
+  ObjectDef<StrEnumObj>("An enum singleton with a string value.",
+                        kTVMFFISEqHashKindUniqueInstance);
+  RegisterStrField(StrEnumObj::RuntimeTypeIndex(), "value",
+                   kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
+                   "Canonical string index.");
+});
+
+}  // namespace
+}  // namespace core
+}  // namespace tvmffi

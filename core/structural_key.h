@@ -1,0 +1,45 @@
+// ffi.StructuralKey: a value used as a Map/Dict key by structural equality.
+//
+// layout = { TVMFFIObject, TVMFFIAny key (+24), int64_t hash_i64 (+40) }, as
+// upstream's (its C++ headers read the fields inline).  hash_i64 caches the
+// structural hash of `key` (map_free_vars and skip_tensor_content false).
+// Two keys are equal when their hashes match and their values are
+// structurally equal; the type's "__any_hash__"/"__any_equal__" hooks make
+// containers use exactly that.
+#ifndef TVMFFI_CORE_STRUCTURAL_KEY_H_
+#define TVMFFI_CORE_STRUCTURAL_KEY_H_
+
+#include <cstdint>
+
+#include <tvmffi/any.h>
+#include <tvmffi/object.h>
+
+namespace tvmffi {
+namespace core {
+
+class StructuralKeyObj : public Object {
+ public:
+  Any key;
+  int64_t hash_i64 = 0;
+
+  StructuralKeyObj() = default;
+  explicit StructuralKeyObj(Any k);
+
+  TVMFFI_DECLARE_DYNAMIC_TYPE(StructuralKeyObj, "ffi.StructuralKey", PlainObject)
+};
+
+static_assert(sizeof(StructuralKeyObj) == 48, "ffi.StructuralKey: header, key, hash_i64");
+
+namespace structural_key {
+
+// A new ffi.StructuralKey holding `key`.
+Any Make(Any key);
+
+// Whether two ffi.StructuralKey values are equal (TypeError for another type).
+bool Equal(const TVMFFIAny& lhs, const TVMFFIAny& rhs);
+
+}  // namespace structural_key
+}  // namespace core
+}  // namespace tvmffi
+
+#endif  // TVMFFI_CORE_STRUCTURAL_KEY_H_

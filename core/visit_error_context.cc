@@ -1,0 +1,166 @@
+// ffi.VisitErrorContext and ffi.VisitErrorContext.FindAccessPaths (see
+// visit_error_context.h).
+#include "visit_error_context.h"
+
+#include <utility>
+#include <vector>
+
+#include <tvmffi/function.h>
+#include <tvmffi/map.h>
+#include <tvmffi/reflection.h>
+#include "container_internal.h"
+#include "reflection_visit.h"
+#include "structural.h"
+
+namespace tvmffi {
+namespace core {
+namespace visit_error_context {
+namespace {
+
+// A depth-first search that tracks the path taken and how much of the chain
+// (outermost node first) the objects on that path have matched.
+class PathFinder {
+ public:
+  PathFinder(std::vector<const Object*> chain, bool allow_prefix)
+      : chain_(std::move(chain)), allow_prefix_(allow_prefix) {}
+
+  Array<Any> Run(const ObjectRef& root) {
+    if (root.defined() && !chain_.empty()) VisitObject(root.get());
+    return std::move(found_);
+  }
+
+ private:
+  struct Step {
+    AccessKind kind;
+    Any key;
+  };
+
+  ObjectRef CurrentPath() const {
+    ObjectRef path = AccessPathRoot();
+    for (const Step& s : steps_) path = AccessPathExtend(path, s.kind, s.key);
+    return path;
+  }
+
+  void VisitValue(const TVMFFIAny& v) {
+    if (v.type_index < kTVMFFIStaticObjectBegin) return;
+    const Object* obj = Object::FromHandle(v.v_obj);
+    if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList) {
+      const SeqObj* s = static_cast<const SeqObj*>(obj);
+      for (int64_t i = 0; i < s->size(); ++i) {
+        steps_.push_back({AccessKind::kArrayItem, Any(i)});
+        VisitValue(s->at(i));
+        steps_.pop_back();
+      }
+    } else if (v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
+      const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
+      for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
+        steps_.push_back({AccessKind::kMapItem, Any(AnyView::FromRaw(m->KVAt(p).key))});
+        VisitValue(m->KVAt(p).value);
+        steps_.pop_back();
+      }
+    } else {
+      VisitObject(obj);
+    }
+  }
+
+  // Only objects of reflected types (with metadata) take part, as in upstream.
+  void VisitObject(const Object* obj) {
+    const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
+    if (info == nullptr || info->metadata == nullptr) return;
+    bool advanced = matched_ < chain_.size() && chain_[matched_] == obj;
+    if (advanced) {
+      ++matched_;
+      if (matched_ == chain_.size()) {
+        found_.push_back(Any(CurrentPath()));
+        --matched_;
+        return;
+      }
+    }
+    int64_t found_before = found_.size();
+    VisitFields(obj, [this](const TVMFFIFieldInfo* f, Any value) {
+      steps_.push_back({AccessKind::kAttr, Any(String(f->name.data, f->name.size))});
+      VisitValue(*value.raw());
+      steps_.pop_back();
+      return true;
+    });
+    if (allow_prefix_ && matched_ > 0 && matched_ < chain_.size() && !steps_.empty() &&
+        found_.size() == found_before) {
+      found_.push_back(Any(CurrentPath()));
+    }
+    if (advanced) --matched_;
+  }
+
+  std::vector<const Object*> chain_;
+  bool allow_prefix_;
+  size_t matched_ = 0;
+  std::vector<Step> steps_;
+  Array<Any> found_;
+};
+
+// The setter of prev_error_context: an object of any type, or None.
+int SetPrevContext(void* field, const TVMFFIAny* value) {
+  try {
+    ObjectRef* slot = static_cast<ObjectRef*>(field);
+    if (value->type_index == kTVMFFINone) {
+      *slot = ObjectRef();
+      return 0;
+    }
+    std::optional<ObjectRef> ref = TypeTraits<ObjectRef>::TryCast(value);
+    if (!ref.has_value()) ThrowTypeMismatch("Optional[ffi.Object]", value, "");
+    *slot = std::move(*ref);
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+const bool kRegistered = RunAtLoad([] {
+  ObjectDef<VisitErrorContextObj> def("The nodes a visit error unwound through, innermost first.");
+  def.ReadOnlyField("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern);
+  // Optional: registered by hand for a setter that takes None.
+  TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(
+      "prev_error_context", "", kTVMFFIFieldFlagBitMaskHasDefault);
+  info.size = sizeof(ObjectRef);
+  info.alignment = alignof(ObjectRef);
+  info.offset = reflection_detail::FieldOffset<VisitErrorContextObj>(
+      &VisitErrorContextObj::prev_error_context);
+  info.getter = &reflection_detail::GetField<ObjectRef>;
+  info.setter = reinterpret_cast<void*>(&SetPrevContext);
+  info.field_static_type_index = kTVMFFIObject;
+  reflection_detail::Check(TVMFFITypeRegisterField(def.type_index(), &info));
+});
+
+TVMFFI_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",
+                       [](ObjectRef root, AnyView context, bool allow_prefix_match) {
+                         if (context.type_index() != VisitErrorContextObj::RuntimeTypeIndex()) {
+                           detail::ThrowArgumentMismatch("ffi.VisitErrorContext.FindAccessPaths",
+                                                         1, VisitErrorContextObj::kTypeKey,
+                                                         context.raw());
+                         }
+                         return FindAccessPaths(
+                             root,
+                             static_cast<const VisitErrorContextObj*>(
+                                 Object::FromHandle(context.raw()->v_obj)),
+                             allow_prefix_match);
+                       });
+
+}  // namespace
+
+Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* context,
+                           bool allow_prefix_match) {
+  // The pattern, outermost first: reversed, without NULLs and repeats in a row.
+  std::vector<const Object*> chain;
+  const ListObj* pattern = static_cast<const ListObj*>(context->reverse_visit_pattern.get());
+  for (int64_t i = pattern->size() - 1; i >= 0; --i) {
+    const TVMFFIAny& e = pattern->at(i);
+    if (e.type_index < kTVMFFIStaticObjectBegin) continue;
+    const Object* obj = Object::FromHandle(e.v_obj);
+    if (!chain.empty() && chain.back() == obj) continue;
+    chain.push_back(obj);
+  }
+  return PathFinder(std::move(chain), allow_prefix_match).Run(root);
+}
+
+}  // namespace visit_error_context
+}  // namespace core
+}  // namespace tvmffi
