@@ -435,6 +435,8 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     return tvmffi_py_exchange_to_any(st, obj, st->tensor.exchange_api, out, temps);
   }
 
+  if (tp == st->rvalue_ref_type) return tvmffi_py_rvalue_ref_to_any(obj, out);
+
   /* Subclasses and protocols. */
   if (PyObject_TypeCheck(obj, st->object_type)) {
     if (object_to_any(obj, out) != 0) return -1;

@@ -474,6 +474,29 @@ static PyObject *mod_error_info(PyObject *module, PyObject *obj) {
                        tvmffi_py_str_from_bytearray(&cell->backtrace));
 }
 
+/* _error_extra_context(err): the error's extra context converted as a call
+ * result (a new reference), or None when it has none (or its cell may not
+ * have that field). */
+static PyObject *mod_error_extra_context(PyObject *module, PyObject *obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIObjectHandle h = tvmffi_py_handle_of(st, obj), ctx;
+  TVMFFIAny value;
+  if (h == NULL) return NULL;
+  if (TVMFFIObjectGetTypeIndex(h) != kTVMFFIError) {
+    PyErr_Format(PyExc_TypeError, "expected an ffi.Error, got %R", obj);
+    return NULL;
+  }
+  /* An error made by other code may have no extra_context field (has_v018_fields). */
+  if (!has_v018_fields(h)) Py_RETURN_NONE;
+  ctx = TVMFFIErrorGetCellPtr(h)->extra_context;
+  if (ctx == NULL) Py_RETURN_NONE;
+  memset(&value, 0, sizeof(value));
+  value.type_index = TVMFFIObjectGetTypeIndex(ctx);
+  value.v_obj = (TVMFFIObject *)ctx;
+  TVMFFIObjectIncRef(ctx);
+  return tvmffi_py_from_any(st, &value);
+}
+
 /* _register_error(kind, cls) */
 static PyObject *mod_register_error(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
@@ -522,6 +545,7 @@ static PyObject *mod_set_traceback_factory(PyObject *module, PyObject *const *ar
 
 static PyMethodDef error_functions[] = {
     {"_error_info", mod_error_info, METH_O, NULL},
+    {"_error_extra_context", mod_error_extra_context, METH_O, NULL},
     {"_register_error", TVMFFI_PY_METH(mod_register_error), METH_FASTCALL, NULL},
     {"_set_traceback_factory", TVMFFI_PY_METH(mod_set_traceback_factory), METH_FASTCALL,
      "Installs the maker of native frames for tracebacks."},

@@ -361,9 +361,13 @@ static PyObject *Object_reduce(PyObject *self, PyObject *unused) {
   return res;
 }
 
+static PyObject *Object_move(PyObject *self, PyObject *unused);
+
 static PyMethodDef Object_methods[] = {
     {"__reduce__", Object_reduce, METH_NOARGS, "Pickle support: rebuilt from its JSON graph."},
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
+    {"_move", Object_move, METH_NOARGS,
+     "An ObjectRValueRef of self: passed to a call, the callee may take the object."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
     {"__move_handle_from__", TVMFFI_PY_METH(Object_move_handle_from),
@@ -448,6 +452,44 @@ static const TVMFFITypeInfo *type_info_of(tvmffi_py_state *st, PyObject *index_o
 
 /* _type_info(index) -> (type_key, [ancestor indices], [(name, doc, flags, static_type)],
  *                      [(name, doc, flags, Function)]) */
+/* _type_layout(type_index): (total_size, [(size, alignment, offset), ...])
+ * of the type's own fields, in registration order; total_size is None when
+ * the type has no metadata of its own or its size is not known (0). */
+static PyObject *mod_type_layout(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  const TVMFFIFieldInfo *field_data;
+  const TVMFFITypeMetadata *meta;
+  PyObject *fields, *total;
+  int32_t i, num_fields;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  meta = __atomic_load_n(&info->metadata, __ATOMIC_ACQUIRE);
+  fields = PyList_New(num_fields);
+  if (fields == NULL) return NULL;
+  for (i = 0; i < num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &field_data[i];
+    PyObject *t = Py_BuildValue("(LLL)", (long long)f->size, (long long)f->alignment,
+                                (long long)f->offset);
+    if (t == NULL) {
+      Py_DECREF(fields);
+      return NULL;
+    }
+    PyList_SetItem(fields, i, t);
+  }
+  if (meta != NULL && meta->total_size > 0) {
+    total = PyLong_FromLong(meta->total_size);
+    if (total == NULL) {
+      Py_DECREF(fields);
+      return NULL;
+    }
+  } else {
+    total = Py_NewRef(Py_None);
+  }
+  return Py_BuildValue("(NN)", total, fields);
+}
+
 static PyObject *mod_type_info(PyObject *module, PyObject *index_obj) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
   const TVMFFITypeInfo *info = type_info_of(st, index_obj);
@@ -767,6 +809,7 @@ static PyMethodDef object_functions[] = {
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
+    {"_type_layout", mod_type_layout, METH_O, NULL},
     {"_member_metadata", mod_member_metadata, METH_O, NULL},
     {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
     {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
@@ -774,10 +817,119 @@ static PyMethodDef object_functions[] = {
     {"_init_handle_from_iterable", TVMFFI_PY_METH(mod_init_handle_from_iterable), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
+/* ---- core.ObjectRValueRef ----------------------------------------------------
+ *
+ * ObjectRValueRef(obj) (what obj._move() makes) passes obj's FFI object to a
+ * call as kTVMFFIObjectRValueRef: the view points at the wrapper's handle
+ * slot, so a callee that takes the object clears the slot and the wrapper is
+ * left empty, with no extra reference added and released. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *obj;
+} rvalue_ref;
+
+static PyObject *RValueRef_new(PyTypeObject *tp, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"obj", NULL};
+  PyObject *obj;
+  rvalue_ref *self;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:ObjectRValueRef", kwlist, &obj)) return NULL;
+  self = (rvalue_ref *)((allocfunc)PyType_GetSlot(tp, Py_tp_alloc))(tp, 0);
+  if (self == NULL) return NULL;
+  self->obj = Py_NewRef(obj);
+  return (PyObject *)self;
+}
+
+static int RValueRef_traverse(PyObject *self, visitproc visit, void *arg) {
+  Py_VISIT(((rvalue_ref *)self)->obj);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+static int RValueRef_clear(PyObject *self) {
+  Py_CLEAR(((rvalue_ref *)self)->obj);
+  return 0;
+}
+
+static void RValueRef_dealloc(PyObject *self) {
+  PyTypeObject *tp = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  RValueRef_clear(self);
+  ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+  Py_DECREF(tp);
+}
+
+static PyObject *RValueRef_repr(PyObject *self) {
+  return PyUnicode_FromFormat("ObjectRValueRef(%R)", ((rvalue_ref *)self)->obj);
+}
+
+int tvmffi_py_rvalue_ref_to_any(PyObject *ref, TVMFFIAny *out) {
+  PyObject *obj = ((rvalue_ref *)ref)->obj;
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(Py_TYPE(ref));
+  if (st == NULL) return -1;
+  if (obj == NULL || !PyObject_TypeCheck(obj, st->object_type)) {
+    PyErr_Format(PyExc_TypeError, "ObjectRValueRef needs an FFI object to move, got %R", obj);
+    return -1;
+  }
+  if (((tvmffi_py_object *)obj)->handle == NULL) {
+    PyObject *name = PyType_GetName(Py_TYPE(obj));
+    if (name == NULL) return -1;
+    PyErr_Format(PyExc_ValueError,
+                 "ObjectRValueRef: this %U holds no FFI object (moved already, or never "
+                 "initialised)",
+                 name);
+    Py_DECREF(name);
+    return -1;
+  }
+  memset(out, 0, sizeof(*out));
+  out->type_index = kTVMFFIObjectRValueRef;
+  out->v_ptr = &((tvmffi_py_object *)obj)->handle;
+  return 0;
+}
+
+static PyMemberDef RValueRef_members[] = {
+    {"obj", Py_T_OBJECT_EX, offsetof(rvalue_ref, obj), Py_READONLY, "The object to move."},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot RValueRef_slots[] = {
+    {Py_tp_new, RValueRef_new},
+    {Py_tp_dealloc, RValueRef_dealloc},
+    {Py_tp_traverse, RValueRef_traverse},
+    {Py_tp_clear, RValueRef_clear},
+    {Py_tp_repr, RValueRef_repr},
+    {Py_tp_members, RValueRef_members},
+    {Py_tp_doc,
+     "ObjectRValueRef(obj): passes obj to a call by move (obj._move() makes one); a callee "
+     "that takes the object leaves obj empty."},
+    {0, NULL}};
+
+static PyType_Spec RValueRef_spec = {
+    .name = "tvm_ffi.core.ObjectRValueRef",
+    .basicsize = sizeof(rvalue_ref),
+    .itemsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = RValueRef_slots,
+};
+
+/* obj._move(): ObjectRValueRef(obj). */
+static PyObject *Object_move(PyObject *self, PyObject *unused) {
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype(Py_TYPE(self));
+  PyObject *args;
+  PyObject *res;
+  (void)unused;
+  if (st == NULL) return NULL;
+  args = PyTuple_Pack(1, self);
+  if (args == NULL) return NULL;
+  res = RValueRef_new(st->rvalue_ref_type, args, NULL);
+  Py_DECREF(args);
+  return res;
+}
+
 int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st) {
   if (find_python_class_dealloc() != 0) return -1;
   st->object_type = tvmffi_py_add_type(module, &Object_spec, NULL);
   if (st->object_type == NULL) return -1;
+  st->rvalue_ref_type = tvmffi_py_add_type(module, &RValueRef_spec, NULL);
+  if (st->rvalue_ref_type == NULL) return -1;
   if (PyModule_AddFunctions(module, object_functions) != 0) return -1;
   return tvmffi_py_register_class(st, kTVMFFIObject, (PyObject *)st->object_type);
 }

@@ -1,6 +1,6 @@
 /* property.c: core.FFIProperty, the data descriptor of a reflected field,
  * and the primitives of Python-defined FFI types: core._alloc_type_index,
- * core.MISSING and core.KWARGS.
+ * core._register_type_method, core.MISSING and core.KWARGS.
  *
  * FFIProperty(type_index, field_index, frozen=False) reads field
  * `field_index` of TVMFFIGetTypeInfo(type_index) (the type's own fields, in
@@ -431,8 +431,59 @@ static PyObject *mod_alloc_type_index(PyObject *module, PyObject *const *args, P
   return PyLong_FromLong(index);
 }
 
+/* _register_type_method(type_index, name, func, is_static, doc, metadata):
+ * appends `func` (a tvm_ffi.Function) to the type's method table through
+ * TVMFFITypeRegisterMethod; doc and metadata (JSON text) may be None. */
+static PyObject *mod_register_type_method(PyObject *module, PyObject *const *args,
+                                          Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIMethodInfo m;
+  TVMFFIObjectHandle h;
+  int32_t index;
+  int is_static;
+  if (tvmffi_py_check_nargs("_register_type_method", nargs, 6, 6) != 0) return NULL;
+  if (tvmffi_py_as_int32(args[0], "type index", &index) != 0) return NULL;
+  memset(&m, 0, sizeof(m));
+  if (!PyUnicode_Check(args[1])) {
+    PyErr_Format(PyExc_TypeError, "method name must be a str, got %R", args[1]);
+    return NULL;
+  }
+  if (tvmffi_py_str_to_bytearray(args[1], &m.name) != 0) return NULL;
+  if (!PyObject_TypeCheck(args[2], st->function_type)) {
+    PyErr_Format(PyExc_TypeError, "method %R needs a tvm_ffi.Function, got %R", args[1], args[2]);
+    return NULL;
+  }
+  h = tvmffi_py_handle_of(st, args[2]);
+  if (h == NULL) return NULL;
+  is_static = PyObject_IsTrue(args[3]);
+  if (is_static < 0) return NULL;
+  if (args[4] != Py_None) {
+    if (!PyUnicode_Check(args[4])) {
+      PyErr_Format(PyExc_TypeError, "method doc must be a str or None, got %R", args[4]);
+      return NULL;
+    }
+    if (tvmffi_py_str_to_bytearray(args[4], &m.doc) != 0) return NULL;
+  }
+  if (args[5] != Py_None) {
+    if (!PyUnicode_Check(args[5])) {
+      PyErr_Format(PyExc_TypeError, "method metadata must be a str or None, got %R", args[5]);
+      return NULL;
+    }
+    if (tvmffi_py_str_to_bytearray(args[5], &m.metadata) != 0) return NULL;
+  }
+  m.flags = is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+  m.method.type_index = kTVMFFIFunction;
+  m.method.v_obj = (TVMFFIObject *)h;
+  if (TVMFFITypeRegisterMethod(index, &m) != 0) {
+    tvmffi_py_raise_from_ffi(st, -1);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef property_functions[] = {
     {"_alloc_type_index", TVMFFI_PY_METH(mod_alloc_type_index), METH_FASTCALL, NULL},
+    {"_register_type_method", TVMFFI_PY_METH(mod_register_type_method), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* Adds core.<attr> = the object returned by the global `name` (a sentinel). */

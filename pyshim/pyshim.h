@@ -118,6 +118,7 @@ typedef struct {
   PyTypeObject *function_type; /* core.Function (subclass of Object, final)     */
   PyTypeObject *device_type;   /* core.Device                                   */
   PyTypeObject *datatype_type; /* core.DataType                                 */
+  PyTypeObject *rvalue_ref_type; /* core.ObjectRValueRef: an argument to move    */
   PyTypeObject *array_base_type; /* core.ArrayBase: base of tvm_ffi.Array        */
   PyTypeObject *list_base_type;  /* core.ListBase: base of tvm_ffi.List          */
   PyTypeObject *map_base_type;   /* core.MapBase: base of tvm_ffi.Map            */
@@ -309,6 +310,10 @@ TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyO
 TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
+/* An ObjectRValueRef argument: a kTVMFFIObjectRValueRef view of the slot of
+ * the object it refers to (the callee may take the object, leaving the
+ * wrapper empty).  -1 with a TypeError/ValueError for a bad or empty one. */
+TVMFFI_PY_HIDDEN int tvmffi_py_rvalue_ref_to_any(PyObject *ref, TVMFFIAny *out);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_class_for_index(tvmffi_py_state *st, int32_t type_index);
 TVMFFI_PY_HIDDEN int tvmffi_py_register_class(tvmffi_py_state *st, int32_t type_index,
                                               PyObject *cls);

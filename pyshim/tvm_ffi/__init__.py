@@ -45,7 +45,7 @@ from ._dtype import (  # the named dtypes (tvm_ffi.float32 ...); `bool` is dtype
     float4_e2m1fn,
     float4_e2m1fnx2,
 )
-from ._convert import convert, convert_func
+from ._convert import ObjectConvertible, convert, convert_func
 from .error import register_error
 from .registry import (
     get_global_func,
@@ -57,7 +57,7 @@ from .registry import (
     register_object,
     remove_global_func,
 )
-from .container import Array, Dict, List, Map, Shape
+from .container import Array, CContainerBase, Dict, List, Map, Shape
 from ._tensor import Tensor, from_dlpack
 from . import libinfo
 from .module import Module, load_module, system_lib
@@ -130,6 +130,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".dataclasses", __name__)
+    if name == "method":  # with dataclasses, imported when first used
+        from .dataclasses._typemethod import method
+
+        return method
     if name in ("access_path", "utils"):
         import importlib
 
@@ -159,6 +163,7 @@ __all__ = [
     "Module",
     "ModulePropertyMask",
     "Object",
+    "ObjectConvertible",
     "Shape",
     "StreamContext",
     "Tensor",
@@ -179,6 +184,7 @@ __all__ = [
     "libinfo",
     "load_module",
     "list_global_func_names",
+    "method",
     "register_error",
     "register_global_func",
     "register_object",

@@ -31,3 +31,32 @@ def convert_func(pyfunc: Callable, tensor_cls: type | None = None) -> core.Funct
     such as ``torch.Tensor``), tensor arguments reach ``pyfunc`` as instances
     of that class instead of :class:`tvm_ffi.Tensor`, without a copy."""
     return core._convert_to_ffi_func(pyfunc, tensor_cls)
+
+
+def _to_py_class_value(value: Any) -> Any:
+    """The Python value a py_class field conversion produced.  Upstream's
+    conversions hand back an owned-Any holder (``core.CAny``) that this
+    unwraps; here conversions already return Python values, so the value
+    comes back as it is."""
+    return value
+
+
+core._to_py_class_value = _to_py_class_value
+
+
+class ObjectConvertible:
+    """Base class of Python values that stand for an FFI object: a subclass
+    defines :meth:`asobject`, and passing an instance to an FFI call (or to
+    :func:`tvm_ffi.convert`) passes the object it returns."""
+
+    __slots__ = ()
+
+    def asobject(self):
+        """The :class:`tvm_ffi.Object` this value stands for."""
+        raise NotImplementedError(f"{type(self).__name__} does not define asobject()")
+
+    def __tvm_ffi_object__(self):
+        return self.asobject()
+
+
+core.ObjectConvertible = ObjectConvertible

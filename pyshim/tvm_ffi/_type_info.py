@@ -61,6 +61,9 @@ class TypeField:
         "c_hash",
         "c_structural_eq",
         "dataclass_field",
+        "size",
+        "alignment",
+        "offset",
     )
 
     def __init__(self, type_index, field_index, name, doc, flags, static_type_index):
@@ -94,6 +97,10 @@ class TypeField:
         else:
             self.c_structural_eq = None
         self.dataclass_field = None
+        # Storage of the field in the object (bytes), from the C field info.
+        self.size = None
+        self.alignment = None
+        self.offset = None
 
     metadata = property(
         lambda self: _parsed_metadata(self),
@@ -194,10 +201,24 @@ class TypeInfo:
         out.extend(self.fields)
         return out
 
+    @property
+    def total_size(self):
+        """The object's size in bytes, from the type's own metadata (None when
+        it has none, or does not know the size)."""
+        return core._type_layout(self.type_index)[0]
+
     # The tuple-era names (kept for callers written against them).
     @property
     def ancestors(self):
         return tuple(self.type_ancestors)
+
+    def _register_fields(self, fields, structure_kind=None):
+        """Defines ``fields`` (:class:`tvm_ffi.dataclasses.Field` objects with
+        a name and a ``_ty_schema``) as this Python-defined type's own fields
+        (upstream's low-level py_class step; see ``core._register_py_class``)."""
+        from .dataclasses.py_class import register_fields
+
+        register_fields(self, fields, structure_kind)
 
     def _refresh(self):
         """Re-read fields and methods (after a py_class registered them)."""
@@ -235,10 +256,13 @@ def _read(type_index):
         for i, (name, doc, flags, static) in enumerate(fields)
     ]
     methods = [TypeMethod(name, doc, flags, fn) for name, doc, flags, fn in methods]
-    # Lists read in two calls: pair them only while they still line up.
+    _, layout = core._type_layout(type_index)
+    # Lists read in separate calls: pair them only while they still line up.
     for members, texts in ((fields, field_meta), (methods, method_meta)):
         for member, text in zip(members, texts):
             member._metadata_json = text
+    for member, (size, alignment, offset) in zip(fields, layout):
+        member.size, member.alignment, member.offset = size, alignment, offset
     return key, ancestors, fields, methods
 
 
@@ -344,3 +368,14 @@ core._type_cls_to_type_info = _type_cls_to_type_info
 core._set_type_cls = _set_type_cls
 core._register_object_by_index = _register_object_by_index
 core.object_repr = _object_repr
+
+
+def _register_py_class(parent_type_info, type_key, type_cls):
+    """A new FFI type under ``parent_type_info``'s, bound to ``type_cls``
+    (fields come next, with :meth:`TypeInfo._register_fields`)."""
+    from .dataclasses.py_class import register_py_class
+
+    return register_py_class(parent_type_info, type_key, type_cls)
+
+
+core._register_py_class = _register_py_class

@@ -256,9 +256,36 @@ class Error(core.Object):
         """Frames, most recent call first, as ``  File "f", line n, in fn`` lines."""
         return core._error_info(self)[2]
 
+    @property
+    def extra_context(self):
+        """What the error carries besides its text (None when nothing): for an
+        error made from a Python exception, that exception."""
+        return core._error_extra_context(self)
+
     def __repr__(self) -> str:
         kind, msg, _ = core._error_info(self)
         return f"ffi.Error({kind}: {msg})"
+
+
+class _ContainerBaseMeta(type):
+    """``isinstance(x, CContainerBase)``: x is an Array, List, Map or Dict."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, (Array, List, Map, Dict))
+
+    def __subclasscheck__(cls, sub):
+        return isinstance(sub, type) and issubclass(sub, (Array, List, Map, Dict))
+
+
+class CContainerBase(core.Object, metaclass=_ContainerBaseMeta):
+    """What the FFI containers have in common: ``isinstance(x,
+    CContainerBase)`` holds for every :class:`Array`, :class:`List`,
+    :class:`Map` and :class:`Dict` (and their subclasses)."""
+
+    __slots__ = ()
+
+
+core.CContainerBase = CContainerBase
 
 
 def _empty_error():

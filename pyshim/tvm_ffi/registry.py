@@ -117,6 +117,78 @@ def _type_info(type_index: int) -> TypeInfo:
     return info
 
 
+def _ffi_init_method(cls, ctor, doc=None):
+    """The constructor ``ctor`` as a method: ``obj.__ffi_init__(*args,
+    **kwargs)`` makes the FFI object and points ``obj`` at it (as upstream
+    exposes it)."""
+
+    def __ffi_init__(self, *args, **kwargs):
+        if kwargs:
+            # Keywords follow the KWARGS sentinel as name, value pairs.
+            args = args + (_kwargs_sentinel(),)
+            for name, value in kwargs.items():
+                args = args + (name, value)
+        self.__init_handle_by_constructor__(ctor, *args)
+
+    __ffi_init__.__qualname__ = f"{cls.__name__}.__ffi_init__"
+    __ffi_init__.__doc__ = doc
+    return __ffi_init__
+
+
+def _warn_missing_field_annotations(cls, type_info: TypeInfo, *, stacklevel: int) -> None:
+    """Warns (UserWarning) when the class body of ``cls`` does not annotate
+    some of the type's own reflected fields (inherited fields and parent
+    annotations do not count), naming them."""
+    own = cls.__dict__.get("__annotations__") or {}
+    missing = sorted({f.name for f in type_info.fields} - set(own))
+    if missing:
+        import warnings
+
+        warnings.warn(
+            f"c_class {type_info.type_key!r}: class `{cls.__qualname__}` does not annotate "
+            f"reflected field(s) {', '.join(missing)}; annotate them (`name: type`) in the "
+            "class body so type checkers and readers see them",
+            UserWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def _add_class_attrs(type_cls, type_info: TypeInfo, type_attr_names=()):
+    """Puts the type's own reflected members on ``type_cls`` (upstream's
+    low-level binding step): each field as a property and each method,
+    unless the class body defines the name (a method also not when the
+    class already has it through a base); the constructor (a method or the
+    ``__ffi_init__`` type attribute) becomes ``__ffi_init__``; each name in
+    ``type_attr_names`` with a value in the type's attribute table becomes
+    a class attribute (a function taking the object first).  Returns
+    ``type_cls``."""
+    own = type_cls.__dict__
+    for f in type_info.fields:
+        if f.name not in own:
+            setattr(type_cls, f.name, f.as_property(type_cls))
+    ctor = None
+    for m in type_info.methods:
+        if m.name == "__ffi_init__":
+            ctor = m
+            continue
+        if not hasattr(type_cls, m.name):
+            setattr(type_cls, m.name, m.as_callable(type_cls))
+    if "__ffi_init__" not in own:
+        if ctor is not None:
+            type_cls.__ffi_init__ = _ffi_init_method(type_cls, ctor.func, ctor.doc)
+        else:
+            fn = core._lookup_type_attr(type_info.type_index, "__ffi_init__")
+            if fn is not None:
+                type_cls.__ffi_init__ = _ffi_init_method(type_cls, fn)
+    for name in type_attr_names:
+        if name in own:
+            continue
+        value = core._lookup_type_attr(type_info.type_index, name)
+        if value is not None:
+            setattr(type_cls, name, value)
+    return type_cls
+
+
 def _attach_reflection(cls, info: TypeInfo, init: bool = True, frozen: bool = False) -> None:
     own = cls.__dict__
     # Own fields and methods first, then those of ancestors that no class in
@@ -135,19 +207,8 @@ def _attach_reflection(cls, info: TypeInfo, init: bool = True, frozen: bool = Fa
             setattr(cls, m.name, m.as_callable(cls))
     ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
     if ctor is not None and "__ffi_init__" not in own:
-        # The C++ constructor as a method: obj.__ffi_init__(*args, **kwargs)
-        # makes the FFI object and points obj at it (as upstream exposes it).
-        def __ffi_init__(self, *args, **kwargs):
-            if kwargs:
-                # Keywords follow the KWARGS sentinel as name, value pairs.
-                args = args + (_kwargs_sentinel(),)
-                for name, value in kwargs.items():
-                    args = args + (name, value)
-            self.__init_handle_by_constructor__(ctor, *args)
-
-        __ffi_init__.__qualname__ = f"{cls.__name__}.__ffi_init__"
-        __ffi_init__.__doc__ = next(m.doc for m in info.methods if m.name == "__ffi_init__")
-        cls.__ffi_init__ = __ffi_init__
+        doc = next(m.doc for m in info.methods if m.name == "__ffi_init__")
+        cls.__ffi_init__ = _ffi_init_method(cls, ctor, doc)
     if init and "__init__" not in own:
         if ctor is not None:
 

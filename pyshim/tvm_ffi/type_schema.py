@@ -51,19 +51,27 @@ class TypeSchema:
     ``named_args``: ``{"return": (ret,), "params": (p0, p1, ...)}`` (either key
     may be absent when unknown).  ``type_key`` is the original spelling when
     it differs in a way the origin does not show (``"ffi.BigInt"``).
+    ``origin_type_index`` and ``fallback`` (upstream's third and fourth
+    parameters) are kept as given (None when not).
     """
 
-    __slots__ = ("origin", "args", "named_args", "type_key")
+    __slots__ = ("origin", "args", "named_args", "type_key", "origin_type_index", "fallback")
 
     def __init__(
         self,
         origin: str,
         args: tuple[TypeSchema, ...] = (),
+        origin_type_index: int | None = None,
+        fallback: TypeSchema | None = None,
         named_args: dict[str, tuple[TypeSchema, ...]] | None = None,
         type_key: str | None = None,
     ) -> None:
+        # Parameters in upstream's order; origin_type_index (the type index
+        # the origin names) and fallback are kept as given, not derived.
         self.origin = origin
         self.args = tuple(args)
+        self.origin_type_index = origin_type_index
+        self.fallback = fallback
         self.named_args = named_args
         self.type_key = type_key
 
@@ -91,7 +99,7 @@ class TypeSchema:
         origin = _ORIGIN.get(name, name)
         type_key = name if name == "ffi.BigInt" else None
         if origin == "Callable":
-            return TypeSchema(origin, (), TypeSchema._callable_named_args(obj, args))
+            return TypeSchema(origin, (), named_args=TypeSchema._callable_named_args(obj, args))
         if origin == "Optional" and len(args) != 1:
             raise ValueError("Optional must have exactly one argument")
         if origin == "Union" and len(args) < 2:
@@ -102,7 +110,7 @@ class TypeSchema:
                 args = tuple(TypeSchema("Any") for _ in range(arity))
             elif len(args) != arity:
                 raise ValueError(_ARITY_ERROR[arity].format(origin))
-        return TypeSchema(origin, args, None, type_key)
+        return TypeSchema(origin, args, type_key=type_key)
 
     @staticmethod
     def _callable_named_args(obj: dict[str, Any], args: tuple[TypeSchema, ...]):
@@ -149,6 +157,44 @@ class TypeSchema:
     def output_repr(self, ty_map: Callable[[str], str] | None = None) -> str:
         """The rendering for a result position (same as :meth:`repr`)."""
         return self.repr(ty_map)
+
+    # Python values ------------------------------------------------------------
+
+    @staticmethod
+    def from_annotation(annotation: Any) -> TypeSchema:
+        """The schema of a Python annotation, as a ``py_class`` field of that
+        annotation gets it: ``int`` -> ``int``, ``Optional[X]``,
+        ``list[int]`` / ``Array[int]`` -> ``Array[int]``, ``tvm_ffi.List[int]``
+        -> ``List[int]``, a registered Object class -> its type key.
+        TypeError for an annotation a field cannot have."""
+        from .dataclasses._types import schema_of
+
+        return schema_of(annotation).type_schema()
+
+    def _checker(self):
+        from .dataclasses._types import annotation_of, schema_of
+
+        return schema_of(annotation_of(self))
+
+    def convert(self, value: Any) -> Any:
+        """``value`` converted as a field of this schema converts it (an int
+        for ``float`` becomes a float, a list for ``Array[...]`` an Array
+        ...); TypeError naming the expected and the given value when it does
+        not fit."""
+        from .dataclasses._types import _Mismatch, describe_value
+
+        checker = self._checker()
+        try:
+            return checker.convert(value)
+        except _Mismatch:
+            raise TypeError(
+                f"expected {checker.describe()}, got {describe_value(value)}"
+            ) from None
+
+    def check_value(self, value: Any) -> None:
+        """None when ``value`` fits this schema, else the TypeError of
+        :meth:`convert`."""
+        self.convert(value)
 
     def to_json(self) -> dict[str, Any]:
         """The schema as a JSON object (origins in their Python spelling)."""

@@ -96,6 +96,9 @@ CHILD = textwrap.dedent(r'''
             "ModulePropertyMask": lambda: tvm_ffi.ModulePropertyMask.RUNNABLE,
             "VirtualDevice": lambda: tvm_ffi.VirtualDevice(tvm_ffi.device("cuda", 0), None, "g"),
             "StreamContext": lambda: tvm_ffi.StreamContext(tvm_ffi.device("cuda:0"), 0x10),
+            "ObjectConvertible": lambda: type(
+                "Conv", (tvm_ffi.ObjectConvertible,), {"asobject": lambda self: tvm_ffi.Array([])}
+            )(),
         }
 
     def own_methods(cls):

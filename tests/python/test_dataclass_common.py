@@ -100,7 +100,7 @@ def test_missing_sentinel():
 
 
 def test_field_validation():
-    with pytest.raises(TypeError, match="default_factory must be callable, got 3"):
+    with pytest.raises(TypeError, match="default_factory must be a callable, got 3"):
         field(default_factory=3)
     with pytest.raises(ValueError, match="field structural_eq must be"):
         field(structural_eq="maybe")

@@ -109,3 +109,31 @@ def test_definition_errors():
 
         class Reserved(Enum, type_key="testing.dce.Reserved"):
             _int_index: int
+
+
+def test_enum_attr_map():
+    from tvm_ffi.dataclasses import EnumAttrMap
+
+    class Op(IntEnum, type_key="testing.enumattr.Op"):
+        ADD = auto()
+        MUL = auto()
+
+    class Other(StrEnum, type_key="testing.enumattr.Other"):
+        A = auto()
+
+    cost = Op.def_attr("cost", default=0)
+    assert isinstance(cost, EnumAttrMap) and cost.name == "cost"
+    assert cost[Op.MUL] == 0 and Op.MUL not in cost
+    cost[Op.ADD] = 3
+    assert cost[Op.ADD] == 3 and Op.ADD in cost
+    # Another map of the same name sees the same values; other names do not.
+    assert EnumAttrMap(Op, "cost")[Op.ADD] == 3
+    label = Op.def_attr("label")
+    assert label.get(Op.ADD) is None and label.get(Op.ADD, "x") == "x"
+    with pytest.raises(KeyError, match="has no value for attribute 'label'"):
+        label[Op.ADD]
+    with pytest.raises(TypeError, match="expected a variant of Op, got <Other.A"):
+        cost[Other.A] = 1
+    assert Other.A not in cost
+    with pytest.raises(TypeError, match="EnumAttrMap needs an Enum class, got <class 'int'>"):
+        EnumAttrMap(int, "x")

@@ -4,14 +4,15 @@ from .. import _type_info  # noqa: F401  (publishes core.TypeInfo & co.)
 from ..core import Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
-from .enum import Enum, IntEnum, StrEnum, auto, entry
-from .field import KW_ONLY, MISSING, Field, field
+from .enum import Enum, EnumAttrMap, IntEnum, StrEnum, auto, entry
+from .field import KW_ONLY, MISSING, Field, field, init_property
 from .py_class import py_class
 
 __all__ = [
     "KW_ONLY",
     "MISSING",
     "Enum",
+    "EnumAttrMap",
     "Field",
     "IntEnum",
     "Object",
@@ -23,6 +24,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "init_property",
     "is_dataclass",
     "py_class",
     "replace",

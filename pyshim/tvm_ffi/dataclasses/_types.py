@@ -101,6 +101,10 @@ class _IntSchema(_Schema):
     storage = INT
 
     def convert(self, value):
+        if not isinstance(value, int):
+            hook = getattr(type(value), "__tvm_ffi_int__", None)
+            if hook is not None:  # the protocol a call argument may use
+                value = hook(value)
         if isinstance(value, int) and -(2**63) <= value < 2**63:
             return int(value) if isinstance(value, bool) else value
         raise _Mismatch
@@ -120,6 +124,11 @@ class _FloatSchema(_Schema):
             return value
         if isinstance(value, int):
             return float(value)
+        hook = getattr(type(value), "__tvm_ffi_float__", None)
+        if hook is not None:  # the protocol a call argument may use
+            result = hook(value)
+            if isinstance(result, float):
+                return result
         raise _Mismatch
 
     def describe(self):
@@ -468,3 +477,47 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
                 "registered (use register_object, c_class or py_class on it)"
             )
     raise TypeError(f"unsupported field type {annotation!r}")
+
+
+_SCALAR_ORIGINS = {
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "str": str,
+    "bytes": bytes,
+}
+
+
+def annotation_of(ts):
+    """The annotation a :class:`tvm_ffi.core.TypeSchema` stands for (so that
+    :func:`schema_of` can read it): scalars, ``None``/``Any``, ``Optional``,
+    ``Union``, ``Array``/``List``/``Map``/``Dict``, ``Callable`` and type
+    keys (the class bound to the key).  TypeError for a key with no class."""
+    origin = ts.origin
+    if origin in _SCALAR_ORIGINS:
+        return _SCALAR_ORIGINS[origin]
+    if origin == "Any":
+        return typing.Any
+    if origin == "None":
+        return None
+    args = tuple(annotation_of(a) for a in ts.args)
+    if origin == "Optional":
+        return typing.Optional[args[0]] if args else typing.Any
+    if origin == "Union":
+        return typing.Union[args] if args else typing.Any
+    Array, List, Map, Dict = _containers()
+    seqs = {"Array": Array, "List": List, "list": List, "tuple": Array}
+    if origin in seqs:
+        return seqs[origin][args[0]] if args else seqs[origin]
+    maps = {"Map": Map, "Dict": Dict, "dict": Dict}
+    if origin in maps:
+        return maps[origin][args[0], args[1]] if len(args) == 2 else maps[origin]
+    if origin == "Callable":
+        return core.Function
+    if origin in ("Object", "ffi.Object"):
+        return core.Object
+    try:
+        index = core._type_key_to_index(origin)
+    except (KeyError, ValueError, RuntimeError):
+        raise TypeError(f"type schema {origin!r} names no registered type") from None
+    return core._class_for_index(index)

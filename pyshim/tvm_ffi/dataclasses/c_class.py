@@ -1,11 +1,34 @@
 """``c_class``: a Python class over an FFI type registered in C or C++."""
 from __future__ import annotations
 
+import copy as _copy
+
 from .. import core
 from .._type_info import type_info as _type_info
 from ..registry import _attach_reflection
 from .field import Field
 from .py_class import _field_from_cxx, install_common
+
+
+def _attach_field_objects(cls, type_info, *, frozen=False):
+    """Gives each of the type's own reflected fields its :class:`Field`
+    (``TypeField.dataclass_field``, what :func:`fields` returns): name,
+    flags, ``_ty_schema`` (the ``TypeField.ty``), defaults as known, and
+    ``type`` the class's resolved annotation of that name (None without
+    one, or when the annotations do not resolve).  ``frozen`` marks every
+    field frozen.  Called again, it replaces the Fields."""
+    import typing
+
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an unresolvable annotation leaves types unknown
+        hints = {}
+    for tf in type_info.fields:
+        if frozen:
+            tf.frozen = True
+        f = _field_from_cxx(tf)
+        f.type = hints.get(tf.name)
+        tf.dataclass_field = f
 
 
 def c_class(
@@ -65,17 +88,16 @@ def c_class(
         info.type_cls = cls
         info._decorator_args = dict(params)
         cls.__tvm_ffi_type_info__ = info
+        _attach_field_objects(cls, info, frozen=frozen)
         all_fields = []
         for tf in info.all_fields:
             if tf.dataclass_field is None:
                 tf.dataclass_field = _field_from_cxx(tf)
             f = tf.dataclass_field
-            if frozen:
-                f = Field(
-                    frozen=True, init=f.init, repr=f.repr, hash=f.hash, compare=f.compare,
-                    kw_only=f.kw_only, structural_eq=f.structural_eq, doc=f.doc,
-                )
-                f.name = tf.name
+            if frozen and not f.frozen:
+                # An ancestor's field, frozen in this class only.
+                f = _copy.copy(f)
+                f.frozen = True
             all_fields.append(f)
         install_common(cls, all_fields, params)
         core._register_object(index, cls)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import copy as _copy
+from collections import namedtuple as _namedtuple
+
+from ..type_schema import TypeSchema
 
 
 def is_dataclass(obj) -> bool:
@@ -70,3 +73,51 @@ def astuple(obj, *, tuple_factory=tuple):
         return tuple_factory(_to_python(getattr(o, f.name), dict, recurse) for f in fields(o))
 
     return recurse(obj)
+
+
+def _make_namedtuple(typename, fields):
+    """A :func:`collections.namedtuple` class ``typename`` with one item per
+    :class:`Field` of ``fields`` (in that order, all required, ``init=False``
+    ones too; defaults are not used) that converts each item as the field
+    converts it: ``Rec = _make_namedtuple("Rec", fields(Point))`` makes
+    tuples whose construction, ``_make`` and ``_replace`` check and convert
+    like ``Point``'s fields, without making a ``Point``.  A field's schema is
+    its ``_ty_schema``, else ``TypeSchema.from_annotation(field.type)`` (the
+    Fields are not changed).  A bad value is a TypeError
+    ``"<typename>.<field>: ..."`` whose cause is the conversion's error."""
+    cls = _namedtuple(typename, [f.name for f in fields])
+    names = cls._fields
+    schemas = tuple(
+        f._ty_schema if f._ty_schema is not None else TypeSchema.from_annotation(f.type)
+        for f in fields
+    )
+    cls.__annotations__ = {f.name: f.type for f in fields if f.type is not None}
+    plain_new = cls.__new__
+    plain_make = cls._make.__func__
+
+    def __new__(klass, /, *args, **kwargs):
+        raw = plain_new(klass, *args, **kwargs)
+        out = []
+        for name, schema, value in zip(names, schemas, raw):
+            try:
+                out.append(schema.convert(value))
+            except TypeError as exc:
+                raise TypeError(f"{typename}.{name}: {exc}") from exc
+        return plain_new(klass, *out)
+
+    __new__.__signature__ = _signature_of(plain_new)
+    __new__.__doc__ = plain_new.__doc__
+
+    def _make(klass, iterable):
+        # The plain _make checks the length without calling __new__.
+        return klass(*plain_make(klass, iterable))
+
+    cls.__new__ = staticmethod(__new__)
+    cls._make = classmethod(_make)
+    return cls
+
+
+def _signature_of(fn):
+    import inspect
+
+    return inspect.signature(fn)

@@ -100,6 +100,88 @@ class Enum(core.Object, metaclass=_EnumMeta):
         """The variants in declaration order."""
         return iter(cls.__dict__.get("_ffi_enum_entries", ()))
 
+    @classmethod
+    def def_attr(cls, name, *, default=core.MISSING):
+        """An :class:`EnumAttrMap`: attribute ``name`` of this enum's
+        variants, set per variant after the enum is defined."""
+        return EnumAttrMap(cls, name, default=default)
+
+
+class EnumAttrMap:
+    """A per-variant attribute of an enum, kept outside the variants (so
+    any module can add one to an enum it does not own)::
+
+        cost = Op.def_attr("cost", default=0)
+        cost[Op.ADD] = 1
+        cost[Op.ADD], cost[Op.MUL], Op.ADD in cost   # 1, 0, True
+
+    Every map of the same enum and name shares the values (an ffi Dict per
+    name, held by the enum class).  Keys must be variants of the enum
+    (TypeError otherwise); reading a variant without a value gives the
+    default, or KeyError when there is none."""
+
+    __slots__ = ("_default", "_enum_cls", "_name")
+
+    def __init__(self, enum_cls, name, *, default=core.MISSING):
+        if not (isinstance(enum_cls, type) and issubclass(enum_cls, Enum)):
+            raise TypeError(f"EnumAttrMap needs an Enum class, got {enum_cls!r}")
+        if not isinstance(name, str):
+            raise TypeError(f"EnumAttrMap attribute name must be a str, got {name!r}")
+        self._enum_cls = enum_cls
+        self._name = name
+        self._default = default
+
+    @property
+    def name(self):
+        """The attribute's name."""
+        return self._name
+
+    def _check(self, variant):
+        if not isinstance(variant, self._enum_cls):
+            raise TypeError(
+                f"expected a variant of {self._enum_cls.__name__}, got {variant!r}"
+            )
+
+    def _column(self, create):
+        columns = self._enum_cls.__dict__.get("__ffi_enum_attrs__")
+        if columns is None:
+            if not create:
+                return None
+            columns = {}
+            type.__setattr__(self._enum_cls, "__ffi_enum_attrs__", columns)
+        column = columns.get(self._name)
+        if column is None and create:
+            from ..container import Dict
+
+            column = columns[self._name] = Dict({})
+        return column
+
+    def __setitem__(self, variant, value):
+        self._check(variant)
+        self._column(True)[variant] = value
+
+    def __getitem__(self, variant):
+        self._check(variant)
+        column = self._column(False)
+        if column is not None and variant in column:
+            return column[variant]
+        if self._default is not core.MISSING:
+            return self._default
+        raise KeyError(f"{variant!r} has no value for attribute {self._name!r}")
+
+    def __contains__(self, variant):
+        if not isinstance(variant, self._enum_cls):
+            return False
+        column = self._column(False)
+        return column is not None and variant in column
+
+    def get(self, variant, default=None):
+        """The variant's value, or ``default`` when it has none."""
+        return self[variant] if variant in self else default
+
+    def __repr__(self):
+        return f"EnumAttrMap({self._enum_cls.__name__}, {self._name!r})"
+
 
 class IntEnum(Enum):
     """An enum whose ``value`` is the variant's integer index."""

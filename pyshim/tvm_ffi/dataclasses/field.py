@@ -38,6 +38,7 @@ class Field:
 
     __slots__ = (
         "name",
+        "_ty_schema",
         "type",
         "default",
         "default_factory",
@@ -56,8 +57,9 @@ class Field:
     def __init__(
         self,
         name: str | None = None,
-        type: Any = None,
+        _ty_schema: Any = None,
         *,
+        type: Any = None,
         default: Any = MISSING,
         default_factory: Callable[[], Any] | Any = MISSING,
         frozen: bool = False,
@@ -74,7 +76,7 @@ class Field:
         if default is not MISSING and default_factory is not MISSING:
             raise ValueError("cannot specify both default and default_factory")
         if default_factory is not MISSING and not callable(default_factory):
-            raise TypeError(f"default_factory must be callable, got {default_factory!r}")
+            raise TypeError(f"default_factory must be a callable, got {default_factory!r}")
         if structural_eq not in _STRUCTURAL_EQ_FIELD:
             raise ValueError(
                 "field structural_eq must be None, 'ignore', 'def', 'def-pattern' or "
@@ -83,6 +85,7 @@ class Field:
         if doc is not None and not isinstance(doc, str):
             raise TypeError(f"field doc must be a str or None, got {doc!r}")
         self.name = name
+        self._ty_schema = _ty_schema
         self.type = type
         self.default = default
         self.default_factory = default_factory
@@ -109,6 +112,59 @@ class Field:
         for key in ("frozen", "init", "repr", "hash", "compare", "kw_only"):
             parts.append(f"{key}={getattr(self, key)!r}")
         return f"Field({', '.join(parts)})"
+
+
+class init_property:
+    """A field computed once, right after construction, by the decorated
+    method::
+
+        @py_class("mylib.Box")
+        class Box(Object):
+            w: int
+            h: int
+
+            @init_property
+            def area(self) -> int:
+                return self.w * self.h
+
+    ``py_class`` makes ``area`` a field of the type (``init=False``,
+    ``structural_eq="ignore"``, typed by the return annotation, ``Any``
+    without one), so the value lives in the FFI object and C++ reads it
+    like any field.  After the object is made (and before
+    ``__post_init__``), each init_property of the class and its py_class
+    ancestors is computed, root class first; a subclass's init_property
+    of the same name replaces its parent's function.
+    """
+
+    __slots__ = ("func", "name", "return_annotation", "doc")
+
+    def __init__(self, func):
+        if not callable(func):
+            raise TypeError(f"init_property needs a function, got {func!r}")
+        self.func = func
+        self.name = None
+        self.return_annotation = getattr(func, "__annotations__", {}).get("return")
+        self.doc = getattr(func, "__doc__", None)
+
+    def __get__(self, obj, objtype=None):
+        return self
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        ann = self.return_annotation
+        if ann is None:
+            ann = _any()
+        own = owner.__dict__.get("__annotations__")
+        if own is None:
+            own = {}
+            owner.__annotations__ = own
+        own[name] = ann
+
+
+def _any():
+    import typing
+
+    return typing.Any
 
 
 def field(

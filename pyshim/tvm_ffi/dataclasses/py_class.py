@@ -20,7 +20,14 @@ from .._type_info import (
 from ..registry import _kwargs_sentinel
 from . import _methods
 from ._types import _Mismatch, describe_value, schema_of
-from .field import KW_ONLY, MISSING, Field
+from ._typemethod import (  # noqa: F401  (method and the collector live here too)
+    _collect_py_methods,
+    _is_method_marked,
+    _type_attr_options,
+    method,
+    register_py_methods,
+)
+from .field import KW_ONLY, MISSING, Field, init_property
 
 # py_class(structural_eq=...) -> TVMFFISEqHashKind.
 _STRUCTURAL_KINDS = {
@@ -95,6 +102,10 @@ def _check_one_ffi_parent(cls):
 def _field_from_cxx(tf) -> Field:
     """A Field describing a field declared in C++ (defaults stay in C++)."""
     f = Field(
+        tf.name,
+        tf.ty,
+        default=tf.c_default,
+        default_factory=tf.c_default_factory,
         frozen=tf.frozen,
         init=tf.c_init,
         repr=tf.c_repr,
@@ -124,6 +135,7 @@ def _has_default(f: Field) -> bool:
 
 def _collect_fields(cls, kw_only_default, frozen_default, globalns):
     fields = []
+    init_props = {}
     kw_only = kw_only_default
     for name, annotation in _own_annotations(cls).items():
         if _is_classvar(annotation):
@@ -134,7 +146,12 @@ def _collect_fields(cls, kw_only_default, frozen_default, globalns):
                 delattr(cls, name)
             continue
         value = cls.__dict__.get(name, MISSING)
-        if isinstance(value, Field):
+        if isinstance(value, init_property):
+            # A field computed after construction (see _init_property_funcs).
+            f = Field(init=False, structural_eq="ignore", doc=value.doc)
+            f.metadata["init_property"] = True
+            init_props[name] = value.func
+        elif isinstance(value, Field):
             f = value
         else:
             f = Field(default=value)
@@ -154,7 +171,18 @@ def _collect_fields(cls, kw_only_default, frozen_default, globalns):
         if name in cls.__dict__:
             delattr(cls, name)
         fields.append(f)
+    if init_props:
+        cls.__ffi_init_property_funcs__ = init_props
     return fields
+
+
+def _init_property_funcs(cls):
+    """``(name, function)`` of every init_property of ``cls`` and its
+    bases, root first; a subclass's function replaces its parent's."""
+    funcs = {}
+    for klass in reversed(cls.__mro__):
+        funcs.update(klass.__dict__.get("__ffi_init_property_funcs__", {}))
+    return list(funcs.items())
 
 
 def _make_check(type_key, name, schema):
@@ -172,10 +200,13 @@ def _make_check(type_key, name, schema):
     return check
 
 
-def _define_entry(type_key, f: Field, schema):
+def _define_entry(type_key, f: Field, schema, bad_default=None):
     flags = 0
     default = None
-    if f.default_factory is not MISSING:
+    if bad_default is not None:
+        flags |= FLAG_HAS_DEFAULT | FLAG_DEFAULT_FROM_FACTORY
+        default = core._convert_to_ffi_func(_raising_default(bad_default))
+    elif f.default_factory is not MISSING:
         flags |= FLAG_HAS_DEFAULT | FLAG_DEFAULT_FROM_FACTORY
         default = core._convert_to_ffi_func(f.default_factory)
     elif f.default is not MISSING:
@@ -197,17 +228,30 @@ def _define_entry(type_key, f: Field, schema):
 
 
 def _check_default(type_key, f, schema):
+    """Converts ``f.default`` to the field's type.  A default that does not
+    convert is accepted here (as upstream does) and reported when it is
+    used: the message is returned, None when the default is fine."""
     if f.default is MISSING:
-        return
+        return None
     if f.default is None and schema.nullable:
-        return
+        return None
     try:
         f.default = schema.convert(f.default)
     except _Mismatch:
-        raise TypeError(
-            f"default of field `{type_key}.{f.name}` must be {schema.describe()}, "
+        return (
+            f"default for field '{f.name}' of {type_key} must be {schema.describe()}, "
             f"got {describe_value(f.default)}"
-        ) from None
+        )
+    return None
+
+
+def _raising_default(message):
+    """A default factory that raises ``TypeError(message)`` when called."""
+
+    def bad_default():
+        raise TypeError(message)
+
+    return bad_default
 
 
 def _make_init(cls, all_fields, ctor, post_init):
@@ -301,6 +345,7 @@ def _register(cls, type_key, params, caller_locals=None):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
         raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
     _check_one_ffi_parent(cls)
+    _collect_py_methods(cls)  # a classmethod among them fails before the key is taken
     if params.get("slots", True):
         cls = _with_slots(cls)
     if type_key is None:
@@ -324,6 +369,11 @@ def _register(cls, type_key, params, caller_locals=None):
     own = _collect_fields(cls, params["kw_only"], params["frozen"], globalns)
     inherited = _inherited_fields(parent)
     inherited_names = {f.name for f in inherited}
+    # An init_property over a parent's field only replaces the function.
+    own = [
+        f for f in own
+        if not (f.metadata.get("init_property") and f.name in inherited_names)
+    ]
     for f in own:
         if f.name in inherited_names:
             raise TypeError(
@@ -345,12 +395,38 @@ def _register(cls, type_key, params, caller_locals=None):
     core._register_object(type_index, cls)
 
     schemas = [schema_of(f.type, globalns, localns) for f in own]
-    for f, schema in zip(own, schemas):
-        _check_default(type_key, f, schema)
-    entries = [_define_entry(type_key, f, s) for f, s in zip(own, schemas)]
-    _methods.ffi_func("ffi.DataclassDefine")(
-        type_index, entries, _STRUCTURAL_KINDS[params["structural_eq"]]
+    for f in own:
+        f.type = _resolved(f.type, globalns, localns)
+    _define_fields(
+        cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
+        lambda: register_py_methods(cls, type_index, globalns, localns),
     )
+    all_fields = inherited + own
+    _install_methods(cls, info, all_fields, params)
+    return cls
+
+
+def _resolved(annotation, globalns, localns):
+    """A string annotation evaluated (Field.type is the resolved annotation,
+    as :func:`typing.get_type_hints` gives it); kept as the string while it
+    names something not defined yet."""
+    if not isinstance(annotation, str):
+        return annotation
+    try:
+        return eval(annotation, globalns, localns)  # noqa: S307
+    except Exception:  # noqa: BLE001 - a forward reference stays a string
+        return annotation
+
+
+def _define_fields(cls, info, own, schemas, structural_kind, before_refresh=None):
+    """Defines the type's own fields through ``ffi.DataclassDefine`` and
+    puts each on ``cls`` as a property."""
+    type_key = info.type_key
+    bad = [_check_default(type_key, f, schema) for f, schema in zip(own, schemas)]
+    entries = [_define_entry(type_key, f, s, b) for f, s, b in zip(own, schemas, bad)]
+    _methods.ffi_func("ffi.DataclassDefine")(info.type_index, entries, structural_kind)
+    if before_refresh is not None:
+        before_refresh()
     info._refresh()
     for tf, f, schema in zip(info.fields, own, schemas):
         tf.dataclass_field = f
@@ -360,16 +436,71 @@ def _register(cls, type_key, params, caller_locals=None):
         tf.c_default = f.default
         tf.c_default_factory = f.default_factory
         setattr(cls, f.name, tf.as_property(cls, frozen=f.frozen))
-    all_fields = inherited + own
-    _install_methods(cls, info, all_fields, params)
-    return cls
+
+
+def register_py_class(parent_info, type_key, type_cls):
+    """``core._register_py_class``: a new FFI type ``type_key`` under
+    ``parent_info``'s type, bound to ``type_cls`` (a subclass of
+    tvm_ffi.Object), without fields yet; its :class:`TypeInfo`.  A key in
+    use is a ValueError and leaves the existing type alone."""
+    if not (isinstance(type_cls, type) and issubclass(type_cls, core.Object)):
+        raise TypeError(f"_register_py_class needs a subclass of tvm_ffi.Object, got {type_cls!r}")
+    if not isinstance(type_key, str) or "." not in type_key:
+        raise ValueError(
+            f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
+        )
+    type_index = core._alloc_type_index(type_key, parent_info.type_index)
+    info = _type_info(type_index)
+    info.type_cls = type_cls
+    core._register_object(type_index, type_cls)
+    return info
+
+
+def register_fields(info, fields, structure_kind=None):
+    """``TypeInfo._register_fields``: defines ``fields`` (:class:`Field` objects
+    with ``name`` and ``_ty_schema`` (a :class:`tvm_ffi.core.TypeSchema`)
+    or ``type`` (an annotation)) as the type's own fields, in order, and
+    puts them on the bound class as properties.  ``structure_kind`` is the
+    structural kind's number (None: ``"tree"``)."""
+    from ._types import annotation_of
+
+    cls = info.type_cls
+    if cls is None:
+        raise TypeError(f"type {info.type_key} is bound to no class: use _register_py_class")
+    schemas = []
+    for f in fields:
+        if not isinstance(f, Field) or not isinstance(f.name, str):
+            raise TypeError(f"_register_fields needs named Field objects, got {f!r}")
+        if f._ty_schema is not None:
+            if f.type is None:
+                f.type = annotation_of(f._ty_schema)
+            schemas.append(schema_of(annotation_of(f._ty_schema)))
+        else:
+            schemas.append(schema_of(f.type if f.type is not None else _Any()))
+        if f.kw_only is None:
+            f.kw_only = False
+        if f.hash is None:
+            f.hash = f.compare
+    kind = _STRUCTURAL_KINDS["tree"] if structure_kind is None else structure_kind
+    _define_fields(cls, info, list(fields), schemas, kind)
+
+
+def _Any():
+    import typing
+
+    return typing.Any
 
 
 def _install_methods(cls, info, all_fields, params):
     own = cls.__dict__
     ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
+    props = _init_property_funcs(cls)
+    post_init = hasattr(cls, "__post_init__")
     if params["init"] and "__init__" not in own:
-        cls.__init__ = _make_init(cls, all_fields, ctor, hasattr(cls, "__post_init__"))
+        made = _make_init(cls, all_fields, ctor, post_init and not props)
+        if props:
+            made = _with_init_properties(cls, made, props, post_init)
+        cls.__init__ = made
     elif "__init__" not in own:
         # init=False: construction takes the type's __ffi_init__ arguments.
         def __init__(self, *args, **kwargs):
@@ -390,6 +521,30 @@ def _install_methods(cls, info, all_fields, params):
 
         cls.__ffi_init__ = __ffi_init__
     install_common(cls, all_fields, params)
+
+
+def _with_init_properties(cls, made, props, post_init):
+    """``made`` (an __init__ that does not call __post_init__) followed by
+    computing and storing each init_property (frozen fields too), then
+    ``__post_init__`` when the class has one."""
+    import inspect
+
+    setters = None
+
+    def __init__(self, *args, **kwargs):
+        nonlocal setters
+        made(self, *args, **kwargs)
+        if setters is None:
+            setters = [(getattr(cls, name), func) for name, func in props]
+        for prop, func in setters:
+            prop.set(self, func(self))
+        if post_init:
+            self.__post_init__()
+
+    __init__.__qualname__ = made.__qualname__
+    __init__.__module__ = made.__module__
+    __init__.__signature__ = inspect.signature(made)
+    return __init__
 
 
 def install_common(cls, all_fields, params):

@@ -50,7 +50,9 @@ class NamedTypeSchema(TypeSchema):
         structural_eq: str | None = None,
         frozen: bool = False,
     ) -> None:
-        super().__init__(schema.origin, schema.args, schema.named_args, schema.type_key)
+        super().__init__(
+            schema.origin, schema.args, named_args=schema.named_args, type_key=schema.type_key
+        )
         self.name = name
         self.size = size
         self.alignment = alignment
@@ -132,6 +134,8 @@ class ObjectInfo:
         fields = [_field_schema(f) for f in type_info.fields]
         methods = []
         for m in type_info.methods:
+            if m.name == "__ffi_init__":  # the constructor: rendered as __init__/__ffi_init__
+                continue
             schema = _schema_from_metadata(getattr(m, "metadata", None) or {})
             if schema is None or schema.origin != "Callable":
                 schema = TypeSchema("Callable")
@@ -156,10 +160,7 @@ class ObjectInfo:
             has_init=has_init,
             ancestors=[info.type_key for info in chain],
             # Only a type with its own metadata knows its size (others inherit a parent's).
-            total_size=(
-                getattr(type_info, "total_size", None)
-                if getattr(type_info, "_has_type_metadata", False) else None
-            ),
+            total_size=getattr(type_info, "total_size", None),
             is_final=_lookup_type_attr(type_info.type_index, "__ffi_type_final__"),
         )
 
