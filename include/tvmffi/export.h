@@ -131,7 +131,7 @@ int CallExported(const F& f, const std::string& name, const TVMFFIAny* args, int
   try {
     using Sig = detail::FunctionSignature<std::decay_t<F>>;
     if (num_args != static_cast<int32_t>(Sig::kArity)) {
-      detail::ThrowArityMismatch(name, Sig::kArity, num_args);
+      detail::ThrowArityMismatch<Sig>(name, num_args);
     }
     // The caller's result slot holds None on entry (the safe-call convention).
     detail::CallTyped<F, Sig>(f, name, reinterpret_cast<const AnyView*>(args), result,

@@ -86,11 +86,41 @@ inline std::string FunctionContext(const std::string& func_name) {
   ThrowTypeMismatch(expected, actual,
                     FunctionContext(func_name) + "argument " + DecimalString(index + 1));
 }
-// Throws TypeError "[In function <name>: ]expected <n> arguments, got <m>".
-[[noreturn]] inline void ThrowArityMismatch(const std::string& func_name, size_t expected,
-                                            int32_t actual) {
-  TVMFFI_THROW(TypeError) << FunctionContext(func_name) << "expected " << expected
-                          << (expected == 1 ? " argument" : " arguments") << ", got " << actual;
+// The printed type of a parameter or return type in a signature ("void" for
+// no return value).
+template <typename T>
+std::string SignatureTypeStr() {
+  if constexpr (std::is_void<T>::value) {
+    return "void";
+  } else {
+    return TypeTraitsOf<T>::TypeStr();
+  }
+}
+
+template <typename Sig, size_t... I>
+std::string SignatureTextImpl(std::index_sequence<I...>) {
+  std::string out = "(";
+  ((out += (I == 0 ? "" : ", ") + DecimalString(static_cast<int64_t>(I)) + ": " +
+           SignatureTypeStr<std::tuple_element_t<I, typename Sig::ArgsTuple>>()),
+   ...);
+  return out + ") -> " + SignatureTypeStr<typename Sig::Return>();
+}
+
+// "(0: int, 1: str) -> float": the signature Sig (FunctionSignature) as error
+// messages show it, parameters numbered from 0.  Built only when an error is.
+template <typename Sig>
+std::string SignatureText() {
+  return SignatureTextImpl<Sig>(std::make_index_sequence<Sig::kArity>());
+}
+
+// Throws TypeError "Mismatched number of arguments when calling:
+// `<name><signature>`. Expected <n> but got <m> arguments" (upstream's text;
+// an unnamed function shows the signature alone).
+template <typename Sig>
+[[noreturn]] void ThrowArityMismatch(const std::string& func_name, int32_t actual) {
+  TVMFFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << func_name
+                          << SignatureText<Sig>() << "`. Expected " << Sig::kArity
+                          << " but got " << actual << " arguments";
 }
 
 template <typename T>
@@ -158,7 +188,7 @@ class TypedFunctionObj : public FunctionObj {
     try {
       auto* self = static_cast<TypedFunctionObj*>(Object::FromHandle(handle));
       if (num_args != static_cast<int32_t>(Sig::kArity)) {
-        detail::ThrowArityMismatch(self->name_, Sig::kArity, num_args);
+        detail::ThrowArityMismatch<Sig>(self->name_, num_args);
       }
       detail::CallTyped<F, Sig>(self->f_, self->name_, reinterpret_cast<const AnyView*>(args),
                                 result, std::make_index_sequence<Sig::kArity>());

@@ -108,14 +108,17 @@ TEST_CASE("Function: typed C++ functions convert arguments and results", "[funct
   CHECK(ThrownBy([&] { f(1, 2.0, 3, true); }) ==
         "TypeError: In function demo: argument 3: expected str, got int");
   CHECK(ThrownBy([&] { f(1, 2.0); }) ==
-        "TypeError: In function demo: expected 4 arguments, got 2");
+        "TypeError: Mismatched number of arguments when calling: `demo(0: int, 1: float, 2: str, "
+        "3: bool) -> str`. Expected 4 but got 2 arguments");
 }
 
 TEST_CASE("Function: an unnamed typed function reports the bare argument", "[function]") {
   Function f = Function::FromTyped([](int64_t x) { return x * 2; });
   CHECK(f(21).As<int64_t>() == 42);
   CHECK(ThrownBy([&] { f("no"); }) == "TypeError: argument 1: expected int, got str");
-  CHECK(ThrownBy([&] { f(); }) == "TypeError: expected 1 argument, got 0");
+  CHECK(ThrownBy([&] { f(); }) ==
+        "TypeError: Mismatched number of arguments when calling: `(0: int) -> int`. Expected 1 "
+        "but got 0 arguments");
 }
 
 TEST_CASE("Function: exceptions inside become errors at the boundary", "[function]") {

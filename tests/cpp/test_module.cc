@@ -155,7 +155,8 @@ TEST_CASE("Module: errors name the path, or the function and the library", "[mod
   CHECK(ThrownBy([&] { mod["add_one"]("x"); }) ==
         "TypeError: In function add_one: argument 1: expected int, got str");
   CHECK(ThrownBy([&] { mod["add_one"](); }) ==
-        "TypeError: In function add_one: expected 1 argument, got 0");
+        "TypeError: Mismatched number of arguments when calling: `add_one(0: int) -> int`. "
+        "Expected 1 but got 0 arguments");
   // A module global given something else.
   CHECK(ThrownBy([] { Call("ffi.ModuleGetKind", String("x")); }) ==
         "TypeError: In function ffi.ModuleGetKind: argument 1: expected ffi.Module, got str");

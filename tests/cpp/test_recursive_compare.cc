@@ -404,9 +404,11 @@ TEST_CASE("RecursiveCompare: too deep nesting is an error", "[recursive_compare]
 
 TEST_CASE("RecursiveCompare: argument errors", "[recursive_compare]") {
   CHECK(ThrownBy([] { Call("ffi.RecursiveEq", Any(int64_t(1))); }) ==
-        "TypeError: In function ffi.RecursiveEq: expected 2 arguments, got 1");
+        "TypeError: Mismatched number of arguments when calling: `ffi.RecursiveEq(0: Any, 1: Any) -> "
+        "bool`. Expected 2 but got 1 arguments");
   CHECK(ThrownBy([] { Call("ffi.RecursiveHash"); }) ==
-        "TypeError: In function ffi.RecursiveHash: expected 1 argument, got 0");
+        "TypeError: Mismatched number of arguments when calling: `ffi.RecursiveHash(0: Any) -> int`. "
+        "Expected 1 but got 0 arguments");
 }
 
 TEST_CASE("RecursiveCompare: __ffi_eq__, __ffi_hash__ and __ffi_compare__ hooks",

@@ -227,8 +227,9 @@ TEST_CASE("Reflection: methods, static methods and __ffi_init__", "[reflection]"
                     "TypeError: In function refltest.Point.sum: argument 1: expected "
                     "refltest.Point, got int");
   CHECK_THROWS_WITH(init(int64_t(5)),
-                    "TypeError: In function refltest.Point.__ffi_init__: expected 2 arguments, "
-                    "got 1");
+                    "TypeError: Mismatched number of arguments when calling: "
+                    "`refltest.Point.__ffi_init__(0: int, 1: float) -> refltest.Point`. "
+                    "Expected 2 but got 1 arguments");
 }
 
 TEST_CASE("Reflection: a second ObjectDef of a type throws", "[reflection]") {

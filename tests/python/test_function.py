@@ -19,10 +19,29 @@ def test_call_takes_positional_arguments_only():
 def test_arity_and_type_errors_come_from_the_callee():
     with pytest.raises(TypeError) as info:
         t.add_one()
-    assert str(info.value) == "In function testing.add_one: expected 1 argument, got 0"
+    assert str(info.value) == (
+        "Mismatched number of arguments when calling: `testing.add_one(0: int) -> int`. "
+        "Expected 1 but got 0 arguments"
+    )
     with pytest.raises(TypeError) as info:
         t.add_one("x")
     assert str(info.value) == "In function testing.add_one: argument 1: expected int, got str"
+
+
+def test_arity_error_of_a_typed_global_shows_its_signature():
+    # Upstream's wording: the name, the numbered parameter types, the return type.
+    sig = "`testing.make_c_int_pair(0: int, 1: int) -> ffi.Object`"
+    f = tvm_ffi.get_global_func("testing.make_c_int_pair")
+    with pytest.raises(TypeError) as info:
+        f(1)
+    assert str(info.value) == (
+        "Mismatched number of arguments when calling: " + sig + ". Expected 2 but got 1 arguments"
+    )
+    with pytest.raises(TypeError) as info:
+        f(1, 2, 3)
+    assert str(info.value) == (
+        "Mismatched number of arguments when calling: " + sig + ". Expected 2 but got 3 arguments"
+    )
 
 
 def test_many_arguments():
