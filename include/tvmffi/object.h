@@ -363,13 +363,15 @@ class ObjectRef {
 // Declares the type information a class needs.  Use inside the class body.
 //   TVMFFI_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
 //   TVMFFI_DECLARE_DYNAMIC_TYPE(FooObj, "testing.Foo", ParentObj)
-#define TVMFFI_DECLARE_STATIC_TYPE(Class, index, key)        \
-  static constexpr const char* kTypeKey = key;               \
-  static constexpr int32_t kStaticTypeIndex = index;         \
+// The constants are [[maybe_unused]]: a class in an unnamed namespace that
+// never reads them would otherwise be a clang warning.
+#define TVMFFI_DECLARE_STATIC_TYPE(Class, index, key)                \
+  [[maybe_unused]] static constexpr const char* kTypeKey = key;      \
+  [[maybe_unused]] static constexpr int32_t kStaticTypeIndex = index; \
   static int32_t RuntimeTypeIndex() { return index; }
 
 #define TVMFFI_DECLARE_DYNAMIC_TYPE(Class, key, Parent)                                  \
-  static constexpr const char* kTypeKey = key;                                           \
+  [[maybe_unused]] static constexpr const char* kTypeKey = key;                          \
   static int32_t RuntimeTypeIndex() {                                                    \
     static const int32_t index = ::tvmffi::core::RegisterDynamicType(                    \
         key, Parent::RuntimeTypeIndex());                                                \
