@@ -51,6 +51,29 @@ constexpr uint64_t kCombinedRefCountWeakOne = uint64_t{1} << 32;
 constexpr uint64_t kCombinedRefCountBothOne = kCombinedRefCountStrongOne | kCombinedRefCountWeakOne;
 constexpr uint64_t kCombinedRefCountMaskUInt32 = kCombinedRefCountWeakOne - 1;
 
+#if defined(__SANITIZE_THREAD__)
+#define TVM_FFI_DETAIL_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TVM_FFI_DETAIL_TSAN 1
+#endif
+#endif
+
+/*!
+ * \brief Acquire side of the release decrements of `count`, before the object
+ *        they drop is destroyed.  ThreadSanitizer does not model fences (GCC
+ *        refuses them under -fsanitize=thread): there an acquire load of the
+ *        same count, which reads the end of its release sequence, does the job.
+ */
+TVM_FFI_INLINE void AcquireBeforeDelete(const uint64_t* count) {
+#ifdef TVM_FFI_DETAIL_TSAN
+  (void)__atomic_load_n(count, __ATOMIC_ACQUIRE);
+#else
+  (void)count;
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+}
+
 /*! \brief Whether an object with runtime type index `object_type_index` is a TargetType. */
 template <typename TargetType>
 TVM_FFI_INLINE bool IsObjectInstance(int32_t object_type_index);
@@ -149,11 +172,11 @@ class Object {
     uint64_t before = __atomic_fetch_sub(&header_.combined_ref_count,
                                          detail::kCombinedRefCountStrongOne, __ATOMIC_RELEASE);
     if (before == detail::kCombinedRefCountBothOne) {
-      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      detail::AcquireBeforeDelete(&header_.combined_ref_count);
       CallDeleter(kTVMFFIObjectDeleterFlagBitMaskBoth);
     } else if ((before & detail::kCombinedRefCountMaskUInt32) ==
                detail::kCombinedRefCountStrongOne) {
-      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      detail::AcquireBeforeDelete(&header_.combined_ref_count);
       CallDeleter(kTVMFFIObjectDeleterFlagBitMaskStrong);
       DecWeakRef();
     }
@@ -163,7 +186,7 @@ class Object {
     uint64_t before = __atomic_fetch_sub(&header_.combined_ref_count,
                                          detail::kCombinedRefCountWeakOne, __ATOMIC_RELEASE);
     if (before == detail::kCombinedRefCountWeakOne) {
-      __atomic_thread_fence(__ATOMIC_ACQUIRE);
+      detail::AcquireBeforeDelete(&header_.combined_ref_count);
       CallDeleter(kTVMFFIObjectDeleterFlagBitMaskWeak);
     }
   }
