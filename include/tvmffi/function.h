@@ -97,13 +97,27 @@ std::string SignatureTypeStr() {
   }
 }
 
+// Printed type of one parameter or of the result.
+using TypeStrFn = std::string (*)();
+
+// "(0: int, 1: str) -> float" from the printed types of the parameters and of
+// the result.  Not a template: every signature shares this code, and each
+// typed function adds only its table of TypeStrFn.
+inline std::string SignatureTextOf(const TypeStrFn* params, size_t arity, TypeStrFn result) {
+  std::string out = "(";
+  for (size_t i = 0; i < arity; ++i) {
+    if (i != 0) out += ", ";
+    out += DecimalString(static_cast<int64_t>(i)) + ": " + params[i]();
+  }
+  return out + ") -> " + result();
+}
+
 template <typename Sig, size_t... I>
 std::string SignatureTextImpl(std::index_sequence<I...>) {
-  std::string out = "(";
-  ((out += (I == 0 ? "" : ", ") + DecimalString(static_cast<int64_t>(I)) + ": " +
-           SignatureTypeStr<std::tuple_element_t<I, typename Sig::ArgsTuple>>()),
-   ...);
-  return out + ") -> " + SignatureTypeStr<typename Sig::Return>();
+  // One spare entry: a zero-parameter signature still has an array.
+  static constexpr TypeStrFn kParams[sizeof...(I) + 1] = {
+      &SignatureTypeStr<std::tuple_element_t<I, typename Sig::ArgsTuple>>..., nullptr};
+  return SignatureTextOf(kParams, sizeof...(I), &SignatureTypeStr<typename Sig::Return>);
 }
 
 // "(0: int, 1: str) -> float": the signature Sig (FunctionSignature) as error
@@ -115,12 +129,18 @@ std::string SignatureText() {
 
 // Throws TypeError "Mismatched number of arguments when calling:
 // `<name><signature>`. Expected <n> but got <m> arguments" (upstream's text;
-// an unnamed function shows the signature alone).
+// an unnamed function shows the signature alone).  One copy for every
+// signature; ThrowArityMismatch<Sig> only renders the signature.
+[[noreturn]] __attribute__((noinline, cold)) inline void ThrowArityMismatchOf(
+    const std::string& func_name, const std::string& signature, size_t arity, int32_t actual) {
+  TVMFFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << func_name
+                          << signature << "`. Expected " << arity << " but got " << actual
+                          << " arguments";
+}
+
 template <typename Sig>
 [[noreturn]] void ThrowArityMismatch(const std::string& func_name, int32_t actual) {
-  TVMFFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << func_name
-                          << SignatureText<Sig>() << "`. Expected " << Sig::kArity
-                          << " but got " << actual << " arguments";
+  ThrowArityMismatchOf(func_name, SignatureText<Sig>(), Sig::kArity, actual);
 }
 
 template <typename T>
