@@ -8,6 +8,8 @@
 #                 those tests skip), and the language samples (make test-lang)
 #   make test-python-full  the wheel, built once and installed into Python 3.12
 #                 and 3.13 with torch (torch tests required); CI
+#   make test-upstream-python  upstream apache-tvm-ffi's tests/python on our
+#                 package, and on upstream's package over our library; CI
 #   make asan     ctest and tests/python under ASan + UBSan, in build-asan/
 #   make fuzz     libFuzzer targets (clang, ASan + UBSan) in build-fuzz/, each run FUZZ_SECONDS
 #   make tsan     the C++ suite (with the thread-stress test) under ThreadSanitizer, in build-tsan/
@@ -53,7 +55,7 @@ CONFIGURE = cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=Release $(LAUNCHER) \
   -DCMAKE_COMPILE_WARNING_AS_ERROR=$(WERROR) $(CMAKE_ARGS)
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build demo test test-ctest test-python test-python-full asan bench clean test-lang \
+.PHONY: all build demo test test-ctest test-python test-python-full test-upstream-python asan bench clean test-lang \
         test-lang-run fuzz tsan valgrind
 
 all: demo
@@ -86,6 +88,12 @@ test-ctest:
 test-python:
 	$(NEED_PYTHON)
 	bash .ci/python-tests.sh quick $(BUILD)
+
+# Upstream apache-tvm-ffi's Python suite, on our package and on upstream's
+# package over our library (.ci/upstream-python.sh; issue 20).
+test-upstream-python: build
+	bash .ci/upstream-python.sh ours $(BUILD)
+	bash .ci/upstream-python.sh upstream-package $(BUILD)
 
 test-python-full:
 	WERROR=$(WERROR) bash .ci/python-tests.sh full
