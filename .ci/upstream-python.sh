@@ -42,6 +42,10 @@ case "$mode" in
     ;;
   upstream-package)
     [ -f "$build/libtvm_ffi.so" ] || fail "no $build/libtvm_ffi.so"
+    # Upstream's package also imports typing_extensions: an environment of
+    # its own, so the test environment's key (and make test's) stays.
+    venv="$(cached_venv "$py" upstream-pkg -r "$ROOT/.ci/requirements-test.txt" typing_extensions==4.16.0)" ||
+      fail "creating the environment for upstream's package"
     cache="$TVM_FFI_CACHE_DIR/upstream-wheels"
     mkdir -p "$cache"
     wheel="$(ls "$cache"/apache_tvm_ffi-"$version"-cp312-*.whl 2>/dev/null | head -n 1 || true)"

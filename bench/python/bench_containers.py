@@ -13,6 +13,7 @@ are nanoseconds per statement.
     python bench_containers.py --report ours.json [apache.json] [--markdown out.md]
 """
 import argparse
+import copy
 import json
 import platform
 import sys
@@ -43,6 +44,9 @@ CASES = [
     ("list(m.values())", "list(m.values())", "list(d.values())", "dict"),
     ("ffi.ArraySize(a)", "array_size(a)", "len(l)", "len(list)"),
     ("f(1)", "add_one(1)", "abs(1)", "abs(1)"),
+    # deepcopy: ours and apache-tvm-ffi's both go through ffi.DeepCopy
+    ("copy.deepcopy(a)", "deepcopy(a)", "deepcopy(l)", "list"),
+    ("copy.deepcopy(m)", "deepcopy(m)", "deepcopy(d)", "dict"),
 ]
 PER_ITEM = {"for x in a (per item)": N_ARRAY, "for k in m (per item)": N_MAP,
             "for k, v in m.items() (per item)": N_MAP}
@@ -62,6 +66,7 @@ def make_env():
         "lst": tvm_ffi.List(l), "m": tvm_ffi.Map(d), "d": d,
         "array_size": tvm_ffi.get_global_func("ffi.ArraySize"),
         "add_one": tvm_ffi.get_global_func("testing.add_one"),
+        "deepcopy": copy.deepcopy,
     }
 
 
