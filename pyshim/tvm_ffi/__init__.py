@@ -14,6 +14,33 @@ if _sys.version_info < (3, 12):  # pragma: no cover - the wheel is cp312-abi3
 import atexit as _atexit
 import os as _os
 
+
+def _refuse_mixed_installation():
+    """Stop when apache-tvm-ffi was installed into this same folder.
+
+    Both distributions (tvm-ffi and apache-tvm-ffi) install the import package
+    ``tvm_ffi``, and pip lets the second overwrite the first file by file.
+    Upstream's compiled core (``core.cpython-3XX-<platform>.so``) is preferred
+    by the import system over our ``core.abi3.so``, so a mixed folder would run
+    our Python files on upstream's extension.
+    """
+    here = _os.path.dirname(__file__)
+    foreign = sorted(
+        name for name in _os.listdir(here)
+        if (name.startswith("core.") and name.endswith((".so", ".pyd")) and name != "core.abi3.so")
+        or name == "cython"
+    )
+    if foreign:
+        raise ImportError(
+            f"tvm_ffi: {here} mixes two distributions: tvm-ffi and apache-tvm-ffi both install "
+            f"the package tvm_ffi, and files of apache-tvm-ffi are here ({', '.join(foreign)}). "
+            "Keep one of them: `pip uninstall -y tvm-ffi apache-tvm-ffi`, then "
+            "`pip install tvm-ffi` (or apache-tvm-ffi)."
+        )
+
+
+_refuse_mixed_installation()
+
 from . import core
 from .core import Device, Function, Object
 from ._device import device
