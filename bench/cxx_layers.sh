@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side: the same C++ benchmark (bench/cxx_layers/bench_layers.cc)
-# built against this project's headers (include/tvmffi) and against
+# built against this project's headers (include/tvm/ffi) and against
 # apache-tvm-ffi's (third_party/upstream), both linked to our libtvm_ffi.
 #
 #   bash bench/cxx_layers.sh [BUILD_DIR]     (make bench runs it)
@@ -58,7 +58,7 @@ if [ "${CXX_LAYERS_INSTR:-1}" != 0 ] && command -v valgrind > /dev/null; then
   done
 fi
 
-echo "C++ layers side by side: ours (include/tvmffi) vs upstream (apache-tvm-ffi headers),"
+echo "C++ headers side by side: ours (include/tvm/ffi) vs upstream (apache-tvm-ffi headers),"
 echo "both on this build's libtvm_ffi. $(date -u '+%Y-%m-%d %H:%M UTC'); CPU:" \
      "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1); nproc $(nproc);" \
      "load $(cut -d' ' -f1-3 /proc/loadavg); compiler $(sed -n 's/^# compiler\t//p' "$tmp/ours.1")"

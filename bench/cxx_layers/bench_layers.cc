@@ -1,7 +1,8 @@
-// One benchmark, compiled twice: against this project's C++ layer
-// (BENCH_SIDE_OURS, side_ours.h) and against apache-tvm-ffi's C++ headers
-// (BENCH_SIDE_UPSTREAM, side_upstream.h).  Both binaries link this project's
-// libtvm_ffi, so the only difference is the header-only code on each side.
+// One benchmark source written against the tvm::ffi C++ API, compiled twice:
+// with this project's headers (include/tvm/ffi, target cxx_layers_ours) and
+// with apache-tvm-ffi's (third_party/upstream, target cxx_layers_upstream).
+// Both binaries link this project's libtvm_ffi, so the only difference is the
+// header-only code each header set puts inline.
 //
 // Without arguments, prints one line per operation:
 //   "<key>\t<ns per op>\t<description>".
@@ -18,13 +19,20 @@
 #include <cstring>
 #include <string>
 
-#if defined(BENCH_SIDE_OURS)
-#include "side_ours.h"
-#elif defined(BENCH_SIDE_UPSTREAM)
-#include "side_upstream.h"
-#else
-#error "define BENCH_SIDE_OURS or BENCH_SIDE_UPSTREAM"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/string.h>
+
+#ifndef BENCH_SIDE_NAME
+#error "define BENCH_SIDE_NAME (the header set this binary was built with)"
 #endif
+
+namespace ffi = tvm::ffi;
 
 namespace {
 
@@ -92,59 +100,90 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [--count KEY N]\n", argv[0]);
     return 2;
   } else {
-    std::printf("# side\t%s\n# compiler\t%s\n", side::kName, __VERSION__);
+    std::printf("# side\t%s\n# compiler\t%s\n", BENCH_SIDE_NAME, __VERSION__);
   }
 
   {
-    side::Function add = side::MakeTyped([](int64_t a, int64_t b) { return a + b; });
-    int64_t check = side::Cast<int64_t>(add(int64_t(40), 2));
+    ffi::Function add = ffi::Function::FromTyped([](int64_t a, int64_t b) { return a + b; });
+    int64_t check = add(int64_t(40), 2).cast<int64_t>();
     if (check != 42) {
       std::fprintf(stderr, "add(40, 2) returned %lld\n", static_cast<long long>(check));
       return 1;
     }
     Run("call", "typed call add(i, 1) -> int64, Function from a C++ lambda", [&](int64_t i) {
-      int64_t r = side::Cast<int64_t>(add(i, 1));
+      int64_t r = add(i, 1).cast<int64_t>();
       DoNotOptimize(r);
     });
   }
 
+  {
+    // The error crosses the C ABI twice: the callee's throw becomes the
+    // thread's raised error, and the caller's Function::operator() rethrows it.
+    ffi::Function fail = ffi::Function::FromTyped([](int64_t i) -> int64_t {
+      TVM_FFI_THROW(ValueError) << "bad value " << i;
+      return i;
+    });
+    Run("throw_catch", "C++ throws in a Function, C++ caller catches ffi::Error", [&](int64_t i) {
+      try {
+        fail(i);
+      } catch (const ffi::Error& err) {
+        DoNotOptimize(err);
+      }
+    });
+  }
+
   Run("array3", "Array<int64_t>{1, 2, 3} create + destroy", [](int64_t) {
-    side::Array<int64_t> a{1, 2, 3};
+    ffi::Array<int64_t> a{1, 2, 3};
     DoNotOptimize(a);
   });
 
   {
-    side::Array<int64_t> a{1, 2, 3};
+    ffi::Array<int64_t> a{1, 2, 3};
     Run("array_read", "Array<int64_t> read 3 elements with operator[]", [&](int64_t) {
       int64_t s = a[0] + a[1] + a[2];
       DoNotOptimize(s);
     });
   }
 
+  {
+    ffi::Array<int64_t> a;
+    for (int64_t i = 0; i < 64; ++i) a.push_back(i);
+    Run("array_sum64", "Array<int64_t> of 64: sum with operator[] in a loop", [&](int64_t) {
+      int64_t s = 0;
+      for (size_t k = 0; k < a.size(); ++k) s += a[k];
+      DoNotOptimize(s);
+    });
+  }
+
+  Run("map3", "Map<String, int64_t>{{k, v} x 3} create + destroy", [](int64_t i) {
+    ffi::Map<ffi::String, int64_t> m{{"a", i}, {"b", 2}, {"c", 3}};
+    DoNotOptimize(m);
+  });
+
   Run("string28", "String of 28 bytes create + destroy", [](int64_t) {
-    side::String s(kText28, 28);
+    ffi::String s(kText28, 28);
     DoNotOptimize(s);
   });
 
   Run("any_int", "Any from int64 and cast back", [](int64_t i) {
-    side::Any a(i);
-    int64_t back = side::Cast<int64_t>(a);
+    ffi::Any a(i);
+    int64_t back = a.cast<int64_t>();
     DoNotOptimize(back);
   });
 
   {
-    side::ObjectRef ref = side::RefOf(side::MakePlainObject());
+    ffi::ObjectRef ref(ffi::make_object<ffi::Object>());
     Run("any_obj", "Any from ObjectRef and cast back to ObjectRef", [&](int64_t) {
-      side::Any a(ref);
-      side::ObjectRef back = side::Cast<side::ObjectRef>(a);
+      ffi::Any a(ref);
+      ffi::ObjectRef back = a.cast<ffi::ObjectRef>();
       DoNotOptimize(back);
     });
   }
 
   {
-    side::ObjectPtr p = side::MakePlainObject();
+    ffi::ObjectPtr<ffi::Object> p = ffi::make_object<ffi::Object>();
     Run("objptr_copy", "ObjectPtr<Object> copy + destroy", [&](int64_t) {
-      side::ObjectPtr q = p;
+      ffi::ObjectPtr<ffi::Object> q = p;
       DoNotOptimize(q);
     });
   }

@@ -127,6 +127,12 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
   // Values that are neither text nor objects are equal only when identical.
   if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
+  // Two inline strings (or two inline bytes) of different raw bytes differ:
+  // the ABI zeroes every byte after the text.
+  if (a.type_index == b.type_index &&
+      (a.type_index == kTVMFFISmallStr || a.type_index == kTVMFFISmallBytes)) {
+    return false;
+  }
   if (a.type_index == kTVMFFIStr && b.type_index == kTVMFFIStr) {  // the common text keys
     const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
     const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);

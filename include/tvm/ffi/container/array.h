@@ -34,6 +34,13 @@
 namespace tvm {
 namespace ffi {
 
+namespace detail {
+/*! \brief ValueError for a range of negative length (cold, out of line). */
+[[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowNegativeArraySize() {
+  TVM_FFI_THROW(ValueError) << "cannot construct an Array of negative size";
+}
+}  // namespace detail
+
 /*! \brief The ffi.Array object (type index kTVMFFIArray): elements stored inline. */
 class ArrayObj : public SeqBaseObj {
  public:
@@ -278,7 +285,7 @@ class Array : public ObjectRef {
   template <typename IterType>
   void Assign(IterType first, IterType last) {  // NOLINT(performance-unnecessary-value-param)
     int64_t n = static_cast<int64_t>(std::distance(first, last));
-    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot construct an Array of negative size";
+    if (TVM_FFI_PREDICT_FALSE(n < 0)) detail::ThrowNegativeArraySize();
     ArrayObj* p = GetArrayObj();
     if (p != nullptr && data_.unique() && p->TVMFFISeqCell::capacity >= n) {
       p->clear();
@@ -315,8 +322,8 @@ class Array : public ObjectRef {
 
  private:
   static T Convert(const Any& value) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(value); }
-  ArrayObj* NonNull() const {
-    if (data_ == nullptr) TVM_FFI_THROW(IndexError) << "cannot index a null array";
+  TVM_FFI_INLINE ArrayObj* NonNull() const {
+    if (TVM_FFI_PREDICT_FALSE(data_ == nullptr)) detail::ThrowIndexNullSeq("array");
     return GetArrayObj();
   }
   void NonNullForWrite(const char* what) const {

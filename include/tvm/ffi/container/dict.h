@@ -92,7 +92,7 @@ class Dict : public ObjectRef {
   template <typename IterType>
   Dict(IterType begin, IterType end) : ObjectRef(Make(Flatten(begin, end))) {}
   Dict(std::initializer_list<std::pair<K, V>> init)  // NOLINT(*)
-      : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
+      : ObjectRef(detail::MakeMapObject<detail::MapRuntime::kMakeDict>(init)) {}
   template <typename Hash, typename Equal>
   Dict(const std::unordered_map<K, V, Hash, Equal>& init)  // NOLINT(*)
       : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
@@ -114,16 +114,16 @@ class Dict : public ObjectRef {
   /*! \brief Maps `key` to `value` in place. */
   void Set(const K& key, const V& value) {
     EnsureDictObj();
-    detail::MapRuntimeFunction("ffi.DictSetItem")(*this, key, value);
+    detail::MapRuntimeFunction<detail::MapRuntime::kDictSetItem>()(*this, key, value);
   }
   /*! \brief Removes `key` in place when present. */
   void erase(const K& key) {
     if (count(key) == 0) return;
-    detail::MapRuntimeFunction("ffi.DictErase")(*this, key);
+    detail::MapRuntimeFunction<detail::MapRuntime::kDictErase>()(*this, key);
   }
   /*! \brief Removes every pair in place. */
   void clear() {
-    if (data_ != nullptr) detail::MapRuntimeFunction("ffi.DictClear")(*this);
+    if (data_ != nullptr) detail::MapRuntimeFunction<detail::MapRuntime::kDictClear>()(*this);
   }
 
   /*! \brief Iterates (key, value) pairs in insertion order, by value. */
@@ -182,16 +182,11 @@ class Dict : public ObjectRef {
  private:
   static V ConvertV(const Any& v) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(v); }
   static ObjectPtr<Object> Make(const std::vector<Any>& flat) {
-    return detail::MakeMapObject("ffi.Dict", flat);
+    return detail::MakeMapObject<detail::MapRuntime::kMakeDict>(flat);
   }
   template <typename IterType>
   static std::vector<Any> Flatten(IterType begin, IterType end) {
-    std::vector<Any> flat;
-    for (; begin != end; ++begin) {
-      flat.emplace_back(K((*begin).first));
-      flat.emplace_back(V((*begin).second));
-    }
-    return flat;
+    return detail::FlattenPairs<K, V>(begin, end);
   }
   void EnsureDictObj() {
     if (data_ == nullptr) data_ = Make({});

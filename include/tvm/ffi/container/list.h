@@ -227,8 +227,8 @@ class List : public ObjectRef {
 
  private:
   static T Convert(const Any& value) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(value); }
-  ListObj* NonNull() const {
-    if (data_ == nullptr) TVM_FFI_THROW(IndexError) << "cannot index a null list";
+  TVM_FFI_INLINE ListObj* NonNull() const {
+    if (TVM_FFI_PREDICT_FALSE(data_ == nullptr)) detail::ThrowIndexNullSeq("list");
     return GetListObj();
   }
   void NonNullForWrite(const char* what) const {

@@ -95,7 +95,7 @@ class Map : public ObjectRef {
   template <typename IterType>
   Map(IterType begin, IterType end) : ObjectRef(Make(Flatten(begin, end))) {}
   Map(std::initializer_list<std::pair<K, V>> init)  // NOLINT(*)
-      : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
+      : ObjectRef(detail::MakeMapObject<detail::MapRuntime::kMakeMap>(init)) {}
   template <typename Hash, typename Equal>
   Map(const std::unordered_map<K, V, Hash, Equal>& init)  // NOLINT(*)
       : ObjectRef(Make(Flatten(init.begin(), init.end()))) {}
@@ -202,16 +202,11 @@ class Map : public ObjectRef {
  private:
   static V ConvertV(const Any& v) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(v); }
   static ObjectPtr<Object> Make(const std::vector<Any>& flat) {
-    return detail::MakeMapObject("ffi.Map", flat);
+    return detail::MakeMapObject<detail::MapRuntime::kMakeMap>(flat);
   }
   template <typename IterType>
   static std::vector<Any> Flatten(IterType begin, IterType end) {
-    std::vector<Any> flat;
-    for (; begin != end; ++begin) {
-      flat.emplace_back(K((*begin).first));
-      flat.emplace_back(V((*begin).second));
-    }
-    return flat;
+    return detail::FlattenPairs<K, V>(begin, end);
   }
   MapObj* GetMapObj() const { return static_cast<MapObj*>(data_.get()); }
 

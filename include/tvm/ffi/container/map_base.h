@@ -32,7 +32,9 @@
 #include <tvm/ffi/object.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
+#include <new>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -216,20 +218,78 @@ class MapBaseObj : public Object {
 static_assert(sizeof(MapBaseObj::KVType) == 32, "a stored pair is two TVMFFIAny");
 
 namespace detail {
-/*! \brief The runtime's global function `name` (looked up once, kept for the process). */
-inline Function MapRuntimeFunction(const char* name) {
-  return Function::GetGlobalRequired(name);
+/*!
+ * \brief The runtime functions the map headers call, each looked up once per
+ *        library on first use and kept for the life of the process (never
+ *        released, so no destructor runs after libtvm_ffi is gone).
+ */
+enum class MapRuntime { kMakeMap, kMakeDict, kDictSetItem, kDictErase, kDictClear };
+
+template <MapRuntime kWhich>
+inline const Function& MapRuntimeFunction() {
+  static const Function* const fn = [] {
+    constexpr const char* kNames[] = {"ffi.Map", "ffi.Dict", "ffi.DictSetItem", "ffi.DictErase",
+                                      "ffi.DictClear"};
+    return new Function(Function::GetGlobalRequired(kNames[static_cast<int>(kWhich)]));
+  }();
+  return *fn;
+}
+
+/*!
+ * \brief A new map object from the runtime's constructor (kMakeMap or
+ *        kMakeDict) applied to (key0, value0, key1, value1, ...): a repeated
+ *        key keeps its last value.
+ */
+template <MapRuntime kCtor>
+inline ObjectPtr<Object> MakeMapObject(const AnyView* flat, size_t n) {
+  Any made;
+  MapRuntimeFunction<kCtor>().CallPacked(flat, static_cast<int32_t>(n), &made);
+  return ObjectUnsafe::ObjectPtrFromObjectRef<Object>(std::move(made).as_or_throw<ObjectRef>());
+}
+template <MapRuntime kCtor>
+inline ObjectPtr<Object> MakeMapObject(const std::vector<Any>& flat) {
+  std::vector<AnyView> args(flat.begin(), flat.end());
+  return MakeMapObject<kCtor>(args.data(), args.size());
 }
 /*!
- * \brief A new map object from the runtime's constructor `ctor` ("ffi.Map"
- *        or "ffi.Dict") applied to (key0, value0, key1, value1, ...): a
- *        repeated key keeps its last value.
+ * \brief A new map object of the pairs of an initializer list, viewed in
+ *        place (no converted copies, no reference counting of the pairs).
  */
-inline ObjectPtr<Object> MakeMapObject(const char* ctor, const std::vector<Any>& flat) {
-  std::vector<AnyView> args(flat.begin(), flat.end());
-  Any made;
-  MapRuntimeFunction(ctor).CallPacked(args.data(), static_cast<int32_t>(args.size()), &made);
-  return ObjectUnsafe::ObjectPtrFromObjectRef<Object>(made.cast<ObjectRef>());
+template <MapRuntime kCtor, typename K, typename V>
+inline ObjectPtr<Object> MakeMapObject(std::initializer_list<std::pair<K, V>> init) {
+  constexpr size_t kOnStack = 8;  // pairs viewed from a stack array, no allocation
+  if (init.size() <= kOnStack) {
+    static_assert(std::is_trivially_destructible_v<AnyView>, "views are dropped without a destructor");
+    alignas(AnyView) unsigned char storage[2 * kOnStack * sizeof(AnyView)];
+    AnyView* args = reinterpret_cast<AnyView*>(storage);
+    size_t n = 0;
+    for (const std::pair<K, V>& kv : init) {
+      new (&args[n++]) AnyView(kv.first);
+      new (&args[n++]) AnyView(kv.second);
+    }
+    return MakeMapObject<kCtor>(args, n);
+  }
+  std::vector<AnyView> args;
+  args.reserve(2 * init.size());
+  for (const std::pair<K, V>& kv : init) {
+    args.emplace_back(kv.first);
+    args.emplace_back(kv.second);
+  }
+  return MakeMapObject<kCtor>(args.data(), args.size());
+}
+/*! \brief (key0, value0, ...) of the pairs of [begin, end), converted to K and V. */
+template <typename K, typename V, typename IterType>
+std::vector<Any> FlattenPairs(IterType begin, IterType end) {
+  std::vector<Any> flat;
+  using Category = typename std::iterator_traits<IterType>::iterator_category;
+  if constexpr (std::is_base_of_v<std::forward_iterator_tag, Category>) {
+    flat.reserve(2 * static_cast<size_t>(std::distance(begin, end)));
+  }
+  for (; begin != end; ++begin) {
+    flat.emplace_back(K((*begin).first));
+    flat.emplace_back(V((*begin).second));
+  }
+  return flat;
 }
 /*! \brief The pairs of `obj` flattened to (key0, value0, ...). */
 template <typename MapObjType>

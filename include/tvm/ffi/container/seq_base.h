@@ -28,6 +28,21 @@
 namespace tvm {
 namespace ffi {
 
+namespace detail {
+/*!
+ * \brief The throws of element access, out of line and cold, so that the
+ *        checked reads themselves stay small enough to inline into loops.
+ */
+[[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowSeqIndexOutOfBounds(int64_t i,
+                                                                              int64_t size) {
+  TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds " << size;
+}
+/*! \brief IndexError `cannot index a null <kind>` (kind: "array", "list"). */
+[[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowIndexNullSeq(const char* kind) {
+  TVM_FFI_THROW(IndexError) << "cannot index a null " << kind;
+}
+}  // namespace detail
+
 /*!
  * \brief Elements of a sequence object: `size` constructed Any values at
  *        `data`, room for `capacity`.
@@ -176,9 +191,11 @@ class SeqBaseObj : public Object, protected TVMFFISeqCell {
   /// \endcond
 
  private:
-  void CheckIndex(int64_t i) const {
-    if (i < 0 || i >= TVMFFISeqCell::size) {
-      TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds " << TVMFFISeqCell::size;
+  TVM_FFI_INLINE void CheckIndex(int64_t i) const {
+    // One unsigned comparison covers i < 0 too.
+    if (TVM_FFI_PREDICT_FALSE(static_cast<uint64_t>(i) >=
+                              static_cast<uint64_t>(TVMFFISeqCell::size))) {
+      detail::ThrowSeqIndexOutOfBounds(i, TVMFFISeqCell::size);
     }
   }
   int64_t CheckInsertIndex(int64_t idx) const {
