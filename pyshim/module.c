@@ -267,7 +267,7 @@ static int module_exec(PyObject *module) {
       tvmffi_py_init_container(module, st) != 0 || tvmffi_py_init_map(module, st) != 0 ||
       tvmffi_py_init_device(module, st) != 0 || tvmffi_py_init_error(module, st) != 0 ||
       tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0 ||
-      tvmffi_py_init_property(module, st) != 0) {
+      tvmffi_py_init_property(module, st) != 0 || tvmffi_py_init_cany(module, st) != 0) {
     return -1;
   }
   {

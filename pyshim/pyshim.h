@@ -676,6 +676,9 @@ TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *
                                                  int32_t align, int contiguous,
                                                  TVMFFIObjectHandle *out);
 
+/* cany.c: core.CAny, an owned TVMFFIAny (TypeSchema.convert results). */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_cany(PyObject *module, tvmffi_py_state *st);
+
 /* device.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_device_new(tvmffi_py_state *st, DLDevice dev);
