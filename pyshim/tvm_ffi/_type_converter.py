@@ -356,6 +356,8 @@ def _object_converter(type_key: str, index: int):
 
     def conv(value):
         value = normalize(value)
+        if index == _SHAPE and isinstance(value, (list, tuple, core.ArrayBase, core.ListBase)):
+            return _to_shape(value, type_key)
         if isinstance(value, core.Object):
             if is_subtype_index(_type_index(value), index):
                 return value
@@ -367,8 +369,6 @@ def _object_converter(type_key: str, index: int):
                 return variant
         if value is None or isinstance(value, (bool, int, float, str, bytes, bytearray)):
             return _fail(type_key, value)
-        if index == _SHAPE and isinstance(value, (list, tuple, _seq_classes())):
-            return _to_shape(value, type_key)
         # What a call would pass for the value (an exception becomes an
         # ffi.Error, anything else an ffi.OpaquePyObject, ...).
         try:
@@ -403,19 +403,22 @@ def _enum_variant(cls, value):
 
 
 def _to_shape(value, type_key):
+    """An ffi.Shape from a sequence of ints (a Shape is a tuple already)."""
     from .container import Shape
 
+    if isinstance(value, Shape):
+        return value
     items = list(value)
-    if not all(type(x) is int or (isinstance(x, int) and not isinstance(x, bool)) for x in items):
-        _fail(type_key, value)
+    for i, item in enumerate(items):
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise _Mismatch(
+                f"expected {type_key}, got {describe(value)} "
+                f"(element [{i}] is {describe(item)}, not int)"
+            )
     return Shape(items)
 
 
 # ---- containers ---------------------------------------------------------------------
-
-
-def _seq_classes():
-    return (core.ArrayBase, core.ListBase)
 
 
 def _container_classes():

@@ -301,7 +301,13 @@ class TypeSchema:
         try:
             text = core._lookup_type_attr(index, "__ffi_convert_type_schema__")
         except Exception:
-            return None
+            text = None
+        if text is None:
+            # A py_class may declare it in its class body only.
+            from ._type_info import type_info
+
+            cls = type_info(index).type_cls
+            text = cls.__dict__.get("__ffi_convert_type_schema__") if cls is not None else None
         if not isinstance(text, str):
             return None
         return TypeSchema.from_json_str(text)
@@ -402,8 +408,10 @@ class TypeSchema:
     def to_json(self) -> dict[str, Any]:
         """The schema as a JSON object (origins in their Python spelling)."""
         out: dict[str, Any] = {"type": self.type_key or self.origin}
-        if self.args:
+        if self.args or (self.origin == "tuple" and self.args == ()):
             out["args"] = [a.to_json() for a in self.args]
+        if self.fallback is not None:
+            out["fallback"] = self.fallback.to_json()
         if self.named_args is not None:
             out["named_args"] = {
                 key: [a.to_json() for a in value] for key, value in self.named_args.items()
