@@ -145,6 +145,9 @@ typedef struct {
   PyObject *dtype_cls;  /* tvm_ffi.dtype (a str subclass)           */
   PyObject *shape_cls;  /* tvm_ffi.Shape (a tuple subclass)         */
   PyObject *c_void_p;   /* ctypes.c_void_p                          */
+  /* The class of Devices handed to Python (core._set_class_device: a
+   * subclass of device_type), NULL for device_type itself. */
+  PyTypeObject *device_cls;
 
   /* core.Tensor and the DLPack argument path (tensor.c). */
   tvmffi_py_tensor_state tensor;
