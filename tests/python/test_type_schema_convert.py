@@ -502,3 +502,21 @@ def test_to_json_round_trips_tuples_and_fallbacks():
         back = TypeSchema.from_json_obj(schema.to_json())
         assert back == schema and back.args == schema.args
         assert repr(back) == repr(schema)
+
+
+def test_input_repr_widens_by_the_convert_type_schema():
+    from tvm_ffi.dataclasses import py_class
+
+    key = "testing.type_schema_convert.ExprLike"
+
+    @py_class(key)
+    class ExprLike(core.Object):
+        __ffi_convert_type_schema__ = (
+            '{"type":"Union","args":[{"type":"int"},{"type":"%s"}]}' % key
+        )
+
+    schema = TypeSchema.from_annotation(ExprLike)
+    assert schema.output_repr() == key
+    assert schema.input_repr() == f"int | {key}"
+    assert A(tuple[ExprLike, ...]).input_repr() == f"Array[int | {key}]"
+    assert A(tuple[ExprLike, ...]).repr() == f"Array[{key}]"
