@@ -48,8 +48,9 @@ static PyObject *type_name_of(DLDevice dev) {
 }
 
 PyObject *tvmffi_py_device_new(tvmffi_py_state *st, DLDevice dev) {
-  allocfunc alloc = (allocfunc)PyType_GetSlot(st->device_type, Py_tp_alloc);
-  PyObject *self = alloc(st->device_type, 0);
+  PyTypeObject *tp = st->device_cls != NULL ? st->device_cls : st->device_type;
+  allocfunc alloc = (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+  PyObject *self = alloc(tp, 0);
   if (self != NULL) ((tvmffi_py_device *)self)->device = dev;
   return self;
 }
@@ -452,8 +453,32 @@ static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *arg
   return tvmffi_py_datatype_new(tvmffi_py_module_state(module), dt);
 }
 
+/* _set_class_device(cls): Devices handed to Python (results, callback
+ * arguments) are made as `cls`, core.Device or a subclass of it; also sets
+ * core._CLASS_DEVICE. */
+static PyObject *mod_set_class_device(PyObject *module, PyObject *cls) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, st->device_type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_device needs core.Device or a subclass, got %R",
+                 cls);
+    return NULL;
+  }
+  if (PyModule_AddObjectRef(module, "_CLASS_DEVICE", cls) != 0) return NULL;
+  if ((PyTypeObject *)cls == st->device_type) {
+    Py_CLEAR(st->device_cls);
+  } else {
+    PyTypeObject *old = st->device_cls;
+    st->device_cls = (PyTypeObject *)Py_NewRef(cls);
+    Py_XDECREF((PyObject *)old);
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef device_functions[] = {
     {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
+    {"_set_class_device", mod_set_class_device, METH_O,
+     "_set_class_device(cls): the class (core.Device or a subclass) of Devices returned to "
+     "Python; core._CLASS_DEVICE names it."},
     {NULL, NULL, 0, NULL}};
 
 int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
@@ -462,5 +487,5 @@ int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
     return -1;
   }
   if (PyModule_AddFunctions(module, device_functions) != 0) return -1;
-  return 0;
+  return PyModule_AddObjectRef(module, "_CLASS_DEVICE", (PyObject *)st->device_type);
 }

@@ -165,6 +165,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->tb_frames);
   Py_VISIT(st->dtype_cls);
   Py_VISIT(st->shape_cls);
+  Py_VISIT(st->device_cls);
   Py_VISIT(st->c_void_p);
   {
     int r = tvmffi_py_tensor_traverse(st, visit, arg);
@@ -205,6 +206,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->tb_frames);
   Py_CLEAR(st->dtype_cls);
   Py_CLEAR(st->shape_cls);
+  Py_CLEAR(st->device_cls);
   Py_CLEAR(st->c_void_p);
   tvmffi_py_tensor_clear(st);
   tvmffi_py_protocol_clear(st);
@@ -267,7 +269,7 @@ static int module_exec(PyObject *module) {
       tvmffi_py_init_container(module, st) != 0 || tvmffi_py_init_map(module, st) != 0 ||
       tvmffi_py_init_device(module, st) != 0 || tvmffi_py_init_error(module, st) != 0 ||
       tvmffi_py_init_callback(module, st) != 0 || tvmffi_py_init_tensor(module, st) != 0 ||
-      tvmffi_py_init_property(module, st) != 0) {
+      tvmffi_py_init_property(module, st) != 0 || tvmffi_py_init_cany(module, st) != 0) {
     return -1;
   }
   {

@@ -145,6 +145,9 @@ typedef struct {
   PyObject *dtype_cls;  /* tvm_ffi.dtype (a str subclass)           */
   PyObject *shape_cls;  /* tvm_ffi.Shape (a tuple subclass)         */
   PyObject *c_void_p;   /* ctypes.c_void_p                          */
+  /* The class of Devices handed to Python (core._set_class_device: a
+   * subclass of device_type), NULL for device_type itself. */
+  PyTypeObject *device_cls;
 
   /* core.Tensor and the DLPack argument path (tensor.c). */
   tvmffi_py_tensor_state tensor;
@@ -675,6 +678,9 @@ TVMFFI_PY_HIDDEN void tvmffi_py_protocol_clear(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *arr,
                                                  int32_t align, int contiguous,
                                                  TVMFFIObjectHandle *out);
+
+/* cany.c: core.CAny, an owned TVMFFIAny (TypeSchema.convert results). */
+TVMFFI_PY_HIDDEN int tvmffi_py_init_cany(PyObject *module, tvmffi_py_state *st);
 
 /* device.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st);

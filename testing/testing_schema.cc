@@ -39,7 +39,10 @@ TVMFFI_REGISTER_GLOBAL("testing.schema_id_tensor", [](Tensor x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_opt_int",
                        [](std::optional<int64_t> x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_opt_str", [](std::optional<String> x) { return x; });
+TVMFFI_REGISTER_GLOBAL("testing.schema_id_opt_obj",
+                       [](std::optional<ObjectRef> x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_arr_int", [](Array<int64_t> x) { return x; });
+TVMFFI_REGISTER_GLOBAL("testing.schema_id_arr_obj", [](Array<ObjectRef> x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_arr_str", [](Array<String> x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_arr", [](Array<Any> x) { return x; });
 TVMFFI_REGISTER_GLOBAL("testing.schema_id_list", [](List x) { return x; });

@@ -34,11 +34,18 @@ def convert_func(pyfunc: Callable, tensor_cls: type | None = None) -> core.Funct
 
 
 def _to_py_class_value(value: Any) -> Any:
-    """The Python value a py_class field conversion produced.  Upstream's
-    conversions hand back an owned-Any holder (``core.CAny``) that this
-    unwraps; here conversions already return Python values, so the value
-    comes back as it is."""
-    return value
+    """The Python value held by a :class:`core.CAny` (what
+    :meth:`TypeSchema.convert` returns), as a field of that value reads
+    back: strings as :class:`core.String`, bytes as :class:`core.Bytes`,
+    objects shared (not copied).  Any other value comes back as it is."""
+    if type(value) is not core.CAny:
+        return value
+    out = value._to_py()
+    if type(out) is str:
+        return core.String(out)
+    if type(out) is bytes:
+        return core.Bytes(out)
+    return out
 
 
 core._to_py_class_value = _to_py_class_value

@@ -112,4 +112,4 @@ def test_type_schema_takes_upstreams_parameters():
     index = tvm_ffi.testing.TestIntPair.__tvm_ffi_type_info__.type_index
     Holder = _make("OTI", [Field("p", TypeSchema(key, origin_type_index=index))])
     assert Holder(p=tvm_ffi.testing.TestIntPair(1, 2)).p.a == 1
-    assert TypeSchema("int").origin_type_index is None  # not derived
+    assert TypeSchema("int").origin_type_index == 1  # derived from the origin when not given

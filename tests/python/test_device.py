@@ -62,3 +62,26 @@ def test_removed_names_do_not_exist():
     assert not hasattr(d, "device_type")
     assert not hasattr(Device, "cpu")
     assert not hasattr(Device, "cuda")
+
+
+def test_set_class_device_picks_the_class_of_returned_devices():
+    import tvm_ffi.testing  # noqa: F401  (registers testing.echo)
+    from tvm_ffi import core
+
+    class MyDevice(tvm_ffi.Device):
+        pass
+
+    echo = tvm_ffi.get_global_func("testing.echo")
+    assert core._CLASS_DEVICE is core.Device
+    core._set_class_device(MyDevice)
+    try:
+        assert core._CLASS_DEVICE is MyDevice
+        out = echo(tvm_ffi.device("cuda", 1))
+        assert type(out) is MyDevice and out == tvm_ffi.device("cuda", 1)
+    finally:
+        core._set_class_device(core.Device)
+    assert core._CLASS_DEVICE is core.Device
+    assert type(echo(tvm_ffi.device("cpu", 0))) is core.Device
+    with pytest.raises(TypeError) as e:
+        core._set_class_device(int)
+    assert str(e.value) == "_set_class_device needs core.Device or a subclass, got <class 'int'>"

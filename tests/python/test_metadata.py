@@ -81,6 +81,10 @@ def test_nested_schemas():
         "Callable[[str | None], str | None]")
     assert str(TypeSchema.from_json_str(schema_of("testing.schema_arr_opt"))) == (
         "Callable[[Array[int | None], str], int]")
+    assert str(TypeSchema.from_json_str(schema_of("testing.schema_id_opt_obj"))) == (
+        "Callable[[Object | None], Object | None]")
+    assert str(TypeSchema.from_json_str(schema_of("testing.schema_id_arr_obj"))) == (
+        "Callable[[Array[Object]], Array[Object]]")
 
 
 def test_packed_functions_have_an_untyped_schema():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy as _copy
 from collections import namedtuple as _namedtuple
 
+from .. import core
 from ..type_schema import TypeSchema
 
 
@@ -100,7 +101,7 @@ def _make_namedtuple(typename, fields):
         out = []
         for name, schema, value in zip(names, schemas, raw):
             try:
-                out.append(schema.convert(value))
+                out.append(core._to_py_class_value(schema.convert(value)))
             except TypeError as exc:
                 raise TypeError(f"{typename}.{name}: {exc}") from exc
         return plain_new(klass, *out)
