@@ -6,7 +6,7 @@ import sys
 
 from .. import core
 from ..core import Object
-from ..dataclasses import c_class
+from ..dataclasses import IntEnum, StrEnum, c_class, entry
 
 
 def _requires(minor):
@@ -227,3 +227,28 @@ def _make_object_from_packed_args():
     if f is None:
         raise RuntimeError("libtvm_ffi has no ffi.MakeObjectFromPackedArgs")
     return f
+
+
+class _TestCxxIntEnum(IntEnum, type_key="testing.TestCxxIntEnum"):
+    """An IntEnum registered in C++; its variants are defined here."""
+
+    low = entry(value=10)
+    high = entry(value=20)
+
+
+class _TestCxxStrEnum(StrEnum, type_key="testing.TestCxxStrEnum"):
+    """A StrEnum registered in C++; its variants are defined here."""
+
+    add = entry(value="+")
+    mul = entry(value="*")
+
+
+@c_class("testing.TestCxxEnumHolder")
+class _TestCxxEnumHolder(Object):
+    """priority (a _TestCxxIntEnum) and opcode (a _TestCxxStrEnum); both take
+    their variant's payload too."""
+
+    __test__ = False
+
+    priority: _TestCxxIntEnum
+    opcode: _TestCxxStrEnum
