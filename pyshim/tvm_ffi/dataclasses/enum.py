@@ -424,7 +424,7 @@ def _define_variants(cls, binders, declared, type_key, cxx_backed, payload):
 
 
 def _install_behaviour(cls, payload, user_names):
-    """``name``; for payload enums comparison, hash and str by value; the
+    """For payload enums ``name``, comparison, hash and str by value; the
     default repr (``Cls.name`` for payload enums, ``type_key.name`` else)."""
     user_repr = "__repr__" in user_names
     if payload is None:
@@ -453,6 +453,8 @@ def _install_behaviour(cls, payload, user_names):
     for name, fn in own.items():
         if name not in user_names:
             type.__setattr__(cls, name, fn)
+    if "name" not in user_names:
+        type.__setattr__(cls, "name", property(_name))
     if not user_repr:
         cls.__repr__ = lambda self: f"{type(self).__name__}.{self.name}"
 
@@ -460,6 +462,3 @@ def _install_behaviour(cls, payload, user_names):
 def _name(self):
     """The variant's name: its string index."""
     return str(self._str_index)
-
-
-Enum.name = property(_name)
