@@ -229,6 +229,10 @@ def _make_object_from_packed_args():
     return f
 
 
+# testing.TestEnumVariant's C++ singletons (made on demand: see testing_enum.cc).
+core._get_global_func("testing.enum_variant_register")()
+
+
 class _TestCxxIntEnum(IntEnum, type_key="testing.TestCxxIntEnum"):
     """An IntEnum registered in C++; its variants are defined here."""
 
