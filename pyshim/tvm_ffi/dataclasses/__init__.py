@@ -5,6 +5,7 @@ from ..core import Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
 from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
+from .gen_abi_cpp import gen_abi_cpp
 from .field import KW_ONLY, MISSING, Field, field, init_property
 from .py_class import py_class
 
@@ -25,6 +26,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "py_class",
