@@ -41,7 +41,6 @@
 #include "error.h"
 #include "list.h"
 #include "object.h"
-#include "reflection.h"
 #include "string.h"
 
 namespace tvmffi {
