@@ -209,7 +209,10 @@ def test_cxx_types_and_their_dependencies():
     assert 'TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP("testing.TestCxxIntEnum", 3);' in header
     assert "  ::tvm::ffi::Arc<::testing::TestCxxIntEnumObj> priority;  // offset=24" in header
     derived = gen_abi_cpp("testing.TestObjectDerived")
-    assert "struct alignas(8) TestObjectDerivedObj : public ::testing::TestObjectBaseObj {" in derived
+    assert (
+        "struct alignas(8) TestObjectDerivedObj : public ::testing::TestObjectBaseObj {"
+        in derived
+    )
     assert 'TVM_FFI_DECLARE_OBJECT_INFO_LOOKUP("testing.TestObjectDerived", 2);' in derived
 
 
@@ -217,7 +220,8 @@ def test_builtin_types_need_no_struct():
     empty = gen_abi_cpp(["ffi.Function", "ffi.Array"])
     assert "struct" not in empty and "namespace" not in empty
     assert empty.startswith("#pragma once\n\n#include <tvm/ffi/tvm_ffi.h>\n\n\nstatic_assert(")
-    with pytest.raises(ValueError, match="Static TVM-FFI type 'ffi.OpaquePyObject' is not supported"):
+    unsupported = "Static TVM-FFI type 'ffi.OpaquePyObject' is not supported"
+    with pytest.raises(ValueError, match=unsupported):
         gen_abi_cpp("ffi.OpaquePyObject")
 
 
@@ -259,7 +263,8 @@ def test_lowering_without_a_schema_and_of_native_optionals():
 
     leaf = {"type": "gtest.Leaf"}
     assert lower(leaf, 8) == "::tvm::ffi::Arc<::gtest::LeafObj>"
-    assert lower({"type": "Optional", "args": [leaf]}, 8) == "::tvm::ffi::ObjectPtr<::gtest::LeafObj>"
+    optional = {"type": "Optional", "args": [leaf]}
+    assert lower(optional, 8) == "::tvm::ffi::ObjectPtr<::gtest::LeafObj>"
     assert lower({"type": "Optional", "args": [leaf]}, 16) == (
         "::tvm::ffi::Optional<::tvm::ffi::Arc<::gtest::LeafObj>>")
     assert lower({"type": "Variant", "args": [leaf, {"type": "gtest.Node"}]}, 8) == (

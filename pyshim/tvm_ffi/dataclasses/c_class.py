@@ -144,7 +144,8 @@ def _set_init_signature(init_fn, info):
             continue
         default = core.MISSING if tf.c_has_default else inspect.Parameter.empty
         if tf.c_kw_only:
-            kw_only.append(inspect.Parameter(tf.name, inspect.Parameter.KEYWORD_ONLY, default=default))
+            kind = inspect.Parameter.KEYWORD_ONLY
+            kw_only.append(inspect.Parameter(tf.name, kind, default=default))
         else:
             kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
             (optional if tf.c_has_default else required).append(

@@ -82,7 +82,9 @@ _MAPPINGS = {"Map": "Map", "ffi.Map": "Map", "Dict": "Dict", "ffi.Dict": "Dict",
 _UNIONS = ("Union", "Variant")
 
 # Static type indices of fields without a schema.
-_STATIC_CARRIERS = {1: "int64_t", 2: "bool", 3: "double", 4: "void*", 5: "DLDataType", 6: "DLDevice"}
+_STATIC_CARRIERS = {
+    1: "int64_t", 2: "bool", 3: "double", 4: "void*", 5: "DLDataType", 6: "DLDevice"
+}
 _DYN_OBJECT_BEGIN = 128
 
 _CXX_KEYWORDS = frozenset(
@@ -499,7 +501,9 @@ def _select(selectors: Any) -> list[str]:
                 every = _registered_object_keys()
             matched = [k for k in every if fnmatch.fnmatchcase(k, selector)]
             if not matched:
-                raise ValueError(f"Type-key selector {selector!r} did not match any registered type")
+                raise ValueError(
+                    f"Type-key selector {selector!r} did not match any registered type"
+                )
             keys.update(dict.fromkeys(sorted(matched)))
             continue
         index = core._object_type_key_to_index(selector)
