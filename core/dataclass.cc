@@ -406,7 +406,8 @@ int64_t RegionEnd(const TVMFFITypeInfo* info) {
 
 // The slots of an ancestor the deleter releases: a defined type's own plan,
 // else its reflected fields by static type index and size: an 8-byte object
-// reference (an object index, or -1 for String and Bytes); POD fields need
+// reference (an object index, or -1 for String and Bytes) or a 16-byte
+// str/bytes cell (index 65/66, released as an Any); POD fields need
 // nothing.  Any other field (an index of -1 at another size: an Any, a
 // std::optional, ...) cannot be told apart from its metadata, so such a
 // parent is refused rather than released wrongly.
@@ -417,6 +418,10 @@ std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent, const std:
     int32_t t = f->field_static_type_index;
     if (f->size == 8 && (t >= kTVMFFIStaticObjectBegin || t == kTVMFFIAny)) {
       out.push_back({f->offset, Storage::kObject});
+    } else if (f->size == 16 && (t == kTVMFFIStr || t == kTVMFFIBytes)) {
+      // A str/bytes cell of upstream's String layout (a TVMFFIAny: small
+      // inline or an object), e.g. ffi.Enum's _str_index.
+      out.push_back({f->offset, Storage::kAny});
     } else if (t < 0 || t >= kTVMFFIStaticObjectBegin) {
       TVMFFI_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
                               << std::string(parent->type_key.data, parent->type_key.size)

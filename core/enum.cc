@@ -1,4 +1,4 @@
-// The enumeration types' reflection (see enum.h).
+// The enumeration types' reflection and their JSON form (see enum.h).
 #include "enum.h"
 
 #include <optional>
@@ -59,8 +59,36 @@ const bool kRegistered = RunAtLoad([] {
   RegisterStrField(StrEnumObj::RuntimeTypeIndex(), "value",
                    kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
                    "Canonical string index.");
+  // The state column exists from the start (None for every type), so that
+  // readers of the column find it before any enum is defined.
+  const TVMFFIByteArray name = {kEnumStateAttr, sizeof(kEnumStateAttr) - 1};
+  TVMFFIAny none{};
+  none.type_index = kTVMFFINone;
+  reflection_detail::Check(TVMFFITypeRegisterAttr(kTVMFFINone, &name, &none));
 });
 
 }  // namespace
+
+bool IsEnumType(int32_t type_index) {
+  return type_index >= kTVMFFIDynObjectBegin &&
+         TypeDerivesFrom(type_index, EnumObj::RuntimeTypeIndex());
+}
+
+Any EnumToJsonData(const EnumObj* obj) {
+  if (obj->IsInstanceIndex(IntEnumObj::RuntimeTypeIndex())) return Any(obj->_int_index);
+  return obj->_str_index;
+}
+
+Any EnumFromJsonData(int32_t type_index, const AnyView& data) {
+  bool is_int = TypeDerivesFrom(type_index, IntEnumObj::RuntimeTypeIndex());
+  const TVMFFIAny& raw = *data.raw();
+  if (is_int ? raw.type_index != kTVMFFIInt : !TypeTraits<String>::TryCast(&raw).has_value()) {
+    TVMFFI_THROW(TypeError) << "the data of an enum `" << TypeIndexToDisplayName(type_index)
+                            << "` node must be " << (is_int ? "an int" : "a str") << ", got "
+                            << TypeIndexToDisplayName(raw.type_index);
+  }
+  return EnumGet(type_index, data);
+}
+
 }  // namespace core
 }  // namespace tvmffi

@@ -21,6 +21,7 @@
 #include <tvmffi/shape.h>
 #include <tvmffi/string.h>
 #include "big_int_internal.h"
+#include "enum.h"
 #include "json.h"
 
 namespace tvmffi {
@@ -314,6 +315,13 @@ class GraphWriter {
       std::string text;
       json::AppendQuoted(decimal, &text);
       int64_t idx = Add(Node("ffi.BigInt", text));
+      obj_index_.emplace(obj, idx);
+      return idx;
+    }
+    if (IsEnumType(t)) {
+      // A singleton travels as its index; the reader finds it again.
+      Any data = EnumToJsonData(static_cast<const EnumObj*>(obj));
+      int64_t idx = Add(Node(TypeKeyOf(t).c_str(), json::Stringify(data)));
       obj_index_.emplace(obj, idx);
       return idx;
     }
@@ -735,6 +743,7 @@ class GraphReader {
     if (IsLeafKey(key)) return out;
     const TVMFFITypeInfo* info = ObjectType(index, key);
     if (TypeAttrFunction(kDataFromJsonAttr, info->type_index).has_value()) return out;
+    if (IsEnumType(info->type_index)) return out;  // data is the singleton's index
     if (data == nullptr || !IsMapLike(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
@@ -908,6 +917,10 @@ class GraphReader {
 
   Any BuildObject(int64_t index, const std::string& key, const TVMFFIAny* data) {
     const TVMFFITypeInfo* info = ObjectType(index, key);
+    if (IsEnumType(info->type_index)) {
+      if (data == nullptr) Fail(index, "an enum `" + key + "` node needs its index as data");
+      return EnumFromJsonData(info->type_index, AnyView::FromRaw(*data));
+    }
     if (std::optional<Function> hook = TypeAttrFunction(kDataFromJsonAttr, info->type_index)) {
       return (*hook)(data == nullptr ? AnyView() : AnyView::FromRaw(*data));
     }

@@ -543,6 +543,37 @@ done:
   return res;
 }
 
+/* _field_defaults(index) -> [default or None]: the default value (or
+ * default factory, by the field's flags) of each of the type's own fields;
+ * None for a field without the HasDefault flag. */
+static PyObject *mod_field_defaults(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  const TVMFFIFieldInfo *field_data;
+  PyObject *out;
+  int32_t i, num_fields;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  out = PyList_New(num_fields);
+  if (out == NULL) return NULL;
+  for (i = 0; i < num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &field_data[i];
+    PyObject *v;
+    if (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+      v = tvmffi_py_from_view(st, &f->default_value_or_factory);
+      if (v == NULL) {
+        Py_DECREF(out);
+        return NULL;
+      }
+    } else {
+      v = Py_NewRef(Py_None);
+    }
+    PyList_SetItem(out, i, v);
+  }
+  return out;
+}
+
 /* _member_metadata(index) -> ([field metadata JSON], [method metadata JSON]):
  * the metadata strings of the type's own fields and methods, in order ("" when
  * a member has none). */
@@ -770,6 +801,30 @@ static PyObject *mod_lookup_type_attr(PyObject *module, PyObject *const *args, P
   return tvmffi_py_from_view(st, entry);
 }
 
+/* _register_type_attr(type_index, attr_key, value) -> None: sets type
+ * attribute `attr_key` of the type to `value` (converted as a call argument
+ * is); the FFI error (e.g. a value already set) is raised as such. */
+static PyObject *mod_register_type_attr(PyObject *module, PyObject *const *args,
+                                        Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info;
+  TVMFFIByteArray name;
+  TVMFFIAny value;
+  int rc;
+  if (tvmffi_py_check_nargs("_register_type_attr", nargs, 3, 3) != 0) return NULL;
+  info = type_info_of(st, args[0]);
+  if (info == NULL) return NULL;
+  if (tvmffi_py_str_to_bytearray(args[1], &name) != 0) return NULL;
+  if (tvmffi_py_to_owned_any(st, args[2], &value) != 0) return NULL;
+  rc = TVMFFITypeRegisterAttr(info->type_index, &name, &value);
+  if (value.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value.v_obj);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 /* _error_create(kind, message, backtrace) -> a new ffi.Error object. */
 static PyObject *mod_error_create(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
   tvmffi_py_state *st = tvmffi_py_module_state(module);
@@ -807,10 +862,12 @@ static PyMethodDef object_functions[] = {
     {"_error_create", TVMFFI_PY_METH(mod_error_create), METH_FASTCALL, NULL},
     {"_lookup_type_attr", TVMFFI_PY_METH(mod_lookup_type_attr), METH_FASTCALL, NULL},
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
+    {"_register_type_attr", TVMFFI_PY_METH(mod_register_type_attr), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
     {"_type_layout", mod_type_layout, METH_O, NULL},
     {"_member_metadata", mod_member_metadata, METH_O, NULL},
+    {"_field_defaults", mod_field_defaults, METH_O, NULL},
     {"_field_get", TVMFFI_PY_METH(mod_field_get), METH_FASTCALL, NULL},
     {"_field_set", TVMFFI_PY_METH(mod_field_set), METH_FASTCALL, NULL},
     {"_object_use_count", mod_object_use_count, METH_O, NULL},

@@ -50,7 +50,7 @@ const bool kRegistered = RunAtLoad([] {
   ObjectDef<TestObjectDerivedObj>("TestObjectBase with an extra field of any type.")
       .Field("v_array", &TestObjectDerivedObj::v_array, "any value")
       .Field("v_map", &TestObjectDerivedObj::v_map, "any value", Any(Map()))
-      .AutoInit("Makes a TestObjectDerived(v_i64, v_f64, v_str, v_array).");
+      .AutoInit("Makes a TestObjectDerived(v_array, v_i64, v_f64, v_str, v_map).");
 });
 
 TVMFFI_REGISTER_GLOBAL("testing.make_test_object_base",

@@ -60,9 +60,9 @@ class TestObjectPtrHolderObj : public Object {
 
 // testing.TestCustomHash / TestCustomCompare / TestEqWithoutHash: key, label;
 // __ffi_init__(key, label) positional.  Their hooks look at key only:
-// TestCustomHash hashes key (__ffi_hash__); TestCustomCompare equates and
-// orders by key (__ffi_eq__, __ffi_compare__); TestEqWithoutHash equates by
-// key and has no hash hook.
+// TestCustomHash hashes key (__ffi_hash__); TestCustomCompare equates,
+// orders and hashes by key (__ffi_eq__, __ffi_compare__, __ffi_hash__);
+// TestEqWithoutHash equates by key and has no hash hook.
 class TestCustomHashObj : public Object {
  public:
   int64_t key = 0;
@@ -95,7 +95,7 @@ int64_t KeyOf(const AnyView& v) {
   return static_cast<const T*>(Object::FromHandle(v.raw()->v_obj))->key;
 }
 
-// testing.TestCxxClassBase(v_i64, v_i32) <- TestCxxClassDerived(+ v_f64,
+// testing.TestCxxClassBase(v_i64, v_i32; both ReprOff) <- TestCxxClassDerived(+ v_f64,
 // v_f32=8.0) <- TestCxxClassDerivedDerived(+ v_str="default", v_bool).
 class TestCxxClassBaseObj : public Object {
  public:
@@ -267,11 +267,15 @@ const bool kRegistered = RunAtLoad([] {
       .Attr("__ffi_hash__", Function::FromTyped([](AnyView self, Function fn_hash) {
               return fn_hash(KeyOf<TestCustomHashObj>(self)).As<int64_t>();
             }));
-  ObjectDef<TestCustomCompareObj>("Equal and ordered by key only (__ffi_eq__, __ffi_compare__).",
-                                  kTVMFFISEqHashKindTreeNode)
+  ObjectDef<TestCustomCompareObj>(
+      "Equal, ordered and hashed by key only (__ffi_eq__, __ffi_compare__, __ffi_hash__).",
+      kTVMFFISEqHashKindTreeNode)
       .Field("key", &TestCustomCompareObj::key)
       .Field("label", &TestCustomCompareObj::label)
       .Init<int64_t, String>()
+      .Attr("__ffi_hash__", Function::FromTyped([](AnyView self, Function fn_hash) {
+              return fn_hash(KeyOf<TestCustomCompareObj>(self)).As<int64_t>();
+            }))
       .Attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function fn_eq) {
               return fn_eq(KeyOf<TestCustomCompareObj>(a), KeyOf<TestCustomCompareObj>(b))
                   .As<bool>();
@@ -290,8 +294,9 @@ const bool kRegistered = RunAtLoad([] {
                   .As<bool>();
             }));
   ObjectDef<TestCxxClassBaseObj>("Base of the TestCxxClass hierarchy.", kTVMFFISEqHashKindTreeNode)
-      .Field("v_i64", &TestCxxClassBaseObj::v_i64)
-      .Field("v_i32", &TestCxxClassBaseObj::v_i32)
+      // Upstream registers both with repr(false).
+      .FieldWithFlags("v_i64", &TestCxxClassBaseObj::v_i64, kTVMFFIFieldFlagBitMaskReprOff)
+      .FieldWithFlags("v_i32", &TestCxxClassBaseObj::v_i32, kTVMFFIFieldFlagBitMaskReprOff)
       .AutoInit()
       // A type attribute of the base only, for lookups with and without ancestors.
       .Attr("testing.where", Any("TestCxxClassBase"));

@@ -213,7 +213,8 @@ inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
 // call time, through the C ABI).  It creates a default instance
 // (reflection_detail::CreateEmptyInstance), then sets each field from, in
 // order: the positional
-// arguments (fields not marked KwOnly, ancestors' fields first), the
+// arguments (fields not marked KwOnly, ancestors' fields first, those without
+// a default before those with one, as upstream orders them), the
 // keyword arguments (after the KWARGS sentinel: name, value, name, value...),
 // or the field's default (calling the factory when DefaultFromFactory).
 // A field with none of these is a TypeError, as are unknown or repeated names.
@@ -243,17 +244,20 @@ inline Function MakeAutoInit(int32_t type_index) {
         break;
       }
     }
-    size_t next = 0;
-    size_t max_positional = 0;
-    for (const TVMFFIFieldInfo* f : fields) max_positional += is_positional(f) ? 1 : 0;
-    if (static_cast<size_t>(num_positional) > max_positional) {
-      TVMFFI_THROW(TypeError) << context << "takes " << max_positional
+    // Positional parameters: those without a default first, then those
+    // with one (each group in field order).
+    std::vector<size_t> positional;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (size_t k = 0; k < fields.size(); ++k) {
+        bool has_default = (fields[k]->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
+        if (is_positional(fields[k]) && has_default == (pass == 1)) positional.push_back(k);
+      }
+    }
+    if (static_cast<size_t>(num_positional) > positional.size()) {
+      TVMFFI_THROW(TypeError) << context << "takes " << positional.size()
                               << " positional arguments but " << num_positional << " were given";
     }
-    for (int32_t i = 0; i < num_positional; ++i) {
-      while (!is_positional(fields[next])) ++next;
-      values[next++] = args[i].raw();
-    }
+    for (int32_t i = 0; i < num_positional; ++i) values[positional[i]] = args[i].raw();
     int32_t kw_begin = num_positional + 1;
     if (kw_begin < num_args && (num_args - kw_begin) % 2 != 0) {
       TVMFFI_THROW(TypeError) << context << "keyword arguments must be name/value pairs";

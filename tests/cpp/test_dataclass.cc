@@ -386,6 +386,30 @@ TEST_CASE("Dataclass: a type extending a C++ type releases the parent's fields t
   CHECK(UseCount(text) == 1);
 }
 
+TEST_CASE("Dataclass: a type extending ffi.Enum releases its 16-byte _str_index cell",
+          "[dataclass]") {
+  // ffi.Enum's _str_index is a str cell of upstream's String layout (16
+  // bytes at static index kTVMFFIStr): released as an Any.
+  int32_t parent = 0;
+  TVMFFIByteArray pk = ByteArrayOf("ffi.Enum");
+  REQUIRE(TVMFFITypeKeyToIndex(&pk, &parent) == 0);
+  int32_t t = Alloc("dctest.FromEnum", parent);
+  Define(t, {FieldEntry("arity", kTVMFFIInt)});
+  CHECK(FieldOf(t, "arity")->offset == 48);
+  String text(std::string(40, 'e'));
+  {
+    Any obj = New(t);
+    Set(obj, "_str_index", Any(text));
+    Set(obj, "_int_index", Any(int64_t(2)));
+    CHECK(Get(obj, "_str_index").As<std::string>() == std::string(40, 'e'));
+    CHECK(UseCount(text) == 2);
+    Set(obj, "_str_index", Any(String("ab")));  // the heap one is released
+    CHECK(UseCount(text) == 1);
+    Set(obj, "_str_index", Any(text));
+  }
+  CHECK(UseCount(text) == 1);
+}
+
 TEST_CASE("Dataclass: ShallowCopy shares held objects, DeepCopy copies them", "[dataclass]") {
   Any obj = New(KindsIndex());
   Array<int64_t> arr{1, 2, 3};

@@ -271,7 +271,7 @@ TEST_CASE("Reflection: the testing library's reflected types", "[reflection]") {
     CHECK(use_count(ref).As<int64_t>() == 2);
   }
 
-  Any d = FindMethod(derived, "__ffi_init__")(int64_t(1), 2.0, "s", int64_t(9));
+  Any d = FindMethod(derived, "__ffi_init__")(int64_t(9), int64_t(1), 2.0, "s");
   REQUIRE(d.type_index() == derived_index);
   ObjectRef dref = d.As<ObjectRef>();
   CHECK(Get(dref, FindField(derived, "v_array")).As<int64_t>() == 9);
@@ -338,9 +338,24 @@ TEST_CASE("Reflection: AutoInit takes positional arguments and defaults", "[refl
   CHECK_THROWS_WITH(init("one"),
                     "TypeError: __ffi_init__ of `testing.TestObjectBase`: argument `v_i64`: "
                     "expected int, got str");
-  CHECK_THROWS_WITH(InitOf("testing.TestObjectDerived")(int64_t(1)),
+  CHECK_THROWS_WITH(InitOf("testing.TestObjectDerived")(),
                     "TypeError: __ffi_init__ of `testing.TestObjectDerived`: missing argument "
                     "`v_array`");
+}
+
+TEST_CASE("Reflection: AutoInit's positional parameters put those without a default first",
+          "[reflection]") {
+  // TestObjectDerived: v_i64, v_f64, v_str (inherited, with defaults), then
+  // v_array (none): the first positional argument is v_array, as upstream.
+  const TVMFFITypeInfo* base = TVMFFIGetTypeInfo(KeyToIndex("testing.TestObjectBase"));
+  const TVMFFITypeInfo* derived = TVMFFIGetTypeInfo(KeyToIndex("testing.TestObjectDerived"));
+  Function init = InitOf("testing.TestObjectDerived");
+  ObjectRef one = init(int64_t(8)).As<ObjectRef>();
+  CHECK(Get(one, FindField(derived, "v_array")).As<int64_t>() == 8);
+  CHECK(Get(one, FindField(base, "v_i64")).As<int64_t>() == 10);
+  ObjectRef two = init(int64_t(8), int64_t(4)).As<ObjectRef>();
+  CHECK(Get(two, FindField(derived, "v_array")).As<int64_t>() == 8);
+  CHECK(Get(two, FindField(base, "v_i64")).As<int64_t>() == 4);
 }
 
 TEST_CASE("Reflection: AutoInit takes keyword arguments after KWARGS", "[reflection]") {
@@ -348,7 +363,7 @@ TEST_CASE("Reflection: AutoInit takes keyword arguments after KWARGS", "[reflect
   const TVMFFITypeInfo* base = TVMFFIGetTypeInfo(KeyToIndex("testing.TestObjectBase"));
   const TVMFFITypeInfo* derived = TVMFFIGetTypeInfo(KeyToIndex("testing.TestObjectDerived"));
   Function init = InitOf("testing.TestObjectDerived");
-  ObjectRef obj = init(int64_t(5), kw, "v_array", int64_t(8), "v_str", "named").As<ObjectRef>();
+  ObjectRef obj = init(int64_t(8), kw, "v_i64", int64_t(5), "v_str", "named").As<ObjectRef>();
   CHECK(Get(obj, FindField(base, "v_i64")).As<int64_t>() == 5);
   CHECK(Get(obj, FindField(base, "v_f64")).As<double>() == 10.0);
   CHECK(Get(obj, FindField(base, "v_str")).As<std::string>() == "named");
@@ -359,7 +374,7 @@ TEST_CASE("Reflection: AutoInit takes keyword arguments after KWARGS", "[reflect
                     "argument `nope`");
   CHECK_THROWS_WITH(init(int64_t(1), kw, "v_i64", int64_t(2), "v_array", int64_t(3)),
                     "TypeError: __ffi_init__ of `testing.TestObjectDerived`: multiple values for "
-                    "argument `v_i64`");
+                    "argument `v_array`");
   CHECK_THROWS_WITH(init(kw, "v_array"),
                     "TypeError: __ffi_init__ of `testing.TestObjectDerived`: keyword arguments "
                     "must be name/value pairs");

@@ -184,3 +184,103 @@ def test_errors():
         c_class("testing.DCPoint")(int)
     with pytest.raises(ValueError, match="order=True requires eq=True"):
         c_class("testing.DCPoint", order=True)
+
+
+def test_generated_init_signature_follows_the_field_flags():
+    from tvm_ffi.testing import (
+        _TestCxxAutoInit,
+        _TestCxxClassDerivedDerived,
+        _TestCxxInitSubset,
+        _TestCxxKwOnly,
+    )
+
+    P = inspect.Parameter
+
+    def shape(cls):
+        sig = inspect.signature(cls.__init__)
+        return [(p.name, p.kind, p.default is core.MISSING) for p in sig.parameters.values()]
+
+    # Without a default first, then with one; keyword-only last.
+    assert shape(_TestCxxClassDerivedDerived) == [
+        ("self", P.POSITIONAL_OR_KEYWORD, False),
+        ("v_i64", P.POSITIONAL_OR_KEYWORD, False),
+        ("v_i32", P.POSITIONAL_OR_KEYWORD, False),
+        ("v_f64", P.POSITIONAL_OR_KEYWORD, False),
+        ("v_bool", P.POSITIONAL_OR_KEYWORD, False),
+        ("v_f32", P.POSITIONAL_OR_KEYWORD, True),
+        ("v_str", P.POSITIONAL_OR_KEYWORD, True),
+    ]
+    obj = _TestCxxClassDerivedDerived(1, 2, 3.0, True)
+    assert (obj.v_bool, obj.v_f32, obj.v_str) == (True, 8.0, "default")
+    assert [p[0] for p in shape(_TestCxxInitSubset)] == ["self", "required_field"]
+    assert {p[1] for p in shape(_TestCxxKwOnly)[1:]} == {P.KEYWORD_ONLY}
+    assert shape(_TestCxxAutoInit)[1:] == [
+        ("a", P.POSITIONAL_OR_KEYWORD, False),
+        ("d", P.POSITIONAL_OR_KEYWORD, True),
+        ("c", P.KEYWORD_ONLY, False),
+    ]
+    # A class body's own __init__ keeps its signature.
+    from tvm_ffi.testing import _TestCxxClassBase
+
+    assert list(inspect.signature(_TestCxxClassBase.__init__).parameters) == [
+        "self",
+        "v_i64",
+        "v_i32",
+    ]
+
+
+def test_cxx_defaults_and_flags_reach_type_fields():
+    from tvm_ffi.testing import _TestCxxClassBase, _TestCxxClassDerived, _TestCxxInitSubset
+
+    derived = {tf.name: tf for tf in _TestCxxClassDerived.__tvm_ffi_type_info__.fields}
+    assert derived["v_f32"].c_default == 8.0 and derived["v_f32"].dataclass_field.default == 8.0
+    assert derived["v_f64"].c_default is core.MISSING
+    subset = {tf.name: tf for tf in _TestCxxInitSubset.__tvm_ffi_type_info__.fields}
+    assert subset["optional_field"].c_default == -1 and subset["note"].c_default == "default"
+    assert subset["note"].c_default_factory is core.MISSING
+    base = _TestCxxClassBase.__tvm_ffi_type_info__.fields
+    assert [(tf.name, tf.c_repr, tf.dataclass_field.type) for tf in base] == [
+        ("v_i64", False, int),
+        ("v_i32", False, int),
+    ]
+    text = repr(_TestCxxClassDerived(1, 2, 3.0, 4.0))  # the ReprOff fields are left out
+    assert text.startswith("testing.TestCxxClassDerived(v_f64=3") and "v_i64" not in text
+
+
+def test_type_attribute_hooks_become_class_attributes():
+    from tvm_ffi.testing import TestCustomCompare, TestCustomHash, TestEqWithoutHash
+
+    for cls, present, absent in (
+        (TestCustomHash, {"__ffi_hash__"}, {"__ffi_eq__", "__ffi_compare__"}),
+        (TestCustomCompare, {"__ffi_hash__", "__ffi_eq__", "__ffi_compare__"}, set()),
+        (TestEqWithoutHash, {"__ffi_eq__"}, {"__ffi_hash__"}),
+    ):
+        for name in present:
+            assert callable(cls.__dict__[name]), (cls, name)
+        for name in absent:
+            assert name not in cls.__dict__, (cls, name)
+    a, b = TestCustomCompare(1, "x"), TestCustomCompare(1, "y")
+    rhash = tvm_ffi.get_global_func("ffi.RecursiveHash")
+    assert rhash(a) == rhash(b) and rhash(a) != rhash(TestCustomCompare(2, "x"))
+
+
+def test_dataclass_transform_metadata():
+    from tvm_ffi.dataclasses import Field, field
+
+    meta = c_class.__dataclass_transform__
+    assert meta["eq_default"] is False
+    assert meta["field_specifiers"] == (Field, field)
+
+
+def test_enum_fields_take_the_payload():
+    from tvm_ffi.testing import _TestCxxEnumHolder, _TestCxxIntEnum, _TestCxxStrEnum
+
+    h = _TestCxxEnumHolder(20, "*")
+    assert isinstance(h.priority, _TestCxxIntEnum) and h.priority.same_as(_TestCxxIntEnum.high)
+    assert isinstance(h.opcode, _TestCxxStrEnum) and h.opcode.same_as(_TestCxxStrEnum.mul)
+    h.priority = 10
+    assert h.priority.same_as(_TestCxxIntEnum.low)
+    with pytest.raises(TypeError, match="expected testing.TestCxxIntEnum, got int"):
+        h.priority = 11
+    with pytest.raises(TypeError, match="expected testing.TestCxxStrEnum, got str"):
+        _TestCxxEnumHolder(10, "/")

@@ -540,7 +540,7 @@ def test_test_object_derived_takes_v_map():
     m = tvm_ffi.Map({"k": 1})
     d = t.create_object("testing.TestObjectDerived", v_map=m, v_array=tvm_ffi.Array([1]))
     assert d.v_map.same_as(m) and list(d.v_array) == [1] and d.v_i64 == 10
-    assert dict(t.TestObjectDerived(1, 2.0, "s", [3]).v_map) == {}  # the default
+    assert dict(t.TestObjectDerived([3], 1, 2.0, "s").v_map) == {}  # the default
 
 
 def test_test_raise_error_names_its_function_in_the_backtrace():

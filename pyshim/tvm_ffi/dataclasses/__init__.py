@@ -4,7 +4,8 @@ from .. import _type_info  # noqa: F401  (publishes core.TypeInfo & co.)
 from ..core import Object
 from .c_class import c_class
 from .common import asdict, astuple, fields, is_dataclass, replace
-from .enum import Enum, EnumAttrMap, IntEnum, StrEnum, auto, entry
+from .enum import Enum, EnumAttrMap, EnumState, IntEnum, StrEnum, auto, entry
+from .gen_abi_cpp import gen_abi_cpp
 from .field import KW_ONLY, MISSING, Field, field, init_property
 from .py_class import py_class
 
@@ -13,6 +14,7 @@ __all__ = [
     "MISSING",
     "Enum",
     "EnumAttrMap",
+    "EnumState",
     "Field",
     "IntEnum",
     "Object",
@@ -24,6 +26,7 @@ __all__ = [
     "entry",
     "field",
     "fields",
+    "gen_abi_cpp",
     "init_property",
     "is_dataclass",
     "py_class",

@@ -203,6 +203,34 @@ class _ObjectSchema(_Schema):
         return self.cls.__name__
 
 
+class _EnumSchema(_ObjectSchema):
+    """An IntEnum/StrEnum class: takes a variant, or its payload (an int in
+    the int64 range, a str), stored as the variant at that index."""
+
+    needs_check = True
+
+    def __init__(self, cls, payload):
+        super().__init__(cls)
+        self.payload = payload
+
+    def convert(self, value):
+        if isinstance(value, self.cls):
+            return value
+        if self.payload is int and isinstance(value, int):
+            if not -(2**63) <= value < 2**63:
+                raise _Mismatch
+            index = int(value)
+        elif self.payload is str and isinstance(value, str):
+            index = value
+        else:
+            raise _Mismatch
+        state = core._lookup_type_attr(self.storage, "__ffi_enum__")
+        found = None if state is None else state.indexes.get(index)
+        if found is None:
+            raise _Mismatch
+        return found
+
+
 class _AnyObjectSchema(_Schema):
     """``tvm_ffi.Object``: any FFI object."""
 
@@ -471,6 +499,12 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
             return _CallableSchema()
         if issubclass(annotation, core.Object):
             if "__tvm_ffi_type_info__" in annotation.__dict__:
+                from .enum import IntEnum, StrEnum
+
+                if issubclass(annotation, IntEnum):
+                    return _EnumSchema(annotation, int)
+                if issubclass(annotation, StrEnum):
+                    return _EnumSchema(annotation, str)
                 return _ObjectSchema(annotation)
             raise TypeError(
                 f"field type {annotation.__name__} is an Object subclass that is not "

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import copy as _copy
+import typing
 
 from .. import core
 from .._type_info import type_info as _type_info
 from ..registry import _attach_reflection
-from .field import Field
+from .field import Field, field
 from .py_class import _field_from_cxx, install_common
 
 
@@ -31,6 +32,13 @@ def _attach_field_objects(cls, type_info, *, frozen=False):
         tf.dataclass_field = f
 
 
+# For type checkers: c_class makes dataclass-like classes whose fields
+# field()/Field describe (and, when Field has one, convert).
+@typing.dataclass_transform(
+    eq_default=False,
+    field_specifiers=(Field, field),
+    converter=getattr(field(), "converter", None),
+)
 def c_class(
     type_key,
     *,
@@ -84,6 +92,7 @@ def c_class(
             raise ValueError(f"Cannot find object type index for {type_key}") from None
         info = _type_info(index)
         info._refresh()
+        user_init = "__init__" in cls.__dict__
         _attach_reflection(cls, info, init=init, frozen=frozen)
         info.type_cls = cls
         info._decorator_args = dict(params)
@@ -100,7 +109,50 @@ def c_class(
                 f.frozen = True
             all_fields.append(f)
         install_common(cls, all_fields, params)
+        _install_type_attrs(cls, info)
+        if init and not user_init and "__init__" in cls.__dict__:
+            _set_init_signature(cls.__init__, info)
         core._register_object(index, cls)
         return cls
 
     return decorator
+
+
+def _install_type_attrs(cls, info):
+    """The type's hooks in the type-attribute table (``__ffi_hash__``,
+    ``__ffi_eq__``, ...) as class attributes, unless the class defines them."""
+    from ._typemethod import FFI_TYPE_ATTR_NAMES
+
+    for name in sorted(FFI_TYPE_ATTR_NAMES):
+        if name in cls.__dict__:
+            continue
+        value = core._lookup_type_attr(info.type_index, name)
+        if value is not None:
+            setattr(cls, name, value)
+
+
+def _set_init_signature(init_fn, info):
+    """What ``inspect.signature`` shows for a generated ``__init__``: the
+    ``__ffi_init__`` parameters the fields' flags make (ancestors' first):
+    positional ones without a default, then with one, then keyword-only
+    ones; a default shows as MISSING (C++ applies it)."""
+    import inspect
+
+    required, optional, kw_only = [], [], []
+    for tf in info.all_fields:
+        if not tf.c_init:
+            continue
+        default = core.MISSING if tf.c_has_default else inspect.Parameter.empty
+        if tf.c_kw_only:
+            kind = inspect.Parameter.KEYWORD_ONLY
+            kw_only.append(inspect.Parameter(tf.name, kind, default=default))
+        else:
+            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+            (optional if tf.c_has_default else required).append(
+                inspect.Parameter(tf.name, kind, default=default)
+            )
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    try:
+        init_fn.__signature__ = inspect.Signature([self_param, *required, *optional, *kw_only])
+    except (AttributeError, ValueError):  # a builtin, or names Python refuses
+        pass

@@ -41,8 +41,11 @@ from .testing import (  # noqa: E402
     _TestCxxClassBase,
     _TestCxxClassDerived,
     _TestCxxClassDerivedDerived,
+    _TestCxxEnumHolder,
     _TestCxxInitSubset,
+    _TestCxxIntEnum,
     _TestCxxKwOnly,
     _TestCxxNoAutoInit,
+    _TestCxxStrEnum,
     create_object,
 )

@@ -6,7 +6,7 @@ import sys
 
 from .. import core
 from ..core import Object
-from ..dataclasses import c_class
+from ..dataclasses import IntEnum, StrEnum, c_class, entry
 
 
 def _requires(minor):
@@ -125,6 +125,9 @@ class _TestCxxClassBase(Object):
 
     __slots__ = ()
 
+    v_i64: int
+    v_i32: int
+
     not_field_1 = 1
     not_field_2 = 2
 
@@ -141,12 +144,18 @@ class _TestCxxClassDerived(_TestCxxClassBase):
 
     __slots__ = ()
 
+    v_f64: float
+    v_f32: float
+
 
 @c_class("testing.TestCxxClassDerivedDerived")
 class _TestCxxClassDerivedDerived(_TestCxxClassDerived):
     """_TestCxxClassDerived with v_str='default' and v_bool."""
 
     __slots__ = ()
+
+    v_str: str
+    v_bool: bool
 
 
 @c_class("testing.TestCxxInitSubset")
@@ -155,12 +164,21 @@ class _TestCxxInitSubset(Object):
 
     __slots__ = ()
 
+    required_field: int
+    optional_field: int
+    note: str
+
 
 @c_class("testing.TestCxxKwOnly")
 class _TestCxxKwOnly(Object):
     """Keyword-only x, y, z and w=100."""
 
     __slots__ = ()
+
+    x: int
+    y: int
+    z: int
+    w: int
 
 
 @c_class("testing.TestCxxAutoInit")
@@ -169,12 +187,20 @@ class _TestCxxAutoInit(Object):
 
     __slots__ = ()
 
+    a: int
+    b: int
+    c: int
+    d: int
+
 
 @c_class("testing.TestCxxAutoInitSimple")
 class _TestCxxAutoInitSimple(Object):
     """x, y."""
 
     __slots__ = ()
+
+    x: int
+    y: int
 
 
 @c_class("testing.TestCxxAutoInitAllInitOff")
@@ -183,12 +209,22 @@ class _TestCxxAutoInitAllInitOff(Object):
 
     __slots__ = ()
 
+    x: int
+    y: int
+    z: int
+
 
 @c_class("testing.TestCxxAutoInitKwOnlyDefaults")
 class _TestCxxAutoInitKwOnlyDefaults(Object):
     """p_required, p_default=11; keyword-only k_required, k_default=22; hidden=33."""
 
     __slots__ = ()
+
+    p_required: int
+    p_default: int
+    k_required: int
+    k_default: int
+    hidden: int
 
 
 @c_class("testing.TestCxxNoAutoInit", init=False)
@@ -197,6 +233,9 @@ class _TestCxxNoAutoInit(Object):
 
     __slots__ = ()
 
+    x: int
+    y: int
+
 
 @c_class("testing.TestCxxAutoInitParent")
 class _TestCxxAutoInitParent(Object):
@@ -204,12 +243,18 @@ class _TestCxxAutoInitParent(Object):
 
     __slots__ = ()
 
+    parent_required: int
+    parent_default: int
+
 
 @c_class("testing.TestCxxAutoInitChild")
 class _TestCxxAutoInitChild(_TestCxxAutoInitParent):
     """The parent's fields, child_required and keyword-only child_kw_only."""
 
     __slots__ = ()
+
+    child_required: int
+    child_kw_only: int
 
 
 def create_object(type_key: str, **kwargs) -> Object:
@@ -227,3 +272,32 @@ def _make_object_from_packed_args():
     if f is None:
         raise RuntimeError("libtvm_ffi has no ffi.MakeObjectFromPackedArgs")
     return f
+
+
+# testing.TestEnumVariant's C++ singletons (made on demand: see testing_enum.cc).
+core._get_global_func("testing.enum_variant_register")()
+
+
+class _TestCxxIntEnum(IntEnum, type_key="testing.TestCxxIntEnum"):
+    """An IntEnum registered in C++; its variants are defined here."""
+
+    low = entry(value=10)
+    high = entry(value=20)
+
+
+class _TestCxxStrEnum(StrEnum, type_key="testing.TestCxxStrEnum"):
+    """A StrEnum registered in C++; its variants are defined here."""
+
+    add = entry(value="+")
+    mul = entry(value="*")
+
+
+@c_class("testing.TestCxxEnumHolder")
+class _TestCxxEnumHolder(Object):
+    """priority (a _TestCxxIntEnum) and opcode (a _TestCxxStrEnum); both take
+    their variant's payload too."""
+
+    __test__ = False
+
+    priority: _TestCxxIntEnum
+    opcode: _TestCxxStrEnum

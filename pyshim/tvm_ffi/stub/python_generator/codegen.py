@@ -260,7 +260,8 @@ def generate_python_ffi_api(
         out.append(f"{syntax.import_object} tvm_ffi.register_object;False;_FFI_REG_OBJ")
         for parent in dict.fromkeys(i.parent_type_key or "ffi.Object" for i in new_objects):
             if parent not in local:
-                out.append(f"{syntax.import_object} {parent};False;_{parent.replace('.', '_')}")
+                source = ty_map.get(parent, parent)  # ffi.Enum lives in tvm_ffi.dataclasses
+                out.append(f"{syntax.import_object} {source};False;_{parent.replace('.', '_')}")
     if ("global", module_name) not in have:
         out += [f"{syntax.begin} global/{module_name}", syntax.end]
     for info in new_objects:

@@ -14,6 +14,9 @@ TY_MAP_DEFAULTS = {
     "dtype": "ffi.dtype",
     "Device": "ffi.Device",
     "ffi.Enum": "tvm_ffi.dataclasses.Enum",
+    "ffi.IntEnum": "tvm_ffi.dataclasses.IntEnum",
+    "ffi.StrEnum": "tvm_ffi.dataclasses.StrEnum",
+    "ffi.EnumState": "tvm_ffi.dataclasses.EnumState",
 }
 
 # Parameters accept any sequence or mapping, whatever the result type is.
