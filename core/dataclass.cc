@@ -393,15 +393,22 @@ StorageInfo StorageOf(const std::string& qualified, int32_t index) {
                            << "` has unsupported static type index " << index;
 }
 
-// Where a type's own storage ends: its total_size, else the end of its last
-// reflected field, at least the object header.
-int64_t RegionEnd(const TVMFFITypeInfo* info) {
-  if (info->metadata != nullptr && info->metadata->total_size > 0) {
-    return info->metadata->total_size;
-  }
+// Where the data of a type ends: the end of its last reflected field (its
+// ancestors' included), at least the object header.  A defined child's
+// fields start there, in the parent's tail padding as a C++ derived class's
+// members do (the parent's state is all in reflected fields).
+int64_t DataEnd(const TVMFFITypeInfo* info) {
   int64_t end = static_cast<int64_t>(sizeof(TVMFFIObject));
   for (const TVMFFIFieldInfo* f : AllFields(info)) end = std::max(end, f->offset + f->size);
   return end;
+}
+
+// The size of a type's instances: its total_size, else its DataEnd.
+int64_t TotalSize(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->total_size > 0) {
+    return info->metadata->total_size;
+  }
+  return DataEnd(info);
 }
 
 // The slots of an ancestor the deleter releases: a defined type's own plan,
@@ -473,7 +480,7 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   auto layout = std::make_unique<Layout>();
   layout->type_index = type_index;
   layout->release = InheritedSlots(parent, key);
-  int64_t end = RegionEnd(parent);
+  int64_t end = DataEnd(parent);
   std::vector<TVMFFIFieldInfo> infos;
   std::vector<Function> setters;
   for (const FieldSpec& spec : fields) {
@@ -524,7 +531,8 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     fi.field_static_type_index = spec.static_type_index;
     infos.push_back(fi);
   }
-  layout->total_size = AlignUp(std::max<int64_t>(end, sizeof(TVMFFIObject)), 8);
+  // Never smaller than the parent: C++ code may copy a parent-sized object.
+  layout->total_size = AlignUp(std::max<int64_t>(end, TotalSize(parent)), 8);
   if (layout->total_size > INT32_MAX) {
     TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
   }
@@ -566,6 +574,11 @@ Any ShallowCopy(const TVMFFIAny& value) {
   const TVMFFITypeInfo* info = type_registry::GetTypeInfo(value.type_index);
   if (info == nullptr) {
     TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
+  }
+  std::string refusal = reflection_detail::CopyRefusal(info);
+  if (!refusal.empty()) {
+    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+                            << "` does not support copy: " << refusal;
   }
   TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
   if (handle == nullptr) {

@@ -97,15 +97,22 @@ class DeepCopier {
     if (memo != memo_.end()) return memo->second;
     DepthGuard guard(&active_, obj, "ffi.DeepCopy");
     Any hold = Held(v);  // creators and setters run user code
+    // Each container's copy is remembered before its items are copied, so
+    // an item that leads back to the container (a cycle through a List,
+    // a Dict or an object field) gets the copy, not a second one.  Map
+    // keys are copied like values.
     switch (v.type_index) {
       case kTVMFFIArray: {
         const SeqObj* src = static_cast<const SeqObj*>(obj);
-        ObjectPtr<ArrayObj> out = ArrayObj::Make(src->size());
-        for (int64_t i = 0; i < src->size(); ++i) {
+        const int64_t n = src->size();  // an Array does not change size
+        ObjectPtr<ArrayObj> out = ArrayObj::Make(n);
+        ArrayObj* raw = out.get();
+        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
+        for (int64_t i = 0; i < n; ++i) {
           Any item = Held(src->at(i));
-          out->PushOwned(Copy(*item.raw()).Release());
+          raw->PushOwned(Copy(*item.raw()).Release());
         }
-        return Remember(obj, Any(ObjectRef(std::move(out))));
+        return result;
       }
       case kTVMFFIList: {
         const SeqObj* src = static_cast<const SeqObj*>(obj);
@@ -121,10 +128,13 @@ class DeepCopier {
       case kTVMFFIMap: {
         const MapBaseObj* src = static_cast<const MapBaseObj*>(obj);
         ObjectPtr<MapObj> out = MapObj::Make();
+        MapObj* raw = out.get();
+        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
         for (const auto& kv : Entries(src)) {
-          out->Set(Any(kv.first).Release(), Copy(*kv.second.raw()).Release());
+          Any key = Copy(*kv.first.raw());
+          raw->Set(key.Release(), Copy(*kv.second.raw()).Release());
         }
-        return Remember(obj, Any(ObjectRef(std::move(out))));
+        return result;
       }
       case kTVMFFIDict: {
         const MapBaseObj* src = static_cast<const MapBaseObj*>(obj);
@@ -132,7 +142,8 @@ class DeepCopier {
         DictObj* raw = out.get();
         Any result = Remember(obj, Any(ObjectRef(std::move(out))));
         for (const auto& kv : Entries(src)) {
-          raw->Set(Any(kv.first).Release(), Copy(*kv.second.raw()).Release());
+          Any key = Copy(*kv.first.raw());
+          raw->Set(key.Release(), Copy(*kv.second.raw()).Release());
         }
         return result;
       }
@@ -155,6 +166,11 @@ class DeepCopier {
     if (info->metadata != nullptr &&
         info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance) {
       return Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(obj->handle())));
+    }
+    std::string refusal = reflection_detail::CopyRefusal(info);
+    if (!refusal.empty()) {
+      TVMFFI_THROW(RuntimeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
+                                 << "` does not support copy: " << refusal;
     }
     TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
     if (handle == nullptr) {

@@ -609,6 +609,45 @@ fail:
   return NULL;
 }
 
+/* _field_defaults(index) -> [value or None]: for each of the type's own
+ * fields in order, its default_value_or_factory as a Python value when the
+ * field has the HasDefault flag (the factory Function when it also has
+ * DefaultFromFactory), else None. */
+static PyObject *mod_field_defaults(PyObject *module, PyObject *index_obj) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
+  const TVMFFIFieldInfo *field_data;
+  PyObject *out;
+  int32_t i, num_fields;
+  if (info == NULL) return NULL;
+  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
+  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
+  out = PyList_New(num_fields);
+  if (out == NULL) return NULL;
+  for (i = 0; i < num_fields; ++i) {
+    const TVMFFIFieldInfo *f = &field_data[i];
+    PyObject *v;
+    if (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+      TVMFFIAny owned;
+      memset(&owned, 0, sizeof(owned));
+      if (TVMFFIAnyViewToOwnedAny(&f->default_value_or_factory, &owned) != 0) {
+        tvmffi_py_raise_from_ffi(st, -1);
+        Py_DECREF(out);
+        return NULL;
+      }
+      v = tvmffi_py_from_any(st, &owned);
+      if (v == NULL) {
+        Py_DECREF(out);
+        return NULL;
+      }
+    } else {
+      v = Py_NewRef(Py_None);
+    }
+    PyList_SetItem(out, i, v);
+  }
+  return out;
+}
+
 static const TVMFFIFieldInfo *field_of(tvmffi_py_state *st, PyObject *obj, PyObject *index_obj,
                                        PyObject *field_obj, TVMFFIObjectHandle *h) {
   const TVMFFITypeInfo *info;

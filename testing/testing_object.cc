@@ -26,7 +26,8 @@ class TestObjectBaseObj : public Object {
 
 // testing.TestObjectDerived (child of TestObjectBase): adds v_array (Any, no
 // default) and v_map (Any, default an empty Map; upstream's tests pass it by
-// keyword); __ffi_init__(v_i64, v_f64, v_str, v_array, v_map), keywords accepted.
+// keyword); __ffi_init__(v_array, v_i64, v_f64, v_str, v_map) (required fields
+// come first), keywords accepted.
 class TestObjectDerivedObj : public TestObjectBaseObj {
  public:
   Any v_array;

@@ -190,6 +190,20 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   return raw.v_obj;
 }
 
+// Why instances of `info`'s type cannot be copied, when its
+// `__ffi_shallow_copy__` type attribute holds a string saying so (ObjectDef
+// of a class that is not copy-constructible); empty when nothing refuses.
+inline std::string CopyRefusal(const TVMFFITypeInfo* info) {
+  static const TVMFFIByteArray kName = {"__ffi_shallow_copy__", 20};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&kName);
+  if (col == nullptr) return std::string();
+  int32_t i = info->type_index - col->begin_index;
+  if (i < 0 || i >= col->size) return std::string();
+  const TVMFFIAny& v = col->data[i];
+  if (v.type_index != kTVMFFIStr && v.type_index != kTVMFFISmallStr) return std::string();
+  return AnyView::FromRaw(v).As<std::string>();
+}
+
 // AssignField for copies into a fresh instance: a None value is not assigned
 // when the field already reads None there (so a copy keeps an unset object
 // field of a run-time-defined type, whose setter refuses None when the
@@ -212,13 +226,16 @@ inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
 // An __ffi_init__ built from the reflected fields of `type_index` (read at
 // call time, through the C ABI).  It creates a default instance
 // (reflection_detail::CreateEmptyInstance), then sets each field from, in
-// order: the positional
-// arguments (fields not marked KwOnly, ancestors' fields first, those without
-// a default before those with one, as upstream orders them), the
-// keyword arguments (after the KWARGS sentinel: name, value, name, value...),
-// or the field's default (calling the factory when DefaultFromFactory).
-// A field with none of these is a TypeError, as are unknown or repeated names.
-// InitOff fields are no parameters: they get their default, if any.
+// order: the positional arguments, the keyword arguments (after the KWARGS
+// sentinel: name, value, name, value...), or the field's default (calling
+// the factory when DefaultFromFactory).  The positional parameters are the
+// fields not marked KwOnly, those without a default first, each group in
+// field order (ancestors' fields first): `parent_required, child_required,
+// parent_default` (so a default declared before a required field is never
+// filled by position ahead of it).  A field with none of these is a
+// TypeError (``missing required argument `x` ``, or ``missing required
+// keyword-only argument `x` ``), as are unknown or repeated names.  InitOff
+// fields are no parameters: they get their default, if any.
 inline Function MakeAutoInit(int32_t type_index) {
   return Function::FromPacked([type_index](const AnyView* args, int32_t num_args, Any* rv) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
@@ -244,20 +261,21 @@ inline Function MakeAutoInit(int32_t type_index) {
         break;
       }
     }
-    // Positional parameters: those without a default first, then those
-    // with one (each group in field order).
-    std::vector<size_t> positional;
+    auto has_default = [](const TVMFFIFieldInfo* f) {
+      return (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
+    };
+    // Positional slots: required fields, then those with a default.
+    std::vector<size_t> slots;
     for (int pass = 0; pass < 2; ++pass) {
       for (size_t k = 0; k < fields.size(); ++k) {
-        bool has_default = (fields[k]->flags & kTVMFFIFieldFlagBitMaskHasDefault) != 0;
-        if (is_positional(fields[k]) && has_default == (pass == 1)) positional.push_back(k);
+        if (is_positional(fields[k]) && has_default(fields[k]) == (pass == 1)) slots.push_back(k);
       }
     }
-    if (static_cast<size_t>(num_positional) > positional.size()) {
-      TVMFFI_THROW(TypeError) << context << "takes " << positional.size()
+    if (static_cast<size_t>(num_positional) > slots.size()) {
+      TVMFFI_THROW(TypeError) << context << "takes " << slots.size()
                               << " positional arguments but " << num_positional << " were given";
     }
-    for (int32_t i = 0; i < num_positional; ++i) values[positional[i]] = args[i].raw();
+    for (int32_t i = 0; i < num_positional; ++i) values[slots[i]] = args[i].raw();
     int32_t kw_begin = num_positional + 1;
     if (kw_begin < num_args && (num_args - kw_begin) % 2 != 0) {
       TVMFFI_THROW(TypeError) << context << "keyword arguments must be name/value pairs";
@@ -275,10 +293,10 @@ inline Function MakeAutoInit(int32_t type_index) {
       values[k] = args[i + 1].raw();
     }
     for (size_t k = 0; k < fields.size(); ++k) {
-      if (values[k] == nullptr && is_param(fields[k]) &&
-          !(fields[k]->flags & kTVMFFIFieldFlagBitMaskHasDefault)) {
-        TVMFFI_THROW(TypeError) << context << "missing argument `" << field_name(fields[k])
-                                << "`";
+      if (values[k] == nullptr && is_param(fields[k]) && !has_default(fields[k])) {
+        TVMFFI_THROW(TypeError) << context << "missing required "
+                                << (is_positional(fields[k]) ? "" : "keyword-only ")
+                                << "argument `" << field_name(fields[k]) << "`";
       }
     }
 
@@ -329,6 +347,26 @@ class ObjectDef {
       meta.creator = &reflection_detail::CreateDefault<T>;
     }
     reflection_detail::Check(TVMFFITypeRegisterMetadata(type_index_, &meta));
+    // `__ffi_shallow_copy__`: the copy constructor, as a Function(obj) of an
+    // object of exactly this type (the attribute upstream's libraries read).
+    // A class that cannot be copied in C++ is not copied field by field
+    // either: the attribute holds the reason, and ffi.ShallowCopy and
+    // ffi.DeepCopy refuse it (reflection_detail::CopyRefusal).
+    if constexpr (std::is_copy_constructible<T>::value) {
+      Attr("__ffi_shallow_copy__", Any(Function::FromPacked([](const AnyView* args, int32_t n,
+                                                                 Any* rv) {
+        if (n != 1 || args[0].type_index() != T::RuntimeTypeIndex()) {
+          TVMFFI_THROW(TypeError) << "__ffi_shallow_copy__ of `" << T::kTypeKey
+                                  << "` takes one object of that exact type, got "
+                                  << (n == 1 ? TypeIndexToDisplayName(args[0].type_index())
+                                             : std::to_string(n) + " arguments");
+        }
+        const T* src = static_cast<const T*>(Object::FromHandle(args[0].raw()->v_obj));
+        *rv = Any(ObjectRef(ObjectPtr<Object>(MakeObject<T>(*src))));
+      })));
+    } else {
+      Attr("__ffi_shallow_copy__", Any("its C++ class is not copy-constructible"));
+    }
   }
 
   // A writable field.

@@ -82,7 +82,8 @@ class TypeField:
         self.c_init = not (flags & FLAG_INIT_OFF)
         self.c_kw_only = bool(flags & FLAG_KW_ONLY)
         self.c_has_default = bool(flags & FLAG_HAS_DEFAULT)
-        # The default (or factory) as C holds it: filled in by _read.
+        # The registered default (or factory), set by _read; a py_class
+        # field records its Python value instead.
         self.c_default = core.MISSING
         self.c_default_factory = core.MISSING
         self.c_repr = not (flags & FLAG_REPR_OFF)
@@ -264,11 +265,12 @@ def _read(type_index):
     for member, (size, alignment, offset) in zip(fields, layout):
         member.size, member.alignment, member.offset = size, alignment, offset
     for member, default in zip(fields, core._field_defaults(type_index)):
-        if member.c_has_default:
-            if member.flags & FLAG_DEFAULT_FROM_FACTORY:
-                member.c_default_factory = default
-            else:
-                member.c_default = default
+        if not member.c_has_default:
+            continue
+        if member.flags & FLAG_DEFAULT_FROM_FACTORY:
+            member.c_default_factory = default
+        else:
+            member.c_default = default
     return key, ancestors, fields, methods
 
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "test_util.h"
+#include <tvmffi/array.h>
 #include <tvmffi/reflection.h>
 
 using namespace tvmffi::core;
@@ -271,6 +272,8 @@ TEST_CASE("Reflection: the testing library's reflected types", "[reflection]") {
     CHECK(use_count(ref).As<int64_t>() == 2);
   }
 
+  // Positional parameters: the required v_array first, then the defaulted
+  // v_i64, v_f64, v_str (and v_map).
   Any d = FindMethod(derived, "__ffi_init__")(int64_t(9), int64_t(1), 2.0, "s");
   REQUIRE(d.type_index() == derived_index);
   ObjectRef dref = d.As<ObjectRef>();
@@ -311,6 +314,32 @@ int32_t OptionsIndex() {
   return index;
 }
 
+class OrderObj : public Object {
+ public:
+  int64_t x = 0;
+  int64_t y = 0;
+  int64_t z = 0;
+  int64_t w = 0;
+  int64_t k = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(OrderObj, "refltest.Order", PlainObject)
+};
+
+// x: default 1; y: required; z: default 2; w: required; k: keyword-only,
+// required.  Positional parameters: y, w, x, z.
+int32_t OrderIndex() {
+  static const int32_t index = [] {
+    ObjectDef<OrderObj>()
+        .Field("x", &OrderObj::x, "", Any(int64_t(1)))
+        .Field("y", &OrderObj::y)
+        .Field("z", &OrderObj::z, "", Any(int64_t(2)))
+        .Field("w", &OrderObj::w)
+        .FieldWithFlags("k", &OrderObj::k, kTVMFFIFieldFlagBitMaskKwOnly)
+        .AutoInit();
+    return OrderObj::RuntimeTypeIndex();
+  }();
+  return index;
+}
+
 // __ffi_init__ of a registered type, looked up by key.
 Function InitOf(const char* key) {
   return FindMethod(TVMFFIGetTypeInfo(KeyToIndex(key)), "__ffi_init__");
@@ -339,7 +368,7 @@ TEST_CASE("Reflection: AutoInit takes positional arguments and defaults", "[refl
                     "TypeError: __ffi_init__ of `testing.TestObjectBase`: argument `v_i64`: "
                     "expected int, got str");
   CHECK_THROWS_WITH(InitOf("testing.TestObjectDerived")(),
-                    "TypeError: __ffi_init__ of `testing.TestObjectDerived`: missing argument "
+                    "TypeError: __ffi_init__ of `testing.TestObjectDerived`: missing required argument "
                     "`v_array`");
 }
 
@@ -409,5 +438,87 @@ TEST_CASE("Reflection: AutoInit honours KwOnly, InitOff and default factories",
                     "TypeError: __ffi_init__ of `refltest.Options`: unexpected keyword argument "
                     "`c`");
   CHECK_THROWS_WITH(init(kw, "b", int64_t(5)),
-                    "TypeError: __ffi_init__ of `refltest.Options`: missing argument `a`");
+                    "TypeError: __ffi_init__ of `refltest.Options`: missing required argument `a`");
+}
+
+TEST_CASE("Reflection: AutoInit fills required positional fields before defaulted ones",
+          "[reflection]") {
+  Function init = FindMethod(TVMFFIGetTypeInfo(OrderIndex()), "__ffi_init__");
+  ObjectRef kw(ObjectPtr<Object>::BorrowHandle(KwargsSentinel()));
+  ObjectRefOf<OrderObj> o = init(int64_t(10), int64_t(20), kw, "k", int64_t(5))
+                                .As<ObjectRefOf<OrderObj>>();
+  CHECK((o->y == 10 && o->w == 20 && o->x == 1 && o->z == 2 && o->k == 5));
+  o = init(int64_t(10), int64_t(20), int64_t(30), int64_t(40), kw, "k", int64_t(5))
+          .As<ObjectRefOf<OrderObj>>();
+  CHECK((o->y == 10 && o->w == 20 && o->x == 30 && o->z == 40));
+  CHECK_THROWS_WITH(init(int64_t(10), kw, "k", int64_t(5)),
+                    "TypeError: __ffi_init__ of `refltest.Order`: missing required argument `w`");
+  CHECK_THROWS_WITH(init(int64_t(10), int64_t(20)),
+                    "TypeError: __ffi_init__ of `refltest.Order`: missing required keyword-only "
+                    "argument `k`");
+  CHECK_THROWS_WITH(init(int64_t(1), int64_t(2), int64_t(3), int64_t(4), int64_t(5)),
+                    "TypeError: __ffi_init__ of `refltest.Order`: takes 4 positional arguments "
+                    "but 5 were given");
+}
+
+namespace {
+
+class NoCopyObj : public Object {
+ public:
+  int64_t v = 0;
+  NoCopyObj() = default;
+  NoCopyObj(const NoCopyObj&) = delete;
+  NoCopyObj& operator=(const NoCopyObj&) = delete;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(NoCopyObj, "refltest.NoCopy", PlainObject)
+};
+
+class CopyableObj : public Object {
+ public:
+  int64_t v = 0;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(CopyableObj, "refltest.Copyable", PlainObject)
+};
+
+}  // namespace
+
+TEST_CASE("Reflection: a class that is not copy-constructible is not copied", "[reflection]") {
+  static const bool registered = [] {
+    ObjectDef<NoCopyObj>().Field("v", &NoCopyObj::v).AutoInit();
+    ObjectDef<CopyableObj>().Field("v", &CopyableObj::v).AutoInit();
+    return true;
+  }();
+  (void)registered;
+  const TVMFFITypeInfo* no_copy = TVMFFIGetTypeInfo(NoCopyObj::RuntimeTypeIndex());
+  const TVMFFITypeInfo* copyable = TVMFFIGetTypeInfo(CopyableObj::RuntimeTypeIndex());
+  CHECK(reflection_detail::CopyRefusal(no_copy) == "its C++ class is not copy-constructible");
+  CHECK(reflection_detail::CopyRefusal(copyable).empty());
+
+  Any obj = FindMethod(no_copy, "__ffi_init__")(int64_t(3));
+  Function shallow = TestingGlobal("ffi.ShallowCopy");
+  Function deep = TestingGlobal("ffi.DeepCopy");
+  CHECK_THROWS_WITH(shallow(obj),
+                    "TypeError: ffi.ShallowCopy: type `refltest.NoCopy` does not support copy: "
+                    "its C++ class is not copy-constructible");
+  CHECK_THROWS_WITH(deep(Array<Any>{obj}),
+                    "RuntimeError: ffi.DeepCopy: type `refltest.NoCopy` does not support copy: "
+                    "its C++ class is not copy-constructible");
+  Any other = FindMethod(copyable, "__ffi_init__")(int64_t(4));
+  ObjectRef copy = shallow(other).As<ObjectRef>();
+  CHECK_FALSE(copy.same_as(other.As<ObjectRef>()));
+  CHECK(Get(copy, FindField(copyable, "v")).As<int64_t>() == 4);
+
+  // A copyable class gets its copy constructor as `__ffi_shallow_copy__`.
+  TVMFFIByteArray name{"__ffi_shallow_copy__", 20};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&name);
+  REQUIRE(col != nullptr);
+  const TVMFFIAny& entry = col->data[CopyableObj::RuntimeTypeIndex() - col->begin_index];
+  REQUIRE(entry.type_index == kTVMFFIFunction);
+  Function copy_fn = AnyView::FromRaw(entry).As<Function>();
+  ObjectRef made = copy_fn(other).As<ObjectRef>();
+  CHECK(made.type_index() == CopyableObj::RuntimeTypeIndex());
+  CHECK_FALSE(made.same_as(other.As<ObjectRef>()));
+  CHECK(Get(made, FindField(copyable, "v")).As<int64_t>() == 4);
+  CHECK(made.use_count() == 1);
+  CHECK_THROWS_WITH(copy_fn(obj),
+                    "TypeError: __ffi_shallow_copy__ of `refltest.Copyable` takes one object of "
+                    "that exact type, got refltest.NoCopy");
 }

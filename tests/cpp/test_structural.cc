@@ -537,3 +537,43 @@ TEST_CASE("StructuralVisit: a callback that clears the container being visited",
   CHECK(visited[3] == "1");
   CHECK(visited[4] == "2");
 }
+
+TEST_CASE("Structural: DeepCopy keeps cycles through containers on the copied root",
+          "[structural]") {
+  // Map -> List -> back to the Map: the copied List points at the copied Map.
+  List list;
+  Map root{{Any("list"), Any(list)}};
+  list.push_back(Any(root));
+  Map copy = DeepCopy(root).As<Map>();
+  CHECK_FALSE(copy.same_as(root));
+  List copied_list = copy["list"].As<List>();
+  CHECK_FALSE(copied_list.same_as(list));
+  CHECK(copied_list[0].As<ObjectRef>().same_as(copy));
+
+  // Array -> Dict whose key is the Array: the copied Dict's key is the copy.
+  Dict dict;
+  Array<Any> arr{Any(dict)};
+  dict.Set(Any(arr), Any(int64_t(1)));
+  Array<Any> arr_copy = DeepCopy(arr).As<Array<Any>>();
+  Dict dict_copy = arr_copy[0].As<Dict>();
+  REQUIRE(dict_copy.size() == 1);
+  CHECK((*dict_copy.begin()).first.As<ObjectRef>().same_as(arr_copy));
+  CHECK_FALSE((*dict_copy.begin()).first.As<ObjectRef>().same_as(arr));
+
+  // Map keys are copied: a List key that leads back to the root.
+  List key;
+  Map keyed{{Any(key), Any(int64_t(2))}};
+  key.push_back(Any(keyed));
+  Map keyed_copy = DeepCopy(keyed).As<Map>();
+  List key_copy = (*keyed_copy.begin()).first.As<List>();
+  CHECK_FALSE(key_copy.same_as(key));
+  CHECK(key_copy[0].As<ObjectRef>().same_as(keyed_copy));
+
+  // Break the cycles so that everything is freed.
+  list.Set(0, Any());
+  copied_list.Set(0, Any());
+  dict.Clear();
+  dict_copy.Clear();
+  key.Set(0, Any());
+  key_copy.Set(0, Any());
+}

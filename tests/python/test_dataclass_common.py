@@ -115,3 +115,38 @@ def test_exported_from_package():
     assert tvm_ffi.dataclasses.py_class is py_class
     assert "dataclasses" in tvm_ffi.__all__
     assert KW_ONLY is tvm_ffi.dataclasses.KW_ONLY
+
+
+def test_asdict_astuple_rebuild_containers_as_dataclasses_does():
+    import collections
+
+    from tvm_ffi.dataclasses.common import _asdict_inner, _astuple_inner
+
+    dd = collections.defaultdict(list, {"a": [Inner(1)]})
+    out = _asdict_inner(dd, dict)
+    assert type(out) is collections.defaultdict and out.default_factory is list
+    assert dict(out) == {"a": [{"v": 1}]}
+    NT = collections.namedtuple("NT", "x y")
+    out = _astuple_inner(NT(Inner(2), [Inner(3)]), tuple)
+    assert type(out) is NT and out == ((2,), [(3,)])
+    out = _asdict_inner(tvm_ffi.Map({"k": tvm_ffi.Array([Inner(4)])}), dict)
+    assert type(out) is dict and out == {"k": [{"v": 4}]}
+    leaf = [1]
+    copied = _asdict_inner({"l": leaf}, dict)["l"]
+    assert copied == leaf and copied is not leaf  # plain values are copied
+    with pytest.raises(TypeError, match=r"^asdict\(\) should be called on c_class / py_class instances$"):
+        asdict(3)
+    with pytest.raises(TypeError, match=r"^astuple\(\) should be called on c_class / py_class instances$"):
+        astuple(Inner)
+
+
+def test_cxx_field_defaults_are_read():
+    import tvm_ffi.testing
+
+    info = tvm_ffi.testing.TestObjectBase.__tvm_ffi_type_info__
+    assert [(f.name, f.c_default) for f in info.fields] == [
+        ("v_i64", 10), ("v_f64", 10.0), ("v_str", "hello")]
+    assert all(f.c_default_factory is MISSING for f in info.fields)
+    derived = tvm_ffi.testing.TestObjectDerived.__tvm_ffi_type_info__
+    v_array = next(f for f in derived.fields if f.name == "v_array")
+    assert not v_array.c_has_default and v_array.c_default is MISSING

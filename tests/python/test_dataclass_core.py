@@ -82,7 +82,7 @@ def test_init_defaults_and_keywords(Point):
     assert (q.x, q.y, q.name) == (4, 1.5, "q")
     with pytest.raises(TypeError) as e:
         Point()
-    assert str(e.value).endswith("missing argument `x`")
+    assert str(e.value).endswith("missing required argument `x`")
 
 
 def test_assignment_is_checked_with_a_clear_type_error(Point):
@@ -317,3 +317,15 @@ def test_big_ints_are_named_in_errors_and_fit_float_fields():
     assert n.f == -float(2**64)
     with pytest.raises(TypeError, match=r"expects float, got int 1000000000"):
         n.f = 10**400
+
+
+def test_a_cxx_class_that_is_not_copy_constructible_is_not_copied():
+    import copy
+
+    obj = t.TestNonCopyable(42)
+    reason = "does not support copy: its C\\+\\+ class is not copy-constructible"
+    with pytest.raises(TypeError, match=f"^ffi.ShallowCopy: type `testing.TestNonCopyable` {reason}$"):
+        copy.copy(obj)
+    with pytest.raises(RuntimeError, match=f"^ffi.DeepCopy: type `testing.TestNonCopyable` {reason}$"):
+        copy.deepcopy(tvm_ffi.Array([obj]))
+    assert obj.value == 42

@@ -166,3 +166,39 @@ def test_method_error_propagates_through_ffi():
 
     with pytest.raises(ValueError, match="bad x 4"):
         _find(Err, "boom").func(Err(x=4))
+
+
+def test_type_attr_names_are_stored_in_the_attribute_columns():
+    from typing import ClassVar
+
+    from tvm_ffi import core
+    from tvm_ffi.dataclasses import py_class
+
+    @py_class("testing.dcm.AttrParent")
+    class AttrParent(tvm_ffi.Object):
+        __ffi_type_attr_names__ = ("__test_hook__", "__test_meta__", "__test_static__")
+        __ffi_inherit_type_attrs__ = ("__test_hook__",)
+        __test_meta__: ClassVar[tuple] = ("a", 1)
+        value: int
+
+        def __test_hook__(self):
+            return self.value + 1
+
+        @staticmethod
+        def __test_static__(x):
+            return x * 2
+
+    @py_class("testing.dcm.AttrChild")
+    class AttrChild(AttrParent):
+        pass
+
+    p, c = (k.__tvm_ffi_type_info__.type_index for k in (AttrParent, AttrChild))
+    assert [f.name for f in AttrParent.__tvm_ffi_type_info__.fields] == ["value"]
+    assert tuple(core._lookup_type_attr(p, "__test_meta__")) == ("a", 1)
+    assert core._lookup_type_attr(p, "__test_hook__")(AttrParent(4)) == 5
+    assert core._lookup_type_attr(p, "__test_static__")(21) == 42
+    # Inherited only when listed in __ffi_inherit_type_attrs__.
+    assert core._lookup_type_attr(c, "__test_hook__")(AttrChild(9)) == 10
+    assert core._lookup_type_attr(c, "__test_meta__") is None
+    assert core._lookup_type_attr(c, "__test_static__") is None
+    assert "__test_hook__" not in {m.name for m in AttrParent.__tvm_ffi_type_info__.methods}

@@ -25,6 +25,8 @@ def test_type_schema_from_annotation_and_convert():
         "Optional", (TypeSchema("str"),)
     )
     assert TypeSchema.from_annotation(list[int]).origin == "List"
+    assert str(TypeSchema.from_annotation(dict[str, int])) == "Dict[str, int]"
+    assert str(TypeSchema.from_annotation(tuple[int, ...])) == "Array[int]"
     assert _to_py_class_value(TypeSchema("float").convert(3)) == 3.0
     assert type(_to_py_class_value(TypeSchema("float").convert(3))) is float
     assert _to_py_class_value(TypeSchema("Optional", (TypeSchema("int"),)).convert(None)) is None

@@ -60,8 +60,12 @@ def test_construct_and_read():
 def test_signature_is_real():
     sig = inspect.signature(Point.__init__)
     assert list(sig.parameters) == ["self", "x", "y", "name"]
-    with pytest.raises(TypeError, match="missing 1 required positional argument: 'x'"):
+    assert sig.parameters["x"].default is inspect.Parameter.empty
+    assert sig.parameters["y"].default is MISSING
+    # The type's __ffi_init__ reports a missing argument, for Python and C++ alike.
+    with pytest.raises(TypeError) as e:
         Point()
+    assert str(e.value) == "__ffi_init__ of `testing.pyc.Point`: missing required argument `x`"
     with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
         Point(1, z=3)
 
@@ -140,9 +144,19 @@ def test_forward_reference_that_never_resolves():
     @py_class(key("Dangling"))
     class Dangling(tvm_ffi.Object):
         ref: NeverDefined = None  # noqa: F821
+        bad: len(1) = None  # evaluating it fails, not with a NameError
 
-    with pytest.raises(TypeError, match="cannot resolve the forward reference 'NeverDefined'"):
+    # The first construction resolves every forward reference, and names
+    # each one that does not resolve.
+    with pytest.raises(TypeError) as e:
         Dangling()
+    assert str(e.value) == (
+        "Cannot instantiate Dangling: field annotations that do not resolve: "
+        "ref: NeverDefined (cannot resolve the forward reference 'NeverDefined': "
+        "name 'NeverDefined' is not defined); "
+        "bad: len(1) (cannot resolve the forward reference 'len(1)': "
+        "object of type 'int' has no len())"
+    )
 
 
 def test_pod_and_union_fields():
@@ -300,11 +314,18 @@ def test_inheritance_between_py_classes():
     assert d.a == 9
     with pytest.raises(TypeError, match=r"Base\d+.a"):
         d.a = "no"
-    with pytest.raises(TypeError, match="non-default argument 'z' follows default argument 'b'"):
 
-        @py_class(key("Bad"))
-        class Bad(Base):
-            z: int
+    # A required field after one with a default: required parameters come
+    # first (parents' first), then those with a default.
+    @py_class(key("Later"))
+    class LaterRequired(Base):
+        z: int
+
+    assert list(inspect.signature(LaterRequired.__init__).parameters) == ["self", "a", "z", "b"]
+    o = LaterRequired(1, 2)
+    assert (o.a, o.z, o.b) == (1, 2, "b")
+    o = LaterRequired(1, 2, "three")
+    assert (o.a, o.z, o.b) == (1, 2, "three")
 
 
 def test_inheritance_from_cxx_type():
@@ -423,7 +444,7 @@ def test_definition_errors():
         class Again(tvm_ffi.Object):
             a: int
 
-    with pytest.raises(TypeError, match="needs a subclass of tvm_ffi.Object"):
+    with pytest.raises(TypeError, match=r"^py_class <class .int.> must inherit from tvm_ffi.Object$"):
         py_class(key("NotObj"))(int)
 
 
@@ -529,8 +550,331 @@ def test_type_field_ty_is_a_type_schema():
     tys = {f.name: f.ty for f in info.fields}
     assert all(isinstance(t, core.TypeSchema) for t in tys.values())
     assert tys["value"].origin == "int"
-    assert tys["children"].origin == "Array"
+    assert tys["children"].origin == "List"  # a Python list is mutable: ffi.List
     assert tys["children"].args[0].origin == "testing.pyc.Node"
     assert tys["parent"].origin == "Optional"
     assert tys["extra"].origin == "Any"
     assert str(Point.__tvm_ffi_type_info__.fields[1].ty) == "float"
+
+
+def test_keyword_only_parameters_put_required_first():
+    @py_class(key("KwOrder"))
+    class KwOrder(tvm_ffi.Object):
+        a: int = 0
+        b: int
+        _: KW_ONLY
+        c: int = 10
+        d: int
+
+    sig = inspect.signature(KwOrder.__init__)
+    assert list(sig.parameters) == ["self", "b", "a", "d", "c"]
+    assert sig.parameters["d"].kind is inspect.Parameter.KEYWORD_ONLY
+    o = KwOrder(2, d=4)
+    assert (o.a, o.b, o.c, o.d) == (0, 2, 10, 4)
+    with pytest.raises(TypeError) as e:
+        KwOrder(2)
+    assert str(e.value) == (
+        f"__ffi_init__ of `{KwOrder.__tvm_ffi_type_info__.type_key}`: "
+        "missing required keyword-only argument `d`"
+    )
+
+
+def test_user_init_runs_on_a_zeroed_instance():
+    calls = []
+
+    @py_class(key("UserInitBase"))
+    class UBase(tvm_ffi.Object):
+        x: int
+
+    @py_class(key("UserInit"), init=False)
+    class UChild(UBase):
+        n: int
+        f: float
+        flag: bool
+        s: str = "not applied"
+        anything: Any = 5
+
+        def __init__(self, n):
+            """Doc of the user's __init__."""
+            calls.append((self.x, self.n, self.f, self.flag, self.s, self.anything))
+            super().__init__(99)  # the object exists: the parent's __init__ leaves it
+            self.n = n
+
+    o = UChild(7)
+    assert calls == [(0, 0, 0.0, False, None, None)]
+    assert (o.x, o.n) == (0, 7)
+    assert UChild.__init__.__doc__ == "Doc of the user's __init__."
+    assert UChild.__init__.__wrapped__.__name__ == "__init__"
+    handle = o.__chandle__()
+    o.__init__(8)  # called again: the same FFI object, assigned again
+    assert o.__chandle__() == handle and o.n == 8
+    c = copy.copy(o)
+    assert c.n == 8 and not c.same_as(o)
+    assert "__new__" not in UChild.__dict__
+
+
+def test_field_named_self():
+    @py_class(key("SelfField"))
+    class SelfField(tvm_ffi.Object):
+        self: int
+
+    assert SelfField(3).self == 3
+    assert SelfField(self=4).self == 4
+    raw = tvm_ffi.Object.__new__(SelfField)
+    SelfField.__ffi_init__(raw, self=5)
+    assert raw.self == 5
+
+
+def test_dtype_and_device_fields():
+    @py_class(key("DtDev"))
+    class DtDev(tvm_ffi.Object):
+        dt: tvm_ffi.dtype
+        dev: Optional[tvm_ffi.Device] = None
+
+    o = DtDev("float16")
+    assert type(o.dt) is tvm_ffi.dtype and o.dt == "float16" and o.dev is None
+    o.dev = "cuda:1"
+    assert o.dev == tvm_ffi.device("cuda", 1)
+    o.dt = tvm_ffi.dtype("int8")
+    assert o.dt == "int8"
+    k = DtDev.__tvm_ffi_type_info__.type_key
+    with pytest.raises(TypeError, match=f"field `{k}.dt` expects dtype, got int 3"):
+        o.dt = 3
+    with pytest.raises(TypeError, match=f'field `{k}.dt` expects dtype, got str "nope"'):
+        o.dt = "nope"
+    with pytest.raises(TypeError, match=rf"field `{k}.dev` expects Optional\[Device\], got int 3"):
+        o.dev = 3
+    assert (o.dt, o.dev) == ("int8", tvm_ffi.device("cuda", 1))
+    assert [str(f.ty) for f in DtDev.__tvm_ffi_type_info__.fields] == ["dtype", "Device | None"]
+
+
+def test_list_and_dict_fields_are_mutable_containers():
+    @py_class(key("Mutables"))
+    class Mutables(tvm_ffi.Object):
+        items: list[int]
+        table: dict[str, int]
+        fixed: tuple[int, ...] = ()
+        arr: tvm_ffi.Array[int] = field(default_factory=tvm_ffi.Array)
+        frozen_map: tvm_ffi.Map[str, int] = field(default_factory=tvm_ffi.Map)
+
+    m = Mutables([1, 2], {"a": 1}, (3,))
+    assert type(m.items) is tvm_ffi.List and type(m.table) is tvm_ffi.Dict
+    assert type(m.fixed) is tvm_ffi.Array and type(m.arr) is tvm_ffi.Array
+    assert type(m.frozen_map) is tvm_ffi.Map
+    m.items[0] = 10
+    m.table["b"] = 2
+    assert list(m.items) == [10, 2] and dict(m.table) == {"a": 1, "b": 2}
+    d = copy.deepcopy(m)
+    d.items[0] = 99
+    assert m.items[0] == 10
+    assert [str(f.ty) for f in Mutables.__tvm_ffi_type_info__.fields] == [
+        "List[int]", "Dict[str, int]", "Array[int]", "Array[int]", "Map[str, int]"]
+
+
+def test_forward_references_to_classes_defined_later_in_a_function():
+    @py_class(key("FwdFoo"))
+    class FwdFoo(tvm_ffi.Object):
+        value: int
+        bar: FwdBar | None  # defined below, in this function
+
+    @py_class(key("FwdBar"))
+    class FwdBar(tvm_ffi.Object):
+        value: int
+        foo: FwdFoo | None
+
+    foo = FwdFoo(1, FwdBar(2, None))
+    assert foo.bar.value == 2
+    k = FwdFoo.__tvm_ffi_type_info__.type_key
+    with pytest.raises(TypeError, match=rf"field `{k}.bar` expects"):
+        foo.bar = FwdFoo(3, None)
+
+
+def test_forward_reference_to_a_py_class_of_another_module():
+    # Code run by exec: its module is not in sys.modules, and the class it
+    # names is not among its globals; the one py_class of that name is used.
+    child_ns = {"__name__": "testing_pyc_other_b", "py_class": py_class, "Object": tvm_ffi.Object}
+    exec(
+        f"@py_class({key('CrossChildOnly')!r})\n"
+        "class CrossChildOnly(Object):\n"
+        "    x: int\n",
+        child_ns,
+    )
+    holder_ns = {"__name__": "testing_pyc_other_a", "py_class": py_class, "Object": tvm_ffi.Object}
+    exec(
+        "from __future__ import annotations\n"
+        f"@py_class({key('CrossHolder')!r})\n"
+        "class CrossHolder(Object):\n"
+        "    child: CrossChildOnly | None = None\n",
+        holder_ns,
+    )
+    h = holder_ns["CrossHolder"](child_ns["CrossChildOnly"](7))
+    assert h.child.x == 7
+
+
+def test_low_level_field_defaults_and_converter():
+    from tvm_ffi.dataclasses import Field, field
+
+    f = Field(name="x")
+    assert (f.compare, f.hash, f.kw_only) == (False, True, False)
+    g = field()
+    assert (g.compare, g.hash, g.kw_only) == (True, None, None)
+    assert g.converter(5) == 5  # recorded, the identity unless given
+
+    def conv(v):
+        return v
+
+    assert field(converter=conv).converter is conv
+    transform = py_class.__dataclass_transform__
+    assert transform["kwargs"]["converter"] is field().converter
+    assert transform["field_specifiers"] == (Field, field)
+
+
+def test_register_py_class_binds_the_class():
+    parent = tvm_ffi.Object.__tvm_ffi_type_info__ if hasattr(
+        tvm_ffi.Object, "__tvm_ffi_type_info__") else core._type_cls_to_type_info(tvm_ffi.Object)
+    cls = type("Bare", (tvm_ffi.Object,), {"__slots__": ()})
+    info = core._register_py_class(parent, key("Bare"), cls)
+    assert cls.__tvm_ffi_type_info__ is info
+
+
+def test_annotations_of_plain_bases_are_fields():
+    @py_class(key("PlainRoot"))
+    class Root(tvm_ffi.Object):
+        x: int
+
+    class Between(Root):  # a plain subclass of the FFI parent
+        a: int
+        b: int
+        hidden: int = field(default=9, init=False)
+
+    class Mixin:  # a plain mixin
+        m: int = 5
+
+    @py_class(key("PlainLeaf"))
+    class Leaf(Mixin, Between):
+        b: str  # redeclared: keeps its position, takes the new type
+        c: int
+
+    info = Leaf.__tvm_ffi_type_info__
+    assert [f.name for f in fields(Leaf)] == ["x", "a", "b", "hidden", "m", "c"]
+    assert [f.name for f in info.fields] == ["a", "b", "hidden", "m", "c"]
+    o = Leaf(0, 1, "two", 3)
+    assert (o.x, o.a, o.b, o.hidden, o.m, o.c) == (0, 1, "two", 9, 5, 3)
+    with pytest.raises(TypeError, match=rf"field `{info.type_key}.b` expects str"):
+        o.b = 2
+    # The base's Field object is not shared with the new class.
+    assert Between.__dict__["hidden"] is not fields(Leaf)[3]
+    assert Between.__dict__["hidden"].name is None
+
+
+def test_child_fields_start_in_the_parent_tail_padding():
+    @py_class(key("TailParent"))
+    class TailParent(tvm_ffi.Object):
+        parent_flag: bool = False
+
+    @py_class(key("TailEmpty"))
+    class TailEmpty(TailParent):
+        pass
+
+    @py_class(key("TailChild"))
+    class TailChild(TailEmpty):
+        child_flag: bool = False
+        n: int = 0
+
+    header = 24  # sizeof(TVMFFIObject)
+    p, e, c = (k.__tvm_ffi_type_info__ for k in (TailParent, TailEmpty, TailChild))
+    assert (p.fields[0].offset, p.total_size, e.total_size) == (header, 32, 32)
+    # As a C++ derived class: the bool after the parent's bool, then the int aligned.
+    assert [f.offset for f in c.fields] == [header + 1, header + 8]
+    assert c.total_size == header + 16
+    o = TailChild(True, True, 7)
+    o.child_flag = False
+    assert (o.parent_flag, o.child_flag, o.n) == (True, False, 7)
+
+
+def test_fields_resolved_hooks_and_extra_field_options():
+    import copy as _copy
+
+    from tvm_ffi.dataclasses import Field
+
+    seen = []
+
+    @py_class(key("HookBase"))
+    class HookBase(tvm_ffi.Object):
+        def __take_option__(info, own_fields):
+            assert info.type_cls is not None and not info.fields  # before definition
+            seen.append((info.type_cls.__name__, [str(f._ty_schema) for f in own_fields]))
+            for f in own_fields:
+                if "unit" in f.extra_kwargs:
+                    f.metadata["unit"] = f.extra_kwargs.pop("unit")
+
+        __take_option__.__ffi_on_fields_resolved__ = True
+
+    @py_class(key("HookChild"))
+    class HookChild(HookBase):
+        length: float = field(default=0.0, unit="m")
+        names: list[str] = field(default_factory=list)
+
+    assert seen == [("HookBase", []), ("HookChild", ["float", "List[str]"])]
+    assert fields(HookChild)[0].metadata == {"unit": "m"}
+    assert fields(HookChild)[0].extra_kwargs == {}
+    assert HookChild(2.5).length == 2.5
+    with pytest.raises(TypeError, match=r"^Typo.length: unrecognized field options: uint$"):
+
+        @py_class(key("Typo"))
+        class Typo(HookBase):
+            length: float = field(default=0.0, uint="m")
+
+    f = Field(name="x", metadata={"a": 1}, extra=2)
+    g = _copy.copy(f)
+    g.metadata["a"] = 3
+    g.extra_kwargs.pop("extra")
+    assert f.metadata == {"a": 1} and f.extra_kwargs == {"extra": 2}
+
+
+def test_container_mismatch_names_the_item():
+    @py_class(key("Nest"))
+    class Nest(tvm_ffi.Object):
+        items: list[int] = field(default_factory=list)
+        table: dict[str, list[float]] = field(default_factory=dict)
+
+    k = Nest.__tvm_ffi_type_info__.type_key
+    o = Nest()
+    with pytest.raises(TypeError) as e:
+        o.items = [1, None]
+    assert str(e.value) == (
+        f"field `{k}.items` expects list[int], got ffi.Array (element [1]: expected int, got None)"
+    )
+    with pytest.raises(TypeError) as e:
+        o.table = {"a": [1.0, "x"]}
+    assert str(e.value).endswith(
+        "(value for key 'a': element [1]: expected float, got str \"x\")"
+    )
+    assert list(o.items) == [] and dict(o.table) == {}
+
+
+class _Boundary:
+    """A field marker for test_field_markers (module level: annotations of
+    this file are strings, resolved in its globals)."""
+
+
+def test_field_markers():
+    @py_class(key("MarkBase"))
+    class MarkBase(tvm_ffi.Object):
+        __ffi_field_markers__ = (_Boundary,)
+        first: int
+        cut: _Boundary = "kept as a class attribute"
+        second: int
+
+    @py_class(key("MarkChild"))
+    class MarkChild(MarkBase):
+        cut2: _Boundary
+        third: int
+
+    assert [f.name for f in fields(MarkChild)] == ["first", "second", "third"]
+    assert MarkBase.cut == "kept as a class attribute"
+    base_markers = ((_Boundary, MarkBase, "cut", 1),)
+    assert MarkBase.__tvm_ffi_type_info__._decorator_args["field_markers"] == base_markers
+    assert MarkChild.__tvm_ffi_type_info__._decorator_args["field_markers"] == (
+        *base_markers, (_Boundary, MarkChild, "cut2", 2))
+    assert MarkChild(1, 2, 3).third == 3

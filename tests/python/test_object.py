@@ -39,7 +39,8 @@ def test_reflected_methods():
 
 
 def test_derived_type_inherits_fields():
-    obj = TestObjectDerived([1, 2], 1, 2.0, "s")  # v_array has no default: first
+    # Positional parameters: the required v_array, then the defaulted fields.
+    obj = TestObjectDerived([1, 2], 1, 2.0, "s")
     assert isinstance(obj, TestObjectBase)
     assert obj.v_i64 == 1
     assert list(obj.v_array) == [1, 2]

@@ -11,7 +11,11 @@ import pytest
 import tvm_ffi
 from tvm_ffi.utils import FileLock
 from tvm_ffi.utils.kwargs_wrapper import make_kwargs_wrapper, make_kwargs_wrapper_from_signature
-from tvm_ffi.utils.unpack_dataclass import unpack_dataclass_to_tuple
+from tvm_ffi.utils.unpack_dataclass import (
+    _extract_dataclass_to_tuple_schema,
+    _validate_dataclass_to_tuple_schema,
+    unpack_dataclass_to_tuple,
+)
 
 HOLDER = textwrap.dedent("""
     import sys
@@ -178,6 +182,68 @@ def test_unpack_dataclass_to_tuple():
     with pytest.raises(ValueError, match="Outer instance contains itself"):
         unpack_dataclass_to_tuple(loop)
 
+
+
+@dataclasses.dataclass
+class Shapes:
+    n: int
+    opt: "int | None"
+    pairs: "dict[str, tuple[int, float]]"
+    nums: "list[int]"
+    cfgs: "dict[str, Cfg]"
+    cfg: Cfg
+    me: "Shapes | None"
+    anything: Any
+
+
+def test_unpack_dataclass_schema():
+    assert _extract_dataclass_to_tuple_schema(Shapes) == {
+        "n": None,
+        "opt": None,
+        "pairs": None,
+        "nums": "unpack",  # lists are rebuilt
+        "cfgs": "unpack",
+        "cfg": {"x": None, "y": None},
+        "me": "unpack",  # the class itself: decided per value
+        "anything": "unpack",
+    }
+    with pytest.raises(TypeError, match="Expected a dataclass class, got <class 'int'>"):
+        _extract_dataclass_to_tuple_schema(int)
+    with pytest.raises(TypeError, match="Expected a dataclass class"):
+        _extract_dataclass_to_tuple_schema(Cfg(1, 2))  # an instance, not the class
+
+    @dataclasses.dataclass
+    class Local:
+        c: "LocalMissing"  # noqa: F821 - never defined: every field is decided per value
+        n: int
+
+    assert _extract_dataclass_to_tuple_schema(Local) == {"c": "unpack", "n": "unpack"}
+
+    s = Shapes(1, None, {"a": (1, 2.0)}, [1], {"k": Cfg(3, 4)}, Cfg(5, 6), None, Cfg(7, 8))
+    s.me = Shapes(2, 3, {}, [], {}, Cfg(0, 0), None, "leaf")
+    out = unpack_dataclass_to_tuple(s)
+    assert out == (1, None, {"a": (1, 2.0)}, [1], {"k": (3, 4)}, (5, 6),
+                   (2, 3, {}, [], {}, (0, 0), None, "leaf"), (7, 8))
+    assert out[2] is s.pairs  # a leaf field is the same object
+
+
+def test_unpack_dataclass_schema_validation():
+    _validate_dataclass_to_tuple_schema({"a": None, "b": "unpack", "c": {"d": None}})
+    with pytest.raises(TypeError, match="must be a dict, got list"):
+        _validate_dataclass_to_tuple_schema([1])
+    with pytest.raises(TypeError, match="field name must be a string, got 1"):
+        _validate_dataclass_to_tuple_schema({1: None})
+    with pytest.raises(ValueError, match="'a-b' is not a valid Python identifier"):
+        _validate_dataclass_to_tuple_schema({"ok": {"a-b": None}})
+    with pytest.raises(ValueError, match="'import' is a Python keyword"):
+        _validate_dataclass_to_tuple_schema({"import": None})
+
+
+def test_unpack_dataclass_keeps_named_tuple_types():
+    out = unpack_dataclass_to_tuple([Pair(Cfg(1, 2), 3)])
+    assert type(out[0]) is Pair and out[0] == Pair((1, 2), 3)
+    empty = NamedTuple("Empty", [])()
+    assert type(unpack_dataclass_to_tuple(empty)) is type(empty)
 
 def test_kwargs_wrapper_maps_dataclasses():
     w = make_kwargs_wrapper(lambda *a: a, ["a", "cfg"], arg_defaults=(Cfg(0, 0),),

@@ -207,3 +207,31 @@ def register_py_methods(cls, type_index, globalns, localns=None) -> int:
         )
         count += 1
     return count
+
+
+def register_type_attrs(cls, type_index, parent_index) -> None:
+    """Stores the class's own type attributes in the type's attribute
+    columns (what ``core._lookup_type_attr`` and C++ read): each name of its
+    ``__ffi_type_attr_names__`` that the class body defines (a function is
+    stored as a ``tvm_ffi.Function`` taking the object first, a staticmethod
+    as its function, any other value converted as a call argument is).  A
+    name the body does not define but ``__ffi_inherit_type_attrs__`` lists
+    gets the parent type's value.  The built-in hook names (``__ffi_repr__``,
+    ``__s_equal__``...) are left to the machinery that wires them."""
+    _, inherited = _type_attr_options(cls)
+    for name in getattr(cls, "__ffi_type_attr_names__", ()):
+        if name in FFI_TYPE_ATTR_NAMES:
+            continue
+        if name in cls.__dict__:
+            value = cls.__dict__[name]
+            if isinstance(value, staticmethod):
+                value = core._convert_to_ffi_func(value.__func__)
+            elif inspect.isfunction(value):
+                value = core._convert_to_ffi_func(value)
+        elif name in inherited:
+            value = core._lookup_type_attr(parent_index, name)
+            if value is None:
+                continue
+        else:
+            continue
+        core._register_type_attr(type_index, name, value)

@@ -23,7 +23,20 @@ OBJECT = 64
 
 
 class _Mismatch(Exception):
-    """Raised by a schema's conversion: the value does not fit."""
+    """Raised by a schema's conversion: the value does not fit.  ``detail``
+    says where inside a container, when it is an item that does not fit
+    (``element [1]: expected int, got None``)."""
+
+    def __init__(self, detail=None):
+        super().__init__(detail)
+        self.detail = detail
+
+
+def _inner_mismatch(where, schema, value, err):
+    """The _Mismatch of a container whose item ``value`` at ``where`` did not
+    fit ``schema``."""
+    inner = err.detail or f"expected {schema.describe()}, got {describe_value(value)}"
+    return _Mismatch(f"{where}: {inner}")
 
 
 def describe_value(value) -> str:
@@ -182,6 +195,56 @@ class _BytesSchema(_Schema):
         return "bytes"
 
 
+class _DTypeSchema(_Schema):
+    """``tvm_ffi.dtype``: an Any slot holding a data type; a string such as
+    ``"float32"`` is parsed."""
+
+    needs_check = True
+
+    def type_schema(self):
+        return _ts("dtype")
+
+    def convert(self, value):
+        from .._dtype import dtype
+
+        if isinstance(value, dtype):
+            return value
+        if isinstance(value, str):
+            try:
+                return dtype(value)
+            except (TypeError, ValueError):
+                raise _Mismatch from None
+        raise _Mismatch
+
+    def describe(self):
+        return "dtype"
+
+
+class _DeviceSchema(_Schema):
+    """``tvm_ffi.Device``: an Any slot holding a device; a string such as
+    ``"cuda:1"`` or ``"cpu"`` is parsed."""
+
+    needs_check = True
+
+    def type_schema(self):
+        return _ts("Device")
+
+    def convert(self, value):
+        if isinstance(value, core.Device):
+            return value
+        if isinstance(value, str):
+            from .._device import device
+
+            try:
+                return device(value)
+            except (TypeError, ValueError):
+                raise _Mismatch from None
+        raise _Mismatch
+
+    def describe(self):
+        return "Device"
+
+
 class _ObjectSchema(_Schema):
     """An FFI object class (registered with register_object/c_class/py_class)."""
 
@@ -323,7 +386,7 @@ class _SeqSchema(_Schema):
     """``list[T]`` / ``Array[T]`` / ``List[T]``."""
 
     def type_schema(self):
-        origin = "List" if self.name == "List" else "Array"
+        origin = "Array" if self.storage == _index_of("ffi.Array") else "List"
         return _ts(origin, (self.elem.type_schema(),))
 
     def __init__(self, container_cls, key, elem, name):
@@ -341,8 +404,11 @@ class _SeqSchema(_Schema):
         items = list(value)
         out = []
         changed = not isinstance(value, self.container_cls)
-        for item in items:
-            converted = self.elem.convert(item)
+        for i, item in enumerate(items):
+            try:
+                converted = self.elem.convert(item)
+            except _Mismatch as err:
+                raise _inner_mismatch(f"element [{i}]", self.elem, item, err) from None
             changed = changed or converted is not item
             out.append(converted)
         if not changed:
@@ -357,7 +423,7 @@ class _MapSchema(_Schema):
     """``dict[K, V]`` / ``Map[K, V]`` / ``Dict[K, V]``."""
 
     def type_schema(self):
-        origin = "Dict" if self.name == "Dict" else "Map"
+        origin = "Map" if self.storage == _index_of("ffi.Map") else "Dict"
         return _ts(origin, (self.key_schema.type_schema(), self.value_schema.type_schema()))
 
     def __init__(self, container_cls, key, key_schema, value_schema, name):
@@ -380,8 +446,14 @@ class _MapSchema(_Schema):
         changed = not isinstance(value, self.container_cls)
         out = {}
         for k, v in value.items():
-            ck = self.key_schema.convert(k)
-            cv = self.value_schema.convert(v)
+            try:
+                ck = self.key_schema.convert(k)
+            except _Mismatch as err:
+                raise _inner_mismatch(f"key {k!r}", self.key_schema, k, err) from None
+            try:
+                cv = self.value_schema.convert(v)
+            except _Mismatch as err:
+                raise _inner_mismatch(f"value for key {k!r}", self.value_schema, v, err) from None
             changed = changed or ck is not k or cv is not v
             out[ck] = cv
         if not changed:
@@ -413,7 +485,7 @@ class _ForwardSchema(_Schema):
         if self.resolved is None:
             try:
                 annotation = eval(self.text, self.globalns, self.localns)  # noqa: S307
-            except NameError as err:
+            except Exception as err:  # noqa: BLE001 - any failure to evaluate it
                 raise TypeError(
                     f"cannot resolve the forward reference {self.text!r}: {err}"
                 ) from None
@@ -444,8 +516,10 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
     if isinstance(annotation, str):
         try:
             annotation = eval(annotation, globalns or {}, localns or {})  # noqa: S307
-        except NameError:
+        except Exception:  # noqa: BLE001 - a name not defined yet, or text that fails
             return _ForwardSchema(annotation, globalns or {}, localns or {})
+        if isinstance(annotation, str):  # a quoted annotation, stringified once more
+            return schema_of(annotation, globalns, localns)
     if isinstance(annotation, typing.ForwardRef):
         return _ForwardSchema(annotation.__forward_arg__, globalns or {}, localns or {})
     if annotation is typing.Any or annotation is object:
@@ -462,6 +536,13 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
         return _StrSchema()
     if annotation is bytes:
         return _BytesSchema()
+    if annotation is core.Device:
+        return _DeviceSchema()
+    if isinstance(annotation, type) and annotation.__name__ == "dtype":
+        from .._dtype import dtype
+
+        if annotation is dtype:
+            return _DTypeSchema()
     Array, List, Map, Dict = _containers()
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
@@ -479,15 +560,18 @@ def schema_of(annotation, globalns=None, localns=None) -> _Schema:
                 elem = schema_of(args[0], globalns, localns)
         elif args:
             elem = schema_of(args[0], globalns, localns)
-        if origin is List or annotation is List:
-            return _SeqSchema(List, "ffi.List", elem, "List")
-        return _SeqSchema(Array, "ffi.Array", elem, "Array" if origin is Array else "list")
+        # A Python list is mutable: list[T] is stored as an ffi.List (as
+        # upstream); Array[T] and tuples as an ffi.Array.
+        if origin in (List, list) or annotation in (List, list):
+            return _SeqSchema(List, "ffi.List", elem, "List" if origin is List else "list")
+        return _SeqSchema(Array, "ffi.Array", elem, "Array" if origin is Array else "tuple")
     if origin in (dict, Map, Dict, typing.Mapping) or annotation is dict:
         ks = schema_of(args[0], globalns, localns) if args else _AnySchema()
         vs = schema_of(args[1], globalns, localns) if len(args) > 1 else _AnySchema()
-        if origin is Dict:
-            return _MapSchema(Dict, "ffi.Dict", ks, vs, "Dict")
-        return _MapSchema(Map, "ffi.Map", ks, vs, "Map" if origin is Map else "dict")
+        # A Python dict is mutable: dict[K, V] is stored as an ffi.Dict.
+        if origin in (Dict, dict) or annotation is dict:
+            return _MapSchema(Dict, "ffi.Dict", ks, vs, "Dict" if origin is Dict else "dict")
+        return _MapSchema(Map, "ffi.Map", ks, vs, "Map" if origin is Map else "Mapping")
     if origin is not None and getattr(origin, "__name__", "") == "Callable":
         return _CallableSchema()
     if annotation is typing.Callable:
@@ -522,6 +606,17 @@ _SCALAR_ORIGINS = {
 }
 
 
+def _special_origin(origin):
+    """``tvm_ffi.dtype`` / ``tvm_ffi.Device`` for those type-schema origins."""
+    if origin == "dtype":
+        from .._dtype import dtype
+
+        return dtype
+    if origin == "Device":
+        return core.Device
+    return None
+
+
 def annotation_of(ts):
     """The annotation a :class:`tvm_ffi.core.TypeSchema` stands for (so that
     :func:`schema_of` can read it): scalars, ``None``/``Any``, ``Optional``,
@@ -530,6 +625,9 @@ def annotation_of(ts):
     origin = ts.origin
     if origin in _SCALAR_ORIGINS:
         return _SCALAR_ORIGINS[origin]
+    special = _special_origin(origin)
+    if special is not None:
+        return special
     if origin == "Any":
         return typing.Any
     if origin == "None":

@@ -2,6 +2,7 @@
 ``c_class``/``py_class`` types (the counterparts of :mod:`dataclasses`)."""
 from __future__ import annotations
 
+import collections as _collections
 import copy as _copy
 from collections import namedtuple as _namedtuple
 
@@ -30,50 +31,73 @@ def fields(obj_or_cls):
 def replace(obj, /, **changes):
     """A copy of ``obj`` with the given fields changed (frozen fields too)."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("replace() should be called on a c_class or py_class instance")
+        raise TypeError("replace() should be called on c_class / py_class instances")
     return obj.__replace__(**changes)
 
 
-def _to_python(value, dict_factory, recurse):
+def _walk(obj, inner, on_dataclass):
+    """One step of :func:`asdict`/:func:`astuple` below a dataclass: the
+    containers are rebuilt with ``inner`` applied to their items, as
+    :mod:`dataclasses` does (a named tuple, a ``defaultdict`` keep their
+    type), FFI Arrays/Lists become lists and Maps/Dicts dicts; FFI objects
+    are kept, other values deep-copied."""
     from ..container import Array, Dict, List, Map
 
-    if is_dataclass(value) and not isinstance(value, type):
-        return recurse(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_python(v, dict_factory, recurse) for v in value)
-    if isinstance(value, (Array, List)):
-        return [_to_python(v, dict_factory, recurse) for v in value]
-    if isinstance(value, (Map, Dict, dict)):
-        return dict_factory(
-            (_to_python(k, dict_factory, recurse), _to_python(v, dict_factory, recurse))
-            for k, v in value.items()
-        )
-    return _copy.deepcopy(value) if not hasattr(value, "__chandle__") else value
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return on_dataclass(obj)
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):  # a named tuple
+        return type(obj)(*(inner(v) for v in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(inner(v) for v in obj)
+    if isinstance(obj, (Array, List)):
+        return [inner(v) for v in obj]
+    if isinstance(obj, (Map, Dict)):
+        return {inner(k): inner(v) for k, v in obj.items()}
+    if isinstance(obj, dict):
+        items = ((inner(k), inner(v)) for k, v in obj.items())
+        if isinstance(obj, _collections.defaultdict):
+            return type(obj)(obj.default_factory, items)
+        return type(obj)(items)
+    return obj if hasattr(obj, "__chandle__") else _copy.deepcopy(obj)
+
+
+def _asdict_inner(obj, dict_factory):
+    """:func:`asdict` of any value (a dataclass instance becomes
+    ``dict_factory([(name, value), ...])``)."""
+    return _walk(
+        obj,
+        lambda v: _asdict_inner(v, dict_factory),
+        lambda o: dict_factory(
+            [(f.name, _asdict_inner(getattr(o, f.name), dict_factory)) for f in fields(o)]
+        ),
+    )
+
+
+def _astuple_inner(obj, tuple_factory):
+    """:func:`astuple` of any value (a dataclass instance becomes
+    ``tuple_factory([value, ...])``)."""
+    return _walk(
+        obj,
+        lambda v: _astuple_inner(v, tuple_factory),
+        lambda o: tuple_factory(
+            [_astuple_inner(getattr(o, f.name), tuple_factory) for f in fields(o)]
+        ),
+    )
 
 
 def asdict(obj, *, dict_factory=dict):
     """The fields of ``obj`` as a dict, recursing into nested dataclass
     instances and containers (FFI Array/List become lists, Map/Dict dicts)."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("asdict() should be called on a c_class or py_class instance")
-
-    def recurse(o):
-        return dict_factory(
-            (f.name, _to_python(getattr(o, f.name), dict_factory, recurse)) for f in fields(o)
-        )
-
-    return recurse(obj)
+        raise TypeError("asdict() should be called on c_class / py_class instances")
+    return _asdict_inner(obj, dict_factory)
 
 
 def astuple(obj, *, tuple_factory=tuple):
     """The field values of ``obj`` as a tuple, recursing like :func:`asdict`."""
     if not is_dataclass(obj) or isinstance(obj, type):
-        raise TypeError("astuple() should be called on a c_class or py_class instance")
-
-    def recurse(o):
-        return tuple_factory(_to_python(getattr(o, f.name), dict, recurse) for f in fields(o))
-
-    return recurse(obj)
+        raise TypeError("astuple() should be called on c_class / py_class instances")
+    return _astuple_inner(obj, tuple_factory)
 
 
 def _make_namedtuple(typename, fields):

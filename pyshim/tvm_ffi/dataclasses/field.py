@@ -27,13 +27,23 @@ KW_ONLY = _KwOnlyType
 _STRUCTURAL_EQ_FIELD = (None, "ignore", "def", "def-pattern", "def-simple")
 
 
+def _field_converter(value):
+    """The converter a field records when none is given: the identity."""
+    return value
+
+
 class Field:
     """Options of one field of a ``py_class`` (or the description of a
     ``c_class`` field), as :func:`fields` returns them.
 
     ``name`` and ``type`` are filled in by the decorator; ``type`` is the
     annotation as written (a string for a forward reference until it is
-    resolved).
+    resolved).  Made directly (the low-level ``TypeInfo._register_fields``
+    path, as upstream), a Field is left out of comparisons
+    (``compare=False``), hashed when compared, and positional; :func:`field`
+    has the :mod:`dataclasses` defaults instead.  ``converter`` is recorded
+    for type checkers (``py_class.__dataclass_transform__``) and not applied:
+    values are converted by the field's type.
     """
 
     __slots__ = (
@@ -51,6 +61,7 @@ class Field:
         "metadata",
         "structural_eq",
         "doc",
+        "converter",
         "extra_kwargs",
     )
 
@@ -65,12 +76,13 @@ class Field:
         frozen: bool = False,
         init: bool = True,
         repr: bool = True,
-        hash: bool | None = None,
-        compare: bool = True,
-        kw_only: bool | None = None,
+        hash: bool | None = True,
+        compare: bool = False,
+        kw_only: bool | None = False,
         metadata: Mapping[str, Any] | None = None,
         structural_eq: str | None = None,
         doc: str | None = None,
+        converter: Callable[[Any], Any] = None,
         **extra_kwargs: Any,
     ) -> None:
         if default is not MISSING and default_factory is not MISSING:
@@ -98,7 +110,18 @@ class Field:
         self.metadata = dict(metadata) if metadata is not None else {}
         self.structural_eq = "def" if structural_eq == "def-pattern" else structural_eq
         self.doc = doc
+        self.converter = _field_converter if converter is None else converter
         self.extra_kwargs = extra_kwargs
+
+    def __copy__(self):
+        """A Field with the same options and its own ``metadata`` and
+        ``extra_kwargs`` dicts (their values are shared)."""
+        out = Field.__new__(Field)
+        for name in Field.__slots__:
+            setattr(out, name, getattr(self, name))
+        out.metadata = dict(self.metadata)
+        out.extra_kwargs = dict(self.extra_kwargs)
+        return out
 
     def has_default(self) -> bool:
         return self.default is not MISSING or self.default_factory is not MISSING
@@ -180,6 +203,7 @@ def field(
     metadata: Mapping[str, Any] | None = None,
     structural_eq: str | None = None,
     doc: str | None = None,
+    converter: Callable[[Any], Any] = _field_converter,
     **extra_kwargs: Any,
 ) -> Any:
     """Options of one ``py_class`` field, given as its class-body value::
@@ -212,5 +236,6 @@ def field(
         metadata=metadata,
         structural_eq=structural_eq,
         doc=doc,
+        converter=converter,
         **extra_kwargs,
     )

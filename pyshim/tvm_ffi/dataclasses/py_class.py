@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 from .. import core
 from .._type_info import (
@@ -19,15 +20,16 @@ from .._type_info import (
 )
 from ..registry import _kwargs_sentinel
 from . import _methods
-from ._types import _Mismatch, describe_value, schema_of
+from ._types import _ForwardSchema, _Mismatch, describe_value, schema_of
 from ._typemethod import (  # noqa: F401  (method and the collector live here too)
     _collect_py_methods,
     _is_method_marked,
     _type_attr_options,
     method,
     register_py_methods,
+    register_type_attrs,
 )
-from .field import KW_ONLY, MISSING, Field, init_property
+from .field import KW_ONLY, MISSING, Field, _field_converter, field, init_property
 
 # py_class(structural_eq=...) -> TVMFFISEqHashKind.
 _STRUCTURAL_KINDS = {
@@ -136,25 +138,46 @@ def _has_default(f: Field) -> bool:
 def _collect_fields(cls, kw_only_default, frozen_default, globalns):
     fields = []
     init_props = {}
+    # name -> (declaring class, annotation, keyword-only); a later class's
+    # annotation of a name keeps its position.  The annotations read as one
+    # list: a KW_ONLY marker in a base makes the fields after it keyword-only,
+    # the class's own too (as upstream).
+    entries = {}
     kw_only = kw_only_default
-    for name, annotation in _own_annotations(cls).items():
-        if _is_classvar(annotation):
-            continue
-        if _is_kw_only_marker(annotation, globalns):
-            kw_only = True
-            if name in cls.__dict__:
-                delattr(cls, name)
-            continue
-        value = cls.__dict__.get(name, MISSING)
+    markers = tuple(getattr(cls, "__ffi_field_markers__", ()))
+    cls.__ffi_own_field_markers__ = []
+    for klass in (*_plain_bases(cls), cls):
+        for name, annotation in _own_annotations(klass).items():
+            if _is_classvar(annotation):
+                continue
+            marker = _marker_of(annotation, markers, globalns)
+            if marker is not None:
+                # Not a field: recorded with the number of own fields before it.
+                cls.__ffi_own_field_markers__.append((marker, klass, name, len(entries)))
+                continue
+            if _is_kw_only_marker(annotation, globalns):
+                kw_only = True
+                if klass is cls and name in cls.__dict__:
+                    delattr(cls, name)
+                continue
+            entries[name] = (klass, annotation, kw_only)
+    for name, (klass, annotation, kw_only) in entries.items():
+        value = klass.__dict__.get(name, MISSING)
+        if klass is not cls and isinstance(value, Field):
+            # A base's Field is shared: this class gets its own copy.
+            value = _copy_field(value)
         if isinstance(value, init_property):
             # A field computed after construction (see _init_property_funcs).
-            f = Field(init=False, structural_eq="ignore", doc=value.doc)
+            f = Field(
+                init=False, structural_eq="ignore", doc=value.doc,
+                compare=True, hash=None, kw_only=None,
+            )
             f.metadata["init_property"] = True
             init_props[name] = value.func
         elif isinstance(value, Field):
             f = value
         else:
-            f = Field(default=value)
+            f = Field(default=value, compare=True, hash=None, kw_only=None)
         f.name = name
         f.type = annotation
         if f.kw_only is None:
@@ -168,12 +191,75 @@ def _collect_fields(cls, kw_only_default, frozen_default, globalns):
                 f"mutable default {type(f.default)} for field {name} is not allowed: "
                 "use default_factory"
             )
-        if name in cls.__dict__:
+        if klass is cls and name in cls.__dict__:
             delattr(cls, name)
         fields.append(f)
     if init_props:
         cls.__ffi_init_property_funcs__ = init_props
     return fields
+
+
+def _marker_of(annotation, markers, globalns):
+    """The class of ``markers`` (``__ffi_field_markers__``) that
+    ``annotation`` is, else None."""
+    if not markers:
+        return None
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, globalns)  # noqa: S307
+        except Exception:  # noqa: BLE001 - not a marker
+            return None
+    return next((m for m in markers if annotation is m), None)
+
+
+def _field_markers(cls, parent, inherited_count):
+    """``(marker, declaring class, name, position)`` of the marker
+    annotations of ``cls`` and its ancestors, root first; ``position`` is
+    the number of fields (inherited ones included) before it."""
+    inherited = tuple(getattr(parent, "_decorator_args", {}).get("field_markers", ()))
+    own = tuple(
+        (marker, klass, name, inherited_count + index)
+        for marker, klass, name, index in cls.__dict__.get("__ffi_own_field_markers__", ())
+    )
+    return inherited + own
+
+
+def _plain_bases(cls):
+    """The bases of ``cls`` that are not FFI types nor bases of its FFI
+    parent, base first: plain classes between ``cls`` and its FFI parent,
+    and plain mixins.  Their annotations are fields of ``cls`` too (before
+    its own), as upstream collects them."""
+    parent = next((b for b in cls.__mro__[1:] if "__tvm_ffi_type_info__" in b.__dict__), None)
+    skip = set(parent.__mro__) if parent is not None else {object}
+    return [k for k in reversed(cls.__mro__[1:]) if k not in skip and k is not object]
+
+
+def _copy_field(f):
+    import copy
+
+    return copy.copy(f)
+
+
+def _run_fields_resolved_hooks(cls, info, own, schemas):
+    """Gives each own Field its ``_ty_schema``, then calls every function of
+    the class and its bases marked ``__ffi_on_fields_resolved__ = True``
+    (base first) as ``hook(type_info, own_fields)``, before the fields are
+    defined: a hook may change the Fields (metadata, options) and consumes
+    the ``field(**extra)`` keywords it understands (``extra_kwargs``).  Left
+    over keywords are a TypeError."""
+    for f, schema in zip(own, schemas):
+        f._ty_schema = schema.type_schema()
+    for klass in reversed(cls.__mro__):
+        for value in list(vars(klass).values()):
+            func = value.__func__ if isinstance(value, staticmethod) else value
+            if callable(func) and getattr(func, "__ffi_on_fields_resolved__", False) is True:
+                func(info, own)
+    for f in own:
+        if f.extra_kwargs:
+            raise TypeError(
+                f"{cls.__name__}.{f.name}: unrecognized field options: "
+                + ", ".join(sorted(f.extra_kwargs))
+            )
 
 
 def _init_property_funcs(cls):
@@ -192,9 +278,11 @@ def _make_check(type_key, name, schema):
     def check(value):
         try:
             return convert(value)
-        except _Mismatch:
+        except _Mismatch as err:
+            where = f" ({err.detail})" if err.detail else ""
             raise TypeError(
-                f"field `{type_key}.{name}` expects {describe()}, got {describe_value(value)}"
+                f"field `{type_key}.{name}` expects {describe()}, "
+                f"got {describe_value(value)}{where}"
             ) from None
 
     return check
@@ -254,60 +342,143 @@ def _raising_default(message):
     return bad_default
 
 
+def _pending_forward_schemas(cls):
+    """``(field name, schema)`` of the forward references of ``cls`` and
+    its py_class bases not resolved yet."""
+    out = []
+    for klass in reversed(cls.__mro__):
+        for name, schema in klass.__dict__.get("__ffi_forward_schemas__", ()):
+            if schema.resolved is None:
+                out.append((name, schema))
+    return out
+
+
+def _resolution_check(cls):
+    """A function ``check()`` for the first constructions of ``cls``:
+    resolves every forward reference of its fields, and raises TypeError
+    (``Cannot instantiate Cls: ...``, one ``name: annotation (reason)``
+    per field) when some do not resolve; None when there is nothing to
+    resolve.  Once all resolve, ``check`` is no longer called."""
+    if not _pending_forward_schemas(cls):
+        return None
+    state = {"pending": True}
+
+    def check():
+        failures = []
+        for name, schema in _pending_forward_schemas(cls):
+            try:
+                schema.resolve()
+            except TypeError as err:
+                failures.append(f"{name}: {schema.text} ({err})")
+        if failures:
+            raise TypeError(
+                f"Cannot instantiate {cls.__name__}: field annotations that do not resolve: "
+                + "; ".join(failures)
+            )
+        state["pending"] = False
+
+    check.state = state
+    return check
+
+
+def _init_parameters(all_fields):
+    """The __init__ parameters as ``(positional, keyword_only)`` lists of
+    Fields: each list has the fields without a default first, then those
+    with one, each group in field order (parents' fields first).  The
+    positional order is the one the type's ``__ffi_init__`` uses."""
+    positional = [f for f in all_fields if f.init and not f.kw_only]
+    kw_only = [f for f in all_fields if f.init and f.kw_only]
+
+    def required_first(group):
+        return [f for f in group if not _has_default(f)] + [f for f in group if _has_default(f)]
+
+    return required_first(positional), required_first(kw_only)
+
+
 def _make_init(cls, all_fields, ctor, post_init):
-    """An __init__ with a real signature: required positional fields are
-    passed positionally; the others, when given, after the KWARGS marker
-    (absent ones get their default from the type, in C++, so C++ callers and
-    Python agree)."""
-    params = []
-    kw_params = []
-    body = []
-    positional_args = []
-    seen_default = None
-    names = {}
-    for f in all_fields:
-        if not f.init:
-            continue
-        local = f"_a{len(names)}"
-        names[f.name] = local
-        if f.kw_only:
-            if _has_default(f):
-                kw_params.append(f"{f.name}=_MISSING")
-                body.append(f"    if {f.name} is not _MISSING: _kw += ({f.name!r}, {f.name})")
-            else:
-                kw_params.append(f.name)
-                body.append(f"    _kw += ({f.name!r}, {f.name})")
-        elif _has_default(f):
-            seen_default = f.name
-            params.append(f"{f.name}=_MISSING")
-            body.append(f"    if {f.name} is not _MISSING: _kw += ({f.name!r}, {f.name})")
-        else:
-            if seen_default is not None:
-                raise TypeError(
-                    f"non-default argument {f.name!r} follows default argument {seen_default!r}"
-                )
-            params.append(f.name)
-            positional_args.append(f.name)
-    sig = ["self", *params]
-    if kw_params:
+    """An __init__ whose signature (``__signature__``) is ``(self, <required
+    positional>, <positional with default>=MISSING, *, <keyword-only>)``
+    (every parameter of the function itself defaults to MISSING).
+    The given arguments go to the type's ``__ffi_init__`` (in C++), which
+    applies the defaults and reports a missing argument, so C++ callers
+    and Python agree.  An object that already holds an FFI object (a
+    subclass's own ``__init__`` made it and then called
+    ``super().__init__()``) is left as it is."""
+    import inspect
+
+    positional, kw_only = _init_parameters(all_fields)
+    required = [f.name for f in positional if not _has_default(f)]
+    names = [f.name for f in positional] + [f.name for f in kw_only]
+    optional = [n for n in names if n not in required]
+    # The parameters are the field names; the generated code's own names
+    # carry a prefix no field is expected to use (a field may be `self`).
+    S, KW = "_tvm_ffi_self", "_tvm_ffi_kw"
+    sig = [S] + [f"{f.name}=_tvm_ffi_MISSING" for f in positional]
+    if kw_only:
         sig.append("*")
-        sig.extend(kw_params)
-    lines = [f"def __init__({', '.join(sig)}):"]
-    call_args = ", ".join(["_ctor", *positional_args])
-    if body:
-        lines.append("    _kw = ()")
-        lines.extend(body)
-        lines.append(f"    self.__init_handle_by_constructor__({call_args}, _KW, *_kw)")
+        sig.extend(f"{f.name}=_tvm_ffi_MISSING" for f in kw_only)
+    lines = [f"def __init__({', '.join(sig)}):", f"    if {S}.__chandle__(): return"]
+    check = _resolution_check(cls)
+    if check is not None:
+        lines.append("    if _tvm_ffi_check.state['pending']: _tvm_ffi_check()")
+    lines.append(f"    {KW} = ()")
+    lines.extend(f"    if {n} is not _tvm_ffi_MISSING: {KW} += ({n!r}, {n})" for n in optional)
+    call = f"{S}.__init_handle_by_constructor__(_tvm_ffi_ctor"
+    if required:
+        missing = " or ".join(f"{n} is _tvm_ffi_MISSING" for n in required)
+        lines.append(f"    if {missing}:")
+        lines.extend(
+            f"        if {n} is not _tvm_ffi_MISSING: {KW} += ({n!r}, {n})" for n in required
+        )
+        lines.append(f"        {call}, _tvm_ffi_KW, *{KW})")
+        lines.append("    else:")
+        lines.append(f"        {call}, {', '.join(required)}, _tvm_ffi_KW, *{KW})")
     else:
-        lines.append(f"    self.__init_handle_by_constructor__({call_args})")
+        lines.append(f"    {call}, _tvm_ffi_KW, *{KW})")
     if post_init:
-        lines.append("    self.__post_init__()")
-    namespace = {"_ctor": ctor, "_KW": _kwargs_sentinel(), "_MISSING": MISSING}
+        lines.append(f"    {S}.__post_init__()")
+    namespace = {
+        "_tvm_ffi_ctor": ctor,
+        "_tvm_ffi_KW": _kwargs_sentinel(),
+        "_tvm_ffi_MISSING": MISSING,
+        "_tvm_ffi_check": check,
+    }
     exec("\n".join(lines), namespace)  # noqa: S102
     fn = namespace["__init__"]
     fn.__qualname__ = f"{cls.__qualname__}.__init__"
     fn.__module__ = cls.__module__
+    P = inspect.Parameter
+    # A field may be called `self`: the instance's parameter is then renamed.
+    params = [P("self" if "self" not in names else S, P.POSITIONAL_OR_KEYWORD)]
+    for f in positional:
+        default = MISSING if _has_default(f) else P.empty
+        params.append(P(f.name, P.POSITIONAL_OR_KEYWORD, default=default))
+    for f in kw_only:
+        default = MISSING if _has_default(f) else P.empty
+        params.append(P(f.name, P.KEYWORD_ONLY, default=default))
+    fn.__signature__ = inspect.Signature(params)
     return fn
+
+
+def _wrap_user_init(cls, user_init, new):
+    """The class body's own ``__init__``, run on an object that holds a
+    zeroed FFI instance of the type (``new`` is its ``__ffi_new__``): its
+    fields read 0, 0.0, False or None until the body assigns them, and
+    defaults are not applied.  An object that already holds one (a
+    subclass's ``__init__`` called ``super().__init__(...)``) keeps it."""
+    import functools
+
+    check = _resolution_check(cls)
+
+    @functools.wraps(user_init)
+    def __init__(self, *args, **kwargs):
+        if check is not None and check.state["pending"]:
+            check()
+        if not self.__chandle__():
+            self.__init_handle_by_constructor__(new)
+        user_init(self, *args, **kwargs)
+
+    return __init__
 
 
 def _with_slots(cls):
@@ -334,16 +505,69 @@ def _with_slots(cls):
 
 def _caller_locals(depth):
     """The local names where the decorator is used, when that is a function
-    body (so annotations may name classes defined earlier in it)."""
+    body (so annotations may name classes defined earlier in it), and the
+    caller's globals under the key ``None`` (used when the class's module is
+    not in ``sys.modules``, as for code run by ``exec``)."""
     frame = sys._getframe(depth + 1)
     if frame.f_locals is frame.f_globals:
-        return {}
-    return dict(frame.f_locals)
+        return {None: frame.f_globals}
+    out = dict(frame.f_locals)
+    out[None] = frame.f_globals
+    return out
+
+
+# The classes py_class made, by (module, enclosing scope) and by name: a
+# forward reference also resolves to a class defined later in the same
+# function body, or, failing all else, to the one py_class of that name.
+_BY_SCOPE = {}
+_BY_NAME = {}
+
+
+class _UniqueByName(Mapping):
+    """A read-only mapping: a name to the py_class of that name, when
+    exactly one py_class has it."""
+
+    def __getitem__(self, name):
+        classes = _BY_NAME.get(name, ())
+        if len(classes) != 1:
+            raise KeyError(name)
+        return classes[0]
+
+    def __iter__(self):
+        return (name for name, classes in list(_BY_NAME.items()) if len(classes) == 1)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+
+def _remember_class(cls):
+    scope = cls.__qualname__.rpartition(".")[0]
+    _BY_SCOPE.setdefault((cls.__module__, scope), {})[cls.__name__] = cls
+    _BY_NAME.setdefault(cls.__name__, []).append(cls)
+
+
+def _names_for(cls, caller_locals, globalns):
+    """Where annotations of ``cls`` are looked up, in order: the caller's
+    locals (a copy), the classes py_class made in the same scope (live),
+    the module's globals (live), the builtins, and the class of a unique
+    py_class name.  Used as the ``locals`` of ``eval``, so that a py_class
+    name elsewhere never hides a global or builtin."""
+    import builtins
+    import collections
+
+    scope = cls.__qualname__.rpartition(".")[0]
+    return collections.ChainMap(
+        dict(caller_locals),
+        _BY_SCOPE.setdefault((cls.__module__, scope), {}),
+        globalns,
+        vars(builtins),
+        _UniqueByName(),
+    )
 
 
 def _register(cls, type_key, params, caller_locals=None):
     if not (isinstance(cls, type) and issubclass(cls, core.Object)):
-        raise TypeError(f"py_class needs a subclass of tvm_ffi.Object, got {cls!r}")
+        raise TypeError(f"py_class {cls!r} must inherit from tvm_ffi.Object")
     _check_one_ffi_parent(cls)
     _collect_py_methods(cls)  # a classmethod among them fails before the key is taken
     if params.get("slots", True):
@@ -355,17 +579,14 @@ def _register(cls, type_key, params, caller_locals=None):
             f"type key {type_key!r} has no namespace; FFI type keys look like 'mylib.Name'"
         )
     parent = _parent_info(cls)
-    parent_args = parent._decorator_args
-    if "structural_eq" in parent_args and parent_args["frozen"] != params["frozen"]:
-        # As dataclasses: a frozen class would leave its parent's fields
-        # writable, and the reverse would make frozen fields look writable.
-        if params["frozen"]:
-            raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
-        raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
+    # A frozen class may derive from a non-frozen one and the reverse: each
+    # field keeps the setting of the class that declares it.
+    caller_locals = dict(caller_locals or {})
+    caller_globals = caller_locals.pop(None, {})
     module = sys.modules.get(cls.__module__)
     # The module's own namespace (not a copy): forward references resolve
     # against what it holds when they are first used.
-    globalns = vars(module) if module is not None else {}
+    globalns = vars(module) if module is not None else caller_globals
     own = _collect_fields(cls, params["kw_only"], params["frozen"], globalns)
     inherited = _inherited_fields(parent)
     inherited_names = {f.name for f in inherited}
@@ -379,7 +600,7 @@ def _register(cls, type_key, params, caller_locals=None):
             raise TypeError(
                 f"field {f.name!r} of {type_key} is already a field of a parent type"
             )
-    localns = dict(caller_locals or {})
+    localns = _names_for(cls, caller_locals, globalns)
     # A dry run first, with the class standing for any object: a bad
     # annotation or default is reported before the type key is taken.
     localns[cls.__name__] = core.Object
@@ -391,18 +612,22 @@ def _register(cls, type_key, params, caller_locals=None):
     info = _type_info(type_index)
     info.type_cls = cls
     info._decorator_args = dict(params)
+    info._decorator_args["field_markers"] = _field_markers(cls, parent, len(inherited))
     cls.__tvm_ffi_type_info__ = info
     core._register_object(type_index, cls)
 
     schemas = [schema_of(f.type, globalns, localns) for f in own]
     for f in own:
         f.type = _resolved(f.type, globalns, localns)
+    _run_fields_resolved_hooks(cls, info, own, schemas)
     _define_fields(
         cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
         lambda: register_py_methods(cls, type_index, globalns, localns),
     )
+    register_type_attrs(cls, type_index, parent.type_index)
     all_fields = inherited + own
     _install_methods(cls, info, all_fields, params)
+    _remember_class(cls)
     return cls
 
 
@@ -428,6 +653,9 @@ def _define_fields(cls, info, own, schemas, structural_kind, before_refresh=None
     if before_refresh is not None:
         before_refresh()
     info._refresh()
+    cls.__ffi_forward_schemas__ = tuple(
+        (f.name, schema) for f, schema in zip(own, schemas) if isinstance(schema, _ForwardSchema)
+    )
     for tf, f, schema in zip(info.fields, own, schemas):
         tf.dataclass_field = f
         tf.ty = schema.type_schema()
@@ -452,6 +680,7 @@ def register_py_class(parent_info, type_key, type_cls):
     type_index = core._alloc_type_index(type_key, parent_info.type_index)
     info = _type_info(type_index)
     info.type_cls = type_cls
+    type_cls.__tvm_ffi_type_info__ = info
     core._register_object(type_index, type_cls)
     return info
 
@@ -496,14 +725,17 @@ def _install_methods(cls, info, all_fields, params):
     ctor = next((m.func for m in info.methods if m.name == "__ffi_init__"), None)
     props = _init_property_funcs(cls)
     post_init = hasattr(cls, "__post_init__")
-    if params["init"] and "__init__" not in own:
+    if "__init__" in own:
+        new = core._lookup_type_attr(info.type_index, "__ffi_new__")
+        cls.__init__ = _wrap_user_init(cls, own["__init__"], new)
+    elif params["init"]:
         made = _make_init(cls, all_fields, ctor, post_init and not props)
         if props:
             made = _with_init_properties(cls, made, props, post_init)
         cls.__init__ = made
-    elif "__init__" not in own:
+    else:
         # init=False: construction takes the type's __ffi_init__ arguments.
-        def __init__(self, *args, **kwargs):
+        def __init__(self, /, *args, **kwargs):
             if kwargs:
                 args = args + (_kwargs_sentinel(),)
                 for name, value in kwargs.items():
@@ -512,7 +744,7 @@ def _install_methods(cls, info, all_fields, params):
 
         cls.__init__ = __init__
     if "__ffi_init__" not in own and ctor is not None:
-        def __ffi_init__(self, *args, **kwargs):
+        def __ffi_init__(self, /, *args, **kwargs):
             if kwargs:
                 args = args + (_kwargs_sentinel(),)
                 for name, value in kwargs.items():
@@ -646,3 +878,15 @@ def py_class(
             f"py_class expects a class or a type key string, got {cls_or_type_key!r}"
         )
     return lambda cls: _register(cls, type_key, params, caller_locals)
+
+
+# What type checkers read (typing.dataclass_transform): py_class makes
+# dataclass-like classes whose fields are given by Field/field().
+py_class.__dataclass_transform__ = {
+    "eq_default": False,
+    "order_default": False,
+    "kw_only_default": False,
+    "frozen_default": False,
+    "field_specifiers": (Field, field),
+    "kwargs": {"converter": _field_converter},
+}
