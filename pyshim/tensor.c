@@ -4,7 +4,8 @@
  *
  * In Python terms:
  *
- *   class Tensor(Object):          # final; made by FFI results or from_dlpack
+ *   class Tensor(Object):          # made by FFI results or from_dlpack; a Python
+ *                                  # subclass may stand for it (_set_class_tensor)
  *       shape, strides, ndim, dtype, device, byte_offset   (read-only)
  *       def numel(self); def size(self, i); def data_ptr(self); def is_contiguous(self)
  *       def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None)
@@ -12,6 +13,7 @@
  *   def from_dlpack(obj, require_alignment=0, require_contiguous=False) -> Tensor
  *   def _env_set_current_stream(device_type, device_id, stream) -> previous stream
  *   def _env_get_current_stream(device_type, device_id) -> stream
+ *   def _set_class_tensor(cls); _CLASS_TENSOR   (the class tensors are wrapped in)
  *   __dlpack_version__ = (1, 3)
  *
  * How a Python object becomes a tensor (call arguments and from_dlpack):
@@ -113,14 +115,14 @@ static PyObject *Tensor_get_dtype(PyObject *self, void *closure) {
   DLTensor *t = tensor_of(self);
   (void)closure;
   if (t == NULL) return NULL;
-  return tvmffi_py_dtype_from_dl(PyType_GetModuleState(Py_TYPE(self)), t->dtype);
+  return tvmffi_py_dtype_from_dl(((tvmffi_py_object *)self)->state, t->dtype);
 }
 
 static PyObject *Tensor_get_device(PyObject *self, void *closure) {
   DLTensor *t = tensor_of(self);
   (void)closure;
   if (t == NULL) return NULL;
-  return tvmffi_py_device_new(PyType_GetModuleState(Py_TYPE(self)), t->device);
+  return tvmffi_py_device_new(((tvmffi_py_object *)self)->state, t->device);
 }
 
 static PyObject *Tensor_numel(PyObject *self, PyObject *unused) {
@@ -330,7 +332,7 @@ static PyObject *Tensor_dlpack(PyObject *self, PyTypeObject *defining_class,
 }
 
 static PyObject *Tensor_repr(PyObject *self) {
-  tvmffi_py_state *st = PyType_GetModuleState(Py_TYPE(self));
+  tvmffi_py_state *st = ((tvmffi_py_object *)self)->state;
   DLTensor *t = tensor_of(self);
   PyObject *shape, *dtype, *device, *res = NULL;
   if (t == NULL) return NULL;
@@ -380,12 +382,13 @@ static PyType_Slot Tensor_slots[] = {
                 "without a copy."},
     {0, NULL}};
 
-/* Final (no Py_TPFLAGS_BASETYPE): PyType_GetModuleState(Py_TYPE(self)) is exact. */
+/* A Python subclass may stand for every tensor (_set_class_tensor): methods take
+ * the module state from the wrapper, not from Py_TYPE(self). */
 static PyType_Spec Tensor_spec = {
     .name = "tvm_ffi.core.Tensor",
     .basicsize = sizeof(tvmffi_py_object),
     .itemsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_BASETYPE,
     .slots = Tensor_slots,
 };
 
@@ -496,7 +499,24 @@ static PyObject *mod_env_get_current_stream(PyObject *module, PyObject *const *a
   return PyLong_FromVoidPtr(TVMFFIEnvGetStream(type, id));
 }
 
+/* _set_class_tensor(cls): cls (tvm_ffi.Tensor or a subclass) wraps every tensor from
+ * now on; core._CLASS_TENSOR names it. */
+static PyObject *mod_set_class_tensor(PyObject *module, PyObject *cls) {
+  tvmffi_py_state *st = PyModule_GetState(module);
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, st->tensor.type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_tensor: %R is not a subclass of tvm_ffi.Tensor",
+                 cls);
+    return NULL;
+  }
+  if (tvmffi_py_register_class(st, kTVMFFITensor, cls) != 0) return NULL;
+  if (PyObject_SetAttrString(module, "_CLASS_TENSOR", cls) != 0) return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef tensor_functions[] = {
+    {"_set_class_tensor", mod_set_class_tensor, METH_O,
+     "_set_class_tensor(cls): the class (tvm_ffi.Tensor or a subclass) of every tensor "
+     "returned from now on."},
     {"from_dlpack", TVMFFI_PY_METH(mod_from_dlpack), METH_FASTCALL | METH_KEYWORDS,
      "from_dlpack(obj, require_alignment=0, require_contiguous=False): a Tensor sharing the "
      "memory of obj (any object with __dlpack__, or a DLPack capsule)."},
@@ -548,6 +568,7 @@ int tvmffi_py_init_tensor(PyObject *module, tvmffi_py_state *st) {
   st->tensor.type = tvmffi_py_add_type(module, &Tensor_spec, st->object_type);
   if (st->tensor.type == NULL) return -1;
   if (tvmffi_py_register_class(st, kTVMFFITensor, (PyObject *)st->tensor.type) != 0) return -1;
+  if (PyModule_AddObjectRef(module, "_CLASS_TENSOR", (PyObject *)st->tensor.type) != 0) return -1;
   {
     static const char *const kw[4] = {"stream", "max_version", "dl_device", "copy"};
     int k;

@@ -190,6 +190,9 @@ TVMFFI_REGISTER_GLOBAL("testing.tensor_numel", [](Tensor t) { return t.numel(); 
 TVMFFI_REGISTER_GLOBAL("testing.tensor_is_contiguous", [](Tensor t) { return t.IsContiguous(); });
 TVMFFI_REGISTER_GLOBAL("testing.tensor_is_read_only", [](Tensor t) { return t.IsReadOnly(); });
 TVMFFI_REGISTER_GLOBAL("testing.tensor_noop", [](Tensor) {});
+// An optional tensor argument: None is "no value", anything else must be a tensor.
+TVMFFI_REGISTER_GLOBAL("testing.optional_tensor_view_has_value",
+                       [](std::optional<Tensor> t) { return t.has_value(); });
 TVMFFI_REGISTER_GLOBAL("testing.tensor_noop3", [](Tensor, Tensor, Tensor) {});
 
 // Adds 1 to every element of a float32 CPU tensor in place (any strides);

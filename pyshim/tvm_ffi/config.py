@@ -13,7 +13,8 @@ from . import libinfo
 
 
 def _cflags() -> str:
-    return f"-I{libinfo.find_include_path()}"
+    # Both directories, as apache-tvm-ffi prints them, even when they are one.
+    return f"-I{libinfo.find_include_path()} -I{libinfo.find_dlpack_include_path()}"
 
 
 def _ldflags() -> str:
@@ -40,7 +41,7 @@ _QUERIES = {
                     "installed package", libinfo.find_source_path),
     "--cython-lib-path": ("upstream's Cython library: there is none here, so an error",
                           libinfo.find_cython_lib),
-    "--cflags": ("C compiler flags", _cflags),
+    "--cflags": ("C compiler flags: -I the headers and -I the DLPack headers", _cflags),
     "--cxxflags": ("C++ compiler flags", lambda: f"{_cflags()} -std=c++17"),
     "--ldflags": ("linker flags: search path and run-time path of libtvm_ffi", _ldflags),
 }

@@ -29,7 +29,9 @@ def test_directories():
         installed = False
     if installed:
         assert os.path.isfile(os.path.join(config("--cmakedir"), "tvm_ffiConfig.cmake"))
-    assert config("--cflags") == f"-I{include}"
+    # The DLPack directory too, as upstream prints it (here the same directory).
+    assert config("--cflags") == f"-I{include} -I{libinfo.find_dlpack_include_path()}"
+    assert config("--cxxflags") == config("--cflags") + " -std=c++17"
     assert config("--libs") == "-ltvm_ffi"
 
 

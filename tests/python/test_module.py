@@ -263,6 +263,74 @@ def test_load_inline_compiles_runs_and_caches(cache_dir):
     assert os.stat(path).st_mtime_ns == stamp
 
 
+UPSTREAM_STYLE_KERNEL = r"""
+void add_one(tvm::ffi::TensorView x, tvm::ffi::TensorView y) {
+  TVM_FFI_ICHECK(x.ndim() == 1) << "x must be a 1D tensor";
+  DLDataType f32{kDLFloat, 32, 1};
+  TVM_FFI_ICHECK(x.dtype() == f32) << "x must be float32";
+  for (int64_t i = 0; i < x.size(0); ++i) {
+    static_cast<float*>(y.data_ptr())[i] = static_cast<float*>(x.data_ptr())[i] + 1;
+  }
+}
+"""
+
+
+def test_load_inline_takes_upstream_style_sources(cache_dir):
+    # tvm::ffi types and TVM_FFI_ICHECK need no #include of their own.
+    mod = tvm_ffi.cpp.load_inline("pytest_inline_upstream", cpp_sources=UPSTREAM_STYLE_KERNEL,
+                                  functions={"add_one": "Adds one."})
+    x = np.arange(4, dtype="float32")
+    y = np.zeros_like(x)
+    mod.add_one(x, y)
+    assert y.tolist() == [1.0, 2.0, 3.0, 4.0]
+    with pytest.raises(RuntimeError, match="x must be float32"):
+        mod.add_one(x.astype("int32"), y)
+    # No type schema unless asked for (as upstream); the docstring is exported anyway.
+    assert mod.get_function_metadata("add_one") is None
+    assert mod.get_function_doc("add_one") == "Adds one."
+
+
+def test_load_inline_exports_type_schemas_on_request(cache_dir):
+    mod = tvm_ffi.cpp.load_inline(
+        "pytest_inline_meta", cpp_sources="int64_t twice(int64_t x) { return 2 * x; }",
+        functions={"twice": "Doubles."},
+        extra_cflags=["-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1"],
+    )
+    assert mod.twice(21) == 42
+    meta = mod.get_function_metadata("twice")
+    assert str(tvm_ffi.core.TypeSchema.from_json_str(meta["type_schema"])) == (
+        "Callable[[int], int]"
+    )
+    assert mod.get_function_doc("twice") == "Doubles."
+
+
+def test_build_object_files_and_c_sources(cache_dir, tmp_path):
+    obj = tvm_ffi.cpp.build_inline("pytest_inline_obj", cpp_sources=UPSTREAM_STYLE_KERNEL,
+                                   functions=["add_one"], output="kernel.o")
+    assert obj.endswith("/kernel.o") and os.path.isfile(obj)
+    c_src = tmp_path / "c_add.c"
+    c_src.write_text(
+        "#include <tvm/ffi/c_api.h>\n"
+        "TVM_FFI_DLL_EXPORT int __tvm_ffi_c_add(void* self, const TVMFFIAny* args,\n"
+        "                                      int32_t num_args, TVMFFIAny* result) {\n"
+        "  result->type_index = kTVMFFIInt;\n"
+        "  result->zero_padding = 0;\n"
+        "  result->v_int64 = args[0].v_int64 + args[1].v_int64;\n"
+        "  return 0;\n"
+        "}\n"
+    )
+    c_obj = tvm_ffi.cpp.build("pytest_c_obj", sources=[str(c_src)], output="c_add.o")
+    assert c_obj.endswith("/c_add.o")
+    mod = tvm_ffi.cpp.load("pytest_from_objects", sources=[obj, c_obj])
+    assert mod.c_add(10, 20) == 30
+    x = np.ones(2, dtype="float32")
+    y = np.zeros_like(x)
+    mod.add_one(x, y)
+    assert y.tolist() == [2.0, 2.0]
+    with pytest.raises(ValueError, match="output 'a/b.o' must be a plain file name"):
+        tvm_ffi.cpp.build("pytest_c_obj", sources=[str(c_src)], output="a/b.o")
+
+
 def test_load_inline_honours_cxxflags(cache_dir, monkeypatch):
     monkeypatch.setenv("CXXFLAGS", "-DPYTEST_INLINE_VALUE=7")
     mod = tvm_ffi.cpp.load_inline(

@@ -301,3 +301,31 @@ def test_init_package_imports_and_binds_in_a_fresh_process(tmp_path):
         capture_output=True, text=True, check=False,
     )
     assert check.returncode == 0, check.stdout
+
+
+def test_registry_bytes_no_field_explains():
+    """A member the registry never saw, and a vptr, show as exact byte ranges."""
+    import gc
+
+    from tvm_ffi.core import _lookup_or_register_type_info_from_type_key as type_info
+    from tvm_ffi.stub.layout import ByteRange, FieldBytes, classify
+    from tvm_ffi.stub.lib_state import object_info_from_type_key
+
+    keys = ["ffi.Object", "testing.TestCxxClassHiddenField", "testing.TestCxxClassPolymorphic"]
+    verdicts = classify({k: object_info_from_type_key(k) for k in keys})
+    hidden = verdicts["testing.TestCxxClassHiddenField"]
+    assert (hidden.reason, hidden.total_size) == ("uncovered-bytes", 48)
+    assert hidden.fields == [FieldBytes("v_i64", 24, 8, 8), FieldBytes("v_i32", 40, 4, 4)]
+    assert hidden.uncovered == [ByteRange(32, 40)] and hidden.padding == [ByteRange(44, 48)]
+    poly = verdicts["testing.TestCxxClassPolymorphic"]
+    assert (poly.reason, poly.total_size) == ("uncovered-bytes", 40)  # vptr + header + int64
+    assert poly.fields == [FieldBytes("v_i64", 24, 8, 8)] and poly.uncovered == [ByteRange(32, 40)]
+    # Both are ordinary objects otherwise: made, read and called through the registry.
+    init = {m.name: m for m in type_info("testing.TestCxxClassPolymorphic").methods}["__ffi_init__"]
+    obj = init.func(21)
+    assert obj.v_i64 == 21 and obj.twice() == 42  # a virtual call on the object
+    init = {m.name: m for m in type_info("testing.TestCxxClassHiddenField").methods}["__ffi_init__"]
+    obj = init.func(1, 2)
+    assert (obj.v_i64, obj.v_i32) == (1, 2)
+    del obj
+    gc.collect()

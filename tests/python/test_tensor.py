@@ -380,10 +380,7 @@ def test_tensor_properties():
     assert isinstance(x, tvm_ffi.Object) and type(x) is tvm_ffi.Tensor
     with pytest.raises(TypeError):
         tvm_ffi.Tensor()
-    with pytest.raises(TypeError):
-
-        class Derived(tvm_ffi.Tensor):  # final
-            pass
+    # Subclasses are allowed (as upstream): test_a_tensor_subclass_can_wrap_every_tensor.
 
 
 def test_python_callback_receives_tensor():
@@ -442,3 +439,40 @@ def test_alignment_and_contiguity_refusals():
         with pytest.raises(RuntimeError):
             tvm_ffi.from_dlpack(b, require_contiguous=True)
     assert sys.getrefcount(b) == before  # refused tensors release the array
+
+
+def test_optional_tensor_argument():
+    has_value = tvm_ffi.get_global_func("testing.optional_tensor_view_has_value")
+    assert has_value(None) is False
+    assert has_value(np.zeros(3, dtype="float32")) is True
+    assert has_value(tvm_ffi.from_dlpack(np.zeros(2, dtype="int8"))) is True
+    with pytest.raises(TypeError, match=r"argument 1: expected Optional\[ffi.Tensor\], got int"):
+        has_value(3)
+
+
+def test_a_tensor_subclass_can_wrap_every_tensor():
+    import tvm_ffi.core as core
+
+    class MyTensor(tvm_ffi.Tensor):
+        pass
+
+    assert core._CLASS_TENSOR is tvm_ffi.Tensor
+    a = np.arange(4, dtype="float32")
+    core._set_class_tensor(MyTensor)
+    try:
+        assert core._CLASS_TENSOR is MyTensor
+        x = tvm_ffi.from_dlpack(a)
+        assert type(x) is MyTensor
+        x.note = "a subclass has a __dict__"
+        y = tvm_ffi.get_global_func("testing.echo")(x)
+        assert type(y) is MyTensor and y.data_ptr() == a.ctypes.data
+        assert y.dtype == "float32" and y.device == tvm_ffi.Device("cpu", 0)
+        assert repr(y) == "tvm_ffi.Tensor(shape=(4,), dtype=float32, device=cpu:0)"
+        assert np.from_dlpack(y).tolist() == [0.0, 1.0, 2.0, 3.0]
+    finally:
+        core._set_class_tensor(tvm_ffi.Tensor)
+    assert type(tvm_ffi.from_dlpack(a)) is tvm_ffi.Tensor
+    with pytest.raises(TypeError, match="is not a subclass of tvm_ffi.Tensor"):
+        core._set_class_tensor(int)
+    with pytest.raises(TypeError, match="cannot be made directly"):
+        MyTensor()

@@ -59,16 +59,39 @@ def _cpp_string_literal(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+# What upstream-style inline sources may use without including it themselves
+# (tvm::ffi::TensorView, TVM_FFI_ICHECK, ...), then the whole `tvmffi::` layer.
+_INLINE_PROLOGUE = [
+    "#include <tvm/ffi/container/tensor.h>",
+    "#include <tvm/ffi/dtype.h>",
+    "#include <tvm/ffi/error.h>",
+    "#include <tvm/ffi/extra/c_env_api.h>",
+    "#include <tvm/ffi/function.h>",
+    "#include <tvmffi/tvmffi.h>",
+    "#include <tvmffi/export.h>",
+]
+
+
 def _inline_source(cpp_sources: List[str], functions: Dict[str, str]) -> str:
-    lines = ["#include <tvmffi/tvmffi.h>", "#include <tvmffi/export.h>", ""]
+    """The translation unit of an inline build: the prologue, the sources, and one
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` per function (its type schema is exported only
+    with ``-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1``; a docstring always is)."""
+    lines = [*_INLINE_PROLOGUE, ""]
     lines += cpp_sources
     lines.append("")
     for name, doc in functions.items():
         if not name.isidentifier():
             raise ValueError(f"function name {name!r} is not a C++ identifier")
-        lines.append(f"TVMFFI_DLL_EXPORT_TYPED_FUNC({name}, {name});")
+        lines.append(f"TVM_FFI_DLL_EXPORT_TYPED_FUNC({name}, {name});")
         if doc:
-            lines.append(f"TVMFFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {_cpp_string_literal(doc)});")
+            literal = _cpp_string_literal(doc)
+            lines += [
+                "#if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA",
+                f"TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {literal});",
+                "#else",
+                f"TVMFFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {literal});",
+                "#endif",
+            ]
     lines.append("")
     return "\n".join(lines)
 
@@ -92,6 +115,31 @@ def _build_dir(name: str, build_directory: Optional[str], digest: str) -> Path:
     return path
 
 
+_C_SUFFIXES = (".c",)
+_OBJECT_SUFFIXES = (".o", ".a", ".so")
+_C_DEFAULT_CFLAGS = ["-O2", "-fPIC", "-fvisibility=hidden"]
+
+
+def _run(name: str, command: List[str], cwd: Path) -> None:
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    if proc.returncode != 0:
+        raise RuntimeError(
+            f"tvm_ffi.cpp: building {name!r} failed (exit code {proc.returncode}).\n"
+            f"command: {shlex.join(command)}\n"
+            f"{proc.stdout}{proc.stderr}"
+        )
+
+
+def _output_name(name: str, output: Optional[str]) -> str:
+    """The file built: ``output`` (a plain file name; ``.o`` means an object file to link
+    later) or ``<name>.so``."""
+    if output is None:
+        return f"{name}.so"
+    if not output or "/" in output or output.startswith("."):
+        raise ValueError(f"tvm_ffi.cpp: output {output!r} must be a plain file name")
+    return output
+
+
 def _compile(
     name: str,
     sources: List[str],
@@ -100,30 +148,31 @@ def _compile(
     extra_ldflags: _StrSeq,
     extra_include_paths: _StrSeq,
     build_directory: Optional[str],
+    output: Optional[str] = None,
 ) -> str:
     if not name or "/" in name or name.startswith("."):
         raise ValueError(f"module name {name!r} must be a plain file name")
     if not sources:
         raise ValueError("no sources to build")
+    out_name = _output_name(name, output)
+    to_object = out_name.endswith(".o")
     cxx = _compiler()
     lib = libinfo.find_libtvm_ffi()
     include = libinfo.find_include_path()
     includes = [include] + [str(Path(p).resolve()) for p in _as_list(extra_include_paths)]
-    cflags = (
-        _DEFAULT_CFLAGS
-        + shlex.split(os.environ.get("CXXFLAGS", ""))
-        + _as_list(extra_cflags)
-    )
+    user_cflags = shlex.split(os.environ.get("CXXFLAGS", "")) + _as_list(extra_cflags)
+    cflags = _DEFAULT_CFLAGS + user_cflags
     ldflags = _as_list(extra_ldflags)
-    command = (
-        cxx
-        + cflags
-        + [f"-I{p}" for p in includes]
-        + ["-shared"]
-        + sources
-        + [lib, f"-Wl,-rpath,{os.path.dirname(lib)}"]
-        + ldflags
+    inc = [f"-I{p}" for p in includes]
+    link = [lib, f"-Wl,-rpath,{os.path.dirname(lib)}"] + ldflags
+    # One compiler call for C++ sources into a shared library (the common case);
+    # C sources, object inputs or an object output go through one object per source.
+    simple = not to_object and all(
+        not s.endswith(_C_SUFFIXES + _OBJECT_SUFFIXES) for s in sources
     )
+    command = cxx + cflags + inc + ["-shared"] + sources + link
+    if not simple:
+        command = ["staged", *cxx, *cflags, *inc, *sources, *link, out_name]
     # Everything the output depends on: the command (compiler, flags, paths),
     # the sources' contents, and the headers' and library's identity.
     h = hashlib.sha256()
@@ -136,30 +185,62 @@ def _compile(
     digest = h.hexdigest()
 
     out_dir = _build_dir(name, build_directory, digest)
-    output = out_dir / f"{name}.so"
-    stamp = out_dir / f"{name}.hash"
+    target = out_dir / out_name
+    stamp = out_dir / f"{out_name}.hash"
     with open(out_dir / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if output.exists() and stamp.exists() and stamp.read_text() == digest:
-            return str(output)
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".so", dir=out_dir)
+        if target.exists() and stamp.exists() and stamp.read_text() == digest:
+            return str(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=target.suffix, dir=out_dir)
         os.close(fd)
         try:
-            proc = subprocess.run(
-                command + ["-o", tmp], capture_output=True, text=True, cwd=out_dir
-            )
-            if proc.returncode != 0:
-                raise RuntimeError(
-                    f"tvm_ffi.cpp: building {name!r} failed (exit code {proc.returncode}).\n"
-                    f"command: {shlex.join(command + ['-o', str(output)])}\n"
-                    f"{proc.stdout}{proc.stderr}"
-                )
-            os.replace(tmp, output)
+            if simple:
+                _run(name, command + ["-o", tmp], out_dir)
+            else:
+                _build_staged(name, sources, cxx, cflags, user_cflags, inc, link,
+                              to_object, out_dir, tmp)
+            os.replace(tmp, target)
             stamp.write_text(digest)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-    return str(output)
+    return str(target)
+
+
+def _build_staged(
+    name: str,
+    sources: List[str],
+    cxx: List[str],
+    cflags: List[str],
+    user_cflags: List[str],
+    inc: List[str],
+    link: List[str],
+    to_object: bool,
+    out_dir: Path,
+    tmp: str,
+) -> None:
+    """Each source to an object (C with ``$CC``, C++ with the C++ compiler; objects as
+    they are), then one relocatable object (``ld -r``) or a shared library."""
+    objects = []
+    for i, src in enumerate(sources):
+        if src.endswith(_OBJECT_SUFFIXES):
+            objects.append(src)
+            continue
+        obj = str(out_dir / f".{name}.{i}.o")
+        if src.endswith(_C_SUFFIXES):
+            cc = shlex.split(os.environ.get("CC", "") or "cc")
+            flags = _C_DEFAULT_CFLAGS + [f for f in user_cflags if not f.startswith("-std=c++")]
+            _run(name, cc + flags + inc + ["-c", src, "-o", obj], out_dir)
+        else:
+            _run(name, cxx + cflags + inc + ["-c", src, "-o", obj], out_dir)
+        objects.append(obj)
+    if to_object:
+        if len(objects) == 1:
+            shutil.copyfile(objects[0], tmp)
+        else:
+            _run(name, ["ld", "-r", "-o", tmp, *objects], out_dir)
+    else:
+        _run(name, cxx + ["-shared", *objects, *link, "-o", tmp], out_dir)
 
 
 def build_inline(
@@ -173,13 +254,17 @@ def build_inline(
     extra_ldflags: _StrSeq = None,
     extra_include_paths: _StrSeq = None,
     build_directory: Optional[str] = None,
+    output: Optional[str] = None,
 ) -> str:
-    """Compiles C++ source text into ``<name>.so`` and returns its path.
+    """Compiles C++ source text into ``<name>.so`` (or ``output``, a file name in the
+    build folder; ``x.o`` is an object file for a later :func:`build`) and returns its path.
 
     ``functions`` names the functions of ``cpp_sources`` to export: a name,
     a list of names, or a mapping name -> docstring.  Each is exported with
-    ``TVMFFI_DLL_EXPORT_TYPED_FUNC`` (and ``..._DOC``).  The sources may use
-    the whole C++ layer: ``<tvmffi/tvmffi.h>`` is included for them.
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` (its type schema too with
+    ``-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1``; a docstring always).  The
+    sources may use ``tvm::ffi`` (tensor, dtype, error and function headers are
+    included for them) and the whole ``tvmffi::`` layer.
     A compile error raises RuntimeError carrying the compiler's output.
     """
     if cuda_sources or extra_cuda_cflags:
@@ -194,7 +279,7 @@ def build_inline(
         src.write_text(source)
     return _compile(
         name, [str(src)], [digest], extra_cflags, extra_ldflags, extra_include_paths,
-        build_directory if build_directory is not None else str(src_dir),
+        build_directory if build_directory is not None else str(src_dir), output,
     )
 
 
@@ -237,10 +322,13 @@ def build(
     extra_ldflags: _StrSeq = None,
     extra_include_paths: _StrSeq = None,
     build_directory: Optional[str] = None,
+    output: Optional[str] = None,
 ) -> str:
-    """Compiles C++ source files (which export their functions themselves,
-    e.g. with ``TVMFFI_DLL_EXPORT_TYPED_FUNC``) into ``<name>.so``; returns
-    its path.  A compile error raises RuntimeError with the compiler's output."""
+    """Compiles source files (which export their functions themselves, e.g. with
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC``) into ``<name>.so``, or into ``output``
+    (``x.o``: one relocatable object); returns its path.  ``.c`` files are
+    compiled as C, ``.o``/``.a`` files are linked as they are.  A compile
+    error raises RuntimeError with the compiler's output."""
     if cuda_files or extra_cuda_cflags:
         raise NotImplementedError("tvm_ffi.cpp: CUDA sources are not supported")
     files = [str(Path(p).resolve()) for p in _as_list(sources) + _as_list(cpp_files)]
@@ -251,7 +339,8 @@ def build(
         with open(path, "rb") as f:
             digests.append(hashlib.sha256(f.read()).hexdigest())
     return _compile(
-        name, files, digests, extra_cflags, extra_ldflags, extra_include_paths, build_directory
+        name, files, digests, extra_cflags, extra_ldflags, extra_include_paths, build_directory,
+        output,
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from . import consts as C
-from .file_utils import FileInfo, collect_files, syntax_for
+from .file_utils import CodeBlock, FileInfo, collect_files, syntax_for
 from .generator import generator_names, get_generator
 from .layout import classify, write_coverage_report
 from .lib_state import (
@@ -57,15 +57,18 @@ def __main__(argv: list[str] | None = None) -> int:
         if init_path is None:
             print(f"{C.TERM_RED}--init-* needs a folder among the files{C.TERM_RESET}")
             return 2
-        _stage_2(files, ty_map, opt.init, init_path, global_funcs, generator)
+        generated = _stage_2(files, ty_map, opt.init, init_path, global_funcs, generator)
+        generator.finalize_init(init_path, generated)
     before = {f.path: generator.check_view(f.code_blocks) for f in files} if opt.check else {}
+    failed += _roll_out_prefixes([f for f in files if f.path not in broken], generator)
+    declared = {c.param: f.path for f in files for c in f.code_blocks if c.kind == "object"}
     for file in files:
         if file.path in broken:
             continue
         if opt.verbose:
             print(f"{C.TERM_CYAN}[File] {file.path}{C.TERM_RESET}")
         try:
-            changed = _stage_3(file, opt, ty_map, global_funcs, generator)
+            changed = _stage_3(file, opt, ty_map, global_funcs, generator, declared)
         except Exception:
             failed += 1
             _report_failure(file.path)
@@ -135,6 +138,8 @@ def _stage_2(
         if root and not (prefix == root or prefix.startswith(root + ".")):
             continue
         funcs = [] if prefix in defined_funcs else global_funcs.get(prefix, [])
+        if not getattr(generator, "emits_functions", True):
+            funcs = []
         objs = sorted(
             k for k in set(keys) - defined_objs - skipped if not generator.is_builtin(k)
         )
@@ -195,8 +200,86 @@ def _stage_3(
         if name not in generator.directive_kinds:
             raise ValueError(f"Unknown directive `{name}` at line {code.lineno_start}")
         generator.add_directive(imports, name, payload, code.lineno_start)
-    generator.process(file, opt, ty_map, global_funcs, imports)
-    return file.update(verbose=opt.verbose, dry_run=opt.dry_run)
+    deferred = generator.process(file, opt, ty_map, global_funcs, imports, declared=declared)
+    changed = file.update(verbose=opt.verbose, dry_run=opt.dry_run)
+    if deferred:
+        raise ValueError(deferred)
+    return changed
+
+
+def _roll_out_prefixes(files: list[FileInfo], generator: Any) -> int:
+    """Each ``prefix: <namespace>`` directive makes its file hold every registered type of
+    that namespace (less ``skip``-ped ones and builtins): blocks of types no longer
+    registered are removed, missing ones added after the last block, parents first.
+    Returns how many files failed (a namespace claimed by two files fails both)."""
+    owners: dict[str, list[FileInfo]] = {}
+    failed: set[Path] = set()
+    for file in files:
+        for code in file.code_blocks:
+            if code.kind == "directive" and code.param[0] == "prefix":
+                namespace = code.param[1].strip().rstrip(".")
+                if not namespace or any(c.isspace() for c in namespace):
+                    print(f"{C.TERM_RED}[Failed] File \"{file.path}\": invalid prefix at line "
+                          f"{code.lineno_start}: {code.param[1]!r} (expected `<namespace>`)"
+                          f"{C.TERM_RESET}")
+                    failed.add(file.path)
+                    continue
+                owners.setdefault(namespace, []).append(file)
+    for namespace, claimants in owners.items():
+        if len(claimants) > 1:
+            where = ", ".join(str(f.path) for f in claimants)
+            print(f"{C.TERM_RED}[Failed] prefix `{namespace}` is declared by {where}{C.TERM_RESET}")
+            failed.update(f.path for f in claimants)
+    if not owners:
+        return len(failed)
+    registered = collect_type_keys()
+    have = {c.param for f in files for c in f.code_blocks if c.kind == "object"}
+    skipped = {
+        c.param[1].strip()
+        for f in files
+        for c in f.code_blocks
+        if c.kind == "directive" and c.param[0] == "skip"
+    }
+    for namespace, (file, *others) in owners.items():
+        if others or file.path in failed:
+            continue
+        keys = set(registered.get(namespace, []))
+        kept = []
+        for code in file.code_blocks:
+            gone = (
+                code.kind == "object"
+                and code.param.rpartition(".")[0] == namespace
+                and code.param not in keys
+            )
+            if gone:
+                print(f"{C.TERM_YELLOW}[Removed] {file.path}: `object/{code.param}` "
+                      f"(line {code.lineno_start}): the type is no longer registered"
+                      f"{C.TERM_RESET}")
+                have.discard(code.param)
+                continue
+            kept.append(code)
+        file.code_blocks = kept
+        new = sorted(k for k in keys - have - skipped if not generator.is_builtin(k))
+        syntax = file.syntax
+        if not any(c.kind == "import-section" for c in kept):
+            at = next(
+                i + 1 for i, c in enumerate(kept)
+                if c.kind == "directive" and c.param[0] == "prefix"
+            )
+            kept.insert(at, CodeBlock(
+                "import-section", "", 0, 0, [f"{syntax.begin} import-section", syntax.end]
+            ))
+        last = max(i for i, c in enumerate(kept) if c.kind not in (None, "directive"))
+        added: list[CodeBlock] = []
+        for info in toposort_objects(new):
+            added.append(CodeBlock(None, "", 0, 0, [""]))
+            added.append(CodeBlock(
+                "object", info.type_key, 0, 0,
+                [f"{syntax.begin} object/{info.type_key}", syntax.end],
+            ))
+            have.add(info.type_key)
+        kept[last + 1:last + 1] = added
+    return len(failed)
 
 
 def _split(text: str) -> list[str]:

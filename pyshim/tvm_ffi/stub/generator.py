@@ -30,3 +30,7 @@ def _load_builtin() -> None:
         from .python_generator import PythonGenerator
 
         register_generator("python", PythonGenerator)
+    if "rust" not in _REGISTRY:
+        from .rust_generator import RustGenerator
+
+        register_generator("rust", RustGenerator)

@@ -17,6 +17,7 @@ class PythonGenerator:
     name = "python"
     source_exts = frozenset({".py", ".pyi"})
     directive_kinds = frozenset({"import-object"})
+    emits_functions = True
 
     def default_ty_map(self) -> dict[str, str]:
         return dict(TY_MAP_DEFAULTS)
@@ -74,6 +75,7 @@ class PythonGenerator:
         ty_map: dict[str, str],
         global_funcs: dict[str, list[FuncInfo]],
         imports: list[ImportItem],
+        declared: Any = None,
     ) -> None:
         """Fills every block of ``file`` (the directives are already in ``imports``)."""
         names: set[str] = set()
