@@ -543,37 +543,6 @@ done:
   return res;
 }
 
-/* _field_defaults(index) -> [default or None]: the default value (or
- * default factory, by the field's flags) of each of the type's own fields;
- * None for a field without the HasDefault flag. */
-static PyObject *mod_field_defaults(PyObject *module, PyObject *index_obj) {
-  tvmffi_py_state *st = tvmffi_py_module_state(module);
-  const TVMFFITypeInfo *info = type_info_of(st, index_obj);
-  const TVMFFIFieldInfo *field_data;
-  PyObject *out;
-  int32_t i, num_fields;
-  if (info == NULL) return NULL;
-  num_fields = __atomic_load_n(&info->num_fields, __ATOMIC_ACQUIRE);
-  field_data = __atomic_load_n(&info->fields, __ATOMIC_ACQUIRE);
-  out = PyList_New(num_fields);
-  if (out == NULL) return NULL;
-  for (i = 0; i < num_fields; ++i) {
-    const TVMFFIFieldInfo *f = &field_data[i];
-    PyObject *v;
-    if (f->flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      v = tvmffi_py_from_view(st, &f->default_value_or_factory);
-      if (v == NULL) {
-        Py_DECREF(out);
-        return NULL;
-      }
-    } else {
-      v = Py_NewRef(Py_None);
-    }
-    PyList_SetItem(out, i, v);
-  }
-  return out;
-}
-
 /* _member_metadata(index) -> ([field metadata JSON], [method metadata JSON]):
  * the metadata strings of the type's own fields and methods, in order ("" when
  * a member has none). */
