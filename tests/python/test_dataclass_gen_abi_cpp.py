@@ -122,7 +122,7 @@ struct alignas(8) __ffi_escape_ce94Obj : public ::gtest::NodeObj {
 
   ::tvm::ffi::Arc<::gtest::LeafObj> leaf;  // offset=40, size=8, align=8
   ::tvm::ffi::ObjectPtr<::gtest::LeafObj> maybe;  // offset=48, size=8, align=8
-  ::tvm::ffi::Array<::tvm::ffi::Arc<::gtest::LeafObj>> kids;  // offset=56, size=8, align=8
+  ::tvm::ffi::List<::tvm::ffi::Arc<::gtest::LeafObj>> kids;  // offset=56, size=8, align=8
 };
 
 static_assert(sizeof(__ffi_escape_ce94Obj) == 64);
@@ -191,9 +191,9 @@ def test_carriers_follow_schema_and_layout():
         "  ::tvm::ffi::Any anything;  // offset=40, size=16, align=8",
         "  ::tvm::ffi::Any oint;  // offset=56, size=16, align=8",
         "  ::tvm::ffi::Any choice;  // offset=72, size=16, align=8",
-        "  ::tvm::ffi::Map<::tvm::ffi::String, ::tvm::ffi::Array<"
+        "  ::tvm::ffi::Dict<::tvm::ffi::String, ::tvm::ffi::List<"
         "::tvm::ffi::ObjectPtr<::gtest::LeafObj>>> nested;  // offset=88, size=8, align=8",
-        "  ::tvm::ffi::Array<::tvm::ffi::Arc<::tvm::ffi::Object>> either;"
+        "  ::tvm::ffi::List<::tvm::ffi::Arc<::tvm::ffi::Object>> either;"
         "  // offset=96, size=8, align=8",
     ]:
         assert line in header.splitlines(), line
