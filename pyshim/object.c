@@ -216,19 +216,25 @@ static PyObject *type_key_of(TVMFFIObjectHandle h) {
   return PyUnicode_FromStringAndSize(info->type_key.data, (Py_ssize_t)info->type_key.size);
 }
 
-static PyObject *Object_repr(PyObject *self) {
-  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
-  PyObject *name, *res;
-  if (h == NULL) {
-    name = PyType_GetName(Py_TYPE(self));
+PyObject *tvmffi_py_object_repr(PyObject *self) {
+  tvmffi_py_object *o = (tvmffi_py_object *)self;
+  TVMFFIObjectHandle f;
+  TVMFFIAny r;
+  PyObject *res;
+  if (o->handle == NULL) {
+    PyObject *name = PyType_GetName(Py_TYPE(self));
     if (name == NULL) return NULL;
     res = PyUnicode_FromFormat("%U(chandle=None)", name);
-  } else {
-    name = type_key_of(h);
-    if (name == NULL) return NULL;
-    res = PyUnicode_FromFormat("%U(%p)", name, h);
+    Py_DECREF(name);
+    return res;
   }
-  Py_DECREF(name);
+  f = tvmffi_py_global(o->state, TVMFFI_PY_G_REPR_PRINT);
+  if (f == NULL || tvmffi_py_call(o->state, f, &self, 1, 0, &r) != 0) return NULL;
+  res = tvmffi_py_result_from_any(o->state, &r);
+  if (res != NULL && !PyUnicode_Check(res)) {
+    PyErr_SetString(PyExc_TypeError, "ffi.ReprPrint returned a value that is not a str");
+    Py_CLEAR(res);
+  }
   return res;
 }
 
@@ -386,7 +392,7 @@ static PyGetSetDef Object_getset[] = {
 static PyType_Slot Object_slots[] = {
     {Py_tp_new, Object_new},
     {Py_tp_dealloc, Object_dealloc},
-    {Py_tp_repr, Object_repr},
+    {Py_tp_repr, tvmffi_py_object_repr},
     {Py_tp_hash, Object_hash},
     {Py_tp_richcompare, Object_richcompare},
     {Py_tp_methods, Object_methods},

@@ -104,6 +104,7 @@ enum {
   TVMFFI_PY_G_LIST_REVERSE,
   TVMFFI_PY_G_LIST_CLEAR,
   TVMFFI_PY_G_GET_MISSING,
+  TVMFFI_PY_G_REPR_PRINT,
   TVMFFI_PY_GLOBAL_COUNT
 };
 
@@ -310,6 +311,8 @@ TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyO
 TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
+/* repr() of every FFI object wrapper: the text of ffi.ReprPrint. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_repr(PyObject *self);
 /* An ObjectRValueRef argument: a kTVMFFIObjectRValueRef view of the slot of
  * the object it refers to (the callee may take the object, leaving the
  * wrapper empty).  -1 with a TypeError/ValueError for a bad or empty one. */

@@ -87,7 +87,7 @@ def test_unregistered_type_uses_nearest_registered_ancestor():
     probe = t.py_leak_probe()
     assert type(probe) is tvm_ffi.Object
     assert probe.__tvm_ffi_type_key__ == "testing.PyLeakProbe"
-    assert repr(probe).startswith("testing.PyLeakProbe(0x")
+    assert repr(probe) == "testing.PyLeakProbe"  # no fields: the key alone
 
 
 def test_uninitialised_object():

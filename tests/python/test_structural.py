@@ -1,5 +1,6 @@
 """Structural equality and hashing, access paths, deep copy, repr, visits and
 keyword construction of reflected objects (testing.S* types of libtvm_ffi_testing)."""
+import ast
 import subprocess
 import sys
 
@@ -230,9 +231,49 @@ def test_access_path_api():
         AccessPath()
 
 
+def test_repr_print_text_of_each_kind():
+    rp = tvm_ffi.repr_print
+    assert [rp(v) for v in (None, True, -3, 3.14, 0.0, 1e10, 1 / 3, 2**70)] == [
+        "None", "True", "-3", "3.14", "0", "1e+10", "0.333333", str(2**70)]
+    # str and bytes literals that Python reads back.
+    for text in ['a"b', "a\\b", "\n\r\t\x00\x1b\x7f", "\u00e9\u2028\U0001f600", "'"]:
+        assert ast.literal_eval(rp(text)) == text
+    assert rp("\u00e9") == '"\\u00e9"'
+    assert rp(b'a"\\\n\xff') == 'b"a\\x22\\x5c\\x0a\\xff"'
+    assert ast.literal_eval(rp(b'a"\\\n\xff')) == b'a"\\\n\xff'
+    assert rp(tvm_ffi.Device("cuda", 1)) == "cuda:1" and rp(tvm_ffi.dtype("int8")) == "int8"
+    assert rp(tvm_ffi.Array([])) == "()" and rp(tvm_ffi.Array([1])) == "(1,)"
+    assert rp(tvm_ffi.List([1])) == "[1]" and rp(tvm_ffi.Dict({1: (2,)})) == "{1: (2,)}"
+    assert rp(tvm_ffi.get_global_func("testing.echo")) == "ffi.Function"
+    np = pytest.importorskip("numpy")
+    x = tvm_ffi.from_dlpack(np.zeros((3, 4), dtype="float32"))
+    assert rp(x) == repr(x) == "float32[3, 4]@cpu:0"
+
+
+def test_python_repr_is_repr_print():
+    a = tvm_ffi.Array([1, "x", tvm_ffi.List([2])])
+    assert repr(a) == str(a) == tvm_ffi.repr_print(a) == '(1, "x", [2])'
+    assert repr(tvm_ffi.Map({"k": a})) == '{"k": (1, "x", [2])}'
+    assert repr(tvm_ffi.get_global_func("testing.echo")) == "ffi.Function"
+    # Shape is a tuple and prints as one (repr_print names it Shape(2, 3)).
+    assert repr(tvm_ffi.Shape((2, 3))) == "(2, 3)"
+
+
+def test_repr_with_addr(monkeypatch):
+    inner = tvm_ffi.Array([1])
+    outer = tvm_ffi.List([inner, inner, "s"])
+    outer.append(outer)
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    ai, ao = hex(inner.__chandle__()), hex(outer.__chandle__())
+    assert repr(outer) == f'[(1,)@{ai}, (1,)@{ai}, "s", ...@{ao}]@{ao}'
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "yes")  # only "1" turns it on
+    assert repr(outer) == '[(1,), (1,), "s", ...]'
+    outer.clear()
+
+
 def test_repr_and_deep_copy():
     a = SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t", note="hidden")
-    assert repr(a) == 'testing.SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t")'
+    assert repr(a) == 'testing.SNode(value=7, children=(1.5, "s", None, {"k": True}), tag="t")'
     assert tvm_ffi.repr_print(tvm_ffi.Shape([2, 3])) == "Shape(2, 3)"
     assert tvm_ffi.repr_print(t.make_c_int_pair(1, 2)) == "testing.CIntPair(x=1, y=2)"
     c = tvm_ffi.deep_copy(a)
