@@ -509,7 +509,7 @@ class Visitor {
     Any r = fn_(AnyView::FromRaw(v));
     if (r.type_index() == kTVMFFIBool && r.raw()->v_int64 == 0) return;
     if (!is_obj) return;
-    DepthGuard guard(&active_, obj, "ffi.StructuralVisit");
+    DepthGuard guard(&active_, obj, "ffi.VisitEachValue");
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
@@ -572,7 +572,10 @@ TVMFFI_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
               });
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Function fn) {
+// fn(value) on root and everything inside it, each object once (the C++
+// StructuralVisit of tvmffi/structural.h); upstream's ffi.StructuralVisit,
+// with typed callbacks and a visitor, is in structural_walk.cc.
+TVMFFI_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
   Visitor visitor(std::move(fn));
   visitor.Visit(*Any(root).raw());
 });

@@ -100,6 +100,12 @@ _atexit.register(core._set_finalizing)
 
 
 _STRUCTURAL = (
+    "DefRegionKind",
+    "InplaceMode",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
     "WalkOrder",
     "WalkResult",
     "deep_copy",
@@ -107,7 +113,10 @@ _STRUCTURAL = (
     "repr_print",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
     "structural_visit",
+    "structural_walk",
     "visit_fields",
 )
 

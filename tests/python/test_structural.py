@@ -293,17 +293,67 @@ def test_visits():
     fields = []
     tvm_ffi.visit_fields(a, lambda name, value, flags: fields.append((name, flags)))
     assert fields == [("value", 3), ("children", 3), ("tag", 11), ("note", 67)]
+    # ffi.VisitEachValue: fn(value) on everything inside, keys too, each object once.
+    each = tvm_ffi.get_global_func("ffi.VisitEachValue")
     seen = []
-    tvm_ffi.structural_visit(a, lambda v: seen.append(v))
+    each(a, lambda v: seen.append(v))
     assert seen[0].same_as(a)
     assert seen[1:3] == [1, [2, {"k": 3}]]
     assert seen[3:5] == [2, {"k": 3}]
     assert seen[5:] == ["k", 3, "x", ""]
     pruned = []
-    tvm_ffi.structural_visit(a, lambda v: (pruned.append(v), not isinstance(v, tvm_ffi.Array))[1])
+    each(a, lambda v: (pruned.append(v), not isinstance(v, tvm_ffi.Array))[1])
     assert len(pruned) == 5  # the node, value, children (not entered), tag, note
-    with pytest.raises(TypeError, match="structural_visit: callback must be callable"):
+
+
+def test_structural_visit_typed_callbacks_and_visitor():
+    # Upstream's form: the first matching callback owns a value and descends
+    # through the visitor; map keys and SEqHashIgnore fields (tag) are not visited.
+    a = SNode(value=1, children=[2, {"k": 3}], tag="x")
+    seen = []
+
+    def on_node(v, visitor):
+        assert isinstance(visitor, tvm_ffi.StructuralVisitor)
+        seen.append("node")
+        return visitor.default_visit(v)
+
+    assert tvm_ffi.structural_visit(a, [(SNode, on_node), ((int, str), lambda v, _: seen.append(v))]) is None
+    assert seen == ["node", 1, 2, 3, ""]
+    # A callback that does not descend prunes; a VisitInterrupt stops and is returned.
+    seen.clear()
+    assert tvm_ffi.structural_visit(a, (tvm_ffi.Array, lambda v, _: seen.append(len(v)))) is None
+    assert seen == [2]
+    r = tvm_ffi.structural_visit(a, (int, lambda v, _: tvm_ffi.VisitInterrupt(v * 10) if v == 2 else None))
+    assert isinstance(r, tvm_ffi.VisitInterrupt) and r.value == 20
+    with pytest.raises(TypeError, match="^ffi.StructuralVisit: a callback must return None or ffi.VisitInterrupt, got int$"):
+        tvm_ffi.structural_visit(a, (int, lambda v, _: 5))
+    with pytest.raises(TypeError, match="^structural_visit: callbacks must be a callable"):
         tvm_ffi.structural_visit(a, 3)
+    with pytest.raises(TypeError, match=r"^structural_visit: callbacks in a sequence must be \(type, callback\) tuples"):
+        tvm_ffi.structural_visit(a, [3])
+    with pytest.raises(TypeError, match="^structural_visit: a callback type must be"):
+        tvm_ffi.structural_visit(a, (list, lambda v, _: None))
+
+
+def test_structural_walk_and_keys():
+    root = tvm_ffi.Array([tvm_ffi.Array([1]), "s", 2.5])
+    trace = []
+    assert tvm_ffi.structural_walk(root, [(tvm_ffi.Array, lambda v: trace.append(len(v))),
+                                          ((int, float), trace.append)], order="pre") is None
+    assert trace == [3, 1, 1, 2.5]
+    trace.clear()
+    tvm_ffi.structural_walk(root, lambda v: trace.append(repr(v)))  # post-order, catch-all
+    assert trace == ["1", "(1,)", "'s'", "2.5", '((1,), "s", 2.5)']
+    with pytest.raises(ValueError, match="^structural_walk: order must be"):
+        tvm_ffi.structural_walk(root, trace.append, order="sideways")
+    # StructuralKey: equal and hashed by structure.
+    k1 = tvm_ffi.StructuralKey({"a": [1, 2]})
+    k2 = tvm_ffi.StructuralKey({"a": [1, 2]})
+    k3 = tvm_ffi.StructuralKey({"a": [1, 3]})
+    assert k1 == k2 and k1 != k3 and hash(k1) == hash(k2)
+    assert k1.__hash__() == tvm_ffi.structural_hash(k1.key)
+    assert {k1: "x", k3: "y"}[k2] == "x" and len(tvm_ffi.Map({k1: 1, k2: 2, k3: 3})) == 2
+    assert tvm_ffi.VisitInterrupt().value is None
 
 
 def test_keyword_construction():
