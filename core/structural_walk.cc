@@ -25,19 +25,7 @@ constexpr const char* kVisitAttr = "__s_visit__";
 // An owning raw value of `result` (None or a VisitInterrupt).
 TVMFFIAny ToRaw(Any result) { return result.Release(); }
 
-// The error being handled as an owning raw Error.
-TVMFFIAny CurrentErrorRaw() noexcept {
-  TVMFFIAny out;
-  std::memset(&out, 0, sizeof(out));
-  SetRaisedFromCurrentException();
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h != nullptr) {
-    out.type_index = kTVMFFIError;
-    out.v_obj = static_cast<TVMFFIObject*>(h);
-  }
-  return out;
-}
+TVMFFIAny CurrentErrorRaw() noexcept { return CurrentExceptionAsRawError(); }
 
 // A raw visit result taken over: None or VisitInterrupt returned, an Error thrown.
 Any TakeResult(TVMFFIAny raw, const char* what) {
@@ -358,6 +346,19 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbac
 });
 
 }  // namespace
+
+TVMFFIAny CurrentExceptionAsRawError() noexcept {
+  TVMFFIAny out;
+  std::memset(&out, 0, sizeof(out));
+  SetRaisedFromCurrentException();
+  TVMFFIObjectHandle h = nullptr;
+  TVMFFIErrorMoveFromRaised(&h);
+  if (h != nullptr) {
+    out.type_index = kTVMFFIError;
+    out.v_obj = static_cast<TVMFFIObject*>(h);
+  }
+  return out;
+}
 
 Any Visit(StructuralVisitorObj* visitor, const TVMFFIAny& value) {
   return TakeResult(visitor->vtable->visit(visitor, value), "a structural visit");

@@ -379,3 +379,79 @@ def test_keyword_construction():
         SKw(1, d=1.0)  # d is no init parameter
     assert str(e.value) == "__ffi_init__ of `testing.SKw`: unexpected keyword argument `d`"
     assert seq(SKw(1, c="q"), SKw(a=1, b=2, c="q"))
+
+
+def test_structural_map_copy_on_write_and_moved_roots():
+    inc = (int, lambda v: v + 1)
+    child = tvm_ffi.List([1])
+    root = tvm_ffi.Map({"k": child, "s": "text"})
+    out = tvm_ffi.structural_map(root, inc)
+    assert repr(out) == '{"k": [2], "s": "text"}' and repr(root) == '{"k": [1], "s": "text"}'
+    assert not out.same_as(root) and not out["k"].same_as(child)
+    # Nothing changed (a rebuilt string counts as the same): the root itself.
+    assert tvm_ffi.structural_map(root, (str, lambda s: s + "")).same_as(root)
+    # A moved root nobody else holds changes in place, with the children it alone holds.
+    moved = tvm_ffi.List([tvm_ffi.List([5]), child])
+    handle = moved.__chandle__()
+    out = tvm_ffi.structural_map(moved._move(), inc)
+    assert out.__chandle__() == handle and repr(out) == "[[6], [2]]" and list(child) == [1]
+    # Pre-order: a replacement is descended into.
+    out = tvm_ffi.structural_map(tvm_ffi.Array([1]), [
+        (tvm_ffi.Array, lambda v: tvm_ffi.Array([7, 8]) if len(v) == 1 else v),
+        (int, lambda v: v * 10)], order="pre")
+    assert list(out) == [70, 80]
+
+
+def test_structural_map_variables_follow_their_definitions():
+    from tvm_ffi.dataclasses import Object, field, py_class
+
+    @py_class("testing.structural.MapVar", structural_eq="var")
+    class Var(Object):
+        value: int
+
+    @py_class("testing.structural.MapLet", structural_eq="tree")
+    class Let(Object):
+        var: Var = field(structural_eq="def-simple")
+        pats: tvm_ffi.Array = field(structural_eq="def-pattern")
+        body: tvm_ffi.Array
+
+    x, y = Var(1), Var(5)
+    calls = []
+    out = tvm_ffi.structural_map(Let(x, tvm_ffi.Array([y, y]), tvm_ffi.Array([x, y, Var(9)])),
+                                 (int, lambda v: (calls.append(v), v + 1)[1]))
+    # A definition is mapped once; its uses take the result; a free use stays.
+    assert calls == [1, 5]
+    assert out.var.value == 2 and out.body[0].same_as(out.var)
+    assert out.pats[0].same_as(out.pats[1]) and out.body[1].same_as(out.pats[0])
+    assert out.body[2].value == 9
+
+
+def test_structural_mutate_callbacks_and_inplace_mode():
+    modes = []
+
+    def on_array(v, mutator, mode):
+        assert isinstance(mutator, tvm_ffi.StructuralMutator)
+        modes.append(mode)
+        return mutator.default_mutate(v)
+
+    cbs = [(tvm_ffi.Array, on_array), (int, lambda v, m: v * 2)]
+    root = tvm_ffi.Array([1, tvm_ffi.Array([2])])
+    assert repr(tvm_ffi.structural_mutate(root, cbs)) == "(2, (4,))" and list(root)[0] == 1
+    assert modes == [tvm_ffi.InplaceMode.DISALLOW] * 2
+    modes.clear()
+    assert repr(tvm_ffi.structural_mutate(tvm_ffi.Array([tvm_ffi.Array([3])])._move(), cbs)) == "((6,),)"
+    # The moved root is ALLOW; what default_mutate (called from Python, which
+    # holds the value) reaches is not.
+    assert modes == [tvm_ffi.InplaceMode.ALLOW, tvm_ffi.InplaceMode.DISALLOW]
+    modes.clear()
+    out = tvm_ffi.structural_mutate(tvm_ffi.Map({"a": tvm_ffi.Array([3])})._move(), cbs)
+    assert repr(out) == '{"a": (6,)}' and modes == [tvm_ffi.InplaceMode.ALLOW]
+    # A callback's result is final: mutate() on a child is the only descent.
+    assert tvm_ffi.structural_mutate(tvm_ffi.Array(["x"]), (tvm_ffi.Array, lambda v, m: m.mutate(v[0]))) == "x"
+    with pytest.raises(TypeError, match=r"^structural_mutate: a callback must take \(value, mutator\)"):
+        tvm_ffi.structural_mutate(root, (int, lambda v: v))
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    with pytest.raises(ValueError, match="^ffi.StructuralMutate: "):
+        tvm_ffi.structural_mutate(lst, (int, lambda v, m: v))
+    lst.clear()
