@@ -1,6 +1,6 @@
 /* property.c: core.FFIProperty, the data descriptor of a reflected field,
  * and the primitives of Python-defined FFI types: core._alloc_type_index,
- * core._register_type_method, core.MISSING and core.KWARGS.
+ * core._register_type_method, core._register_type_attr, core.MISSING and core.KWARGS.
  *
  * FFIProperty(type_index, field_index, frozen=False) reads field
  * `field_index` of TVMFFIGetTypeInfo(type_index) (the type's own fields, in
@@ -481,9 +481,37 @@ static PyObject *mod_register_type_method(PyObject *module, PyObject *const *arg
   Py_RETURN_NONE;
 }
 
+/* _register_type_attr(type_index, name, value): sets the type's entry of
+ * type attribute column `name` (e.g. a py_class's __ffi_repr__ hook, as a
+ * tvm_ffi.Function) through TVMFFITypeRegisterAttr. */
+static PyObject *mod_register_type_attr(PyObject *module, PyObject *const *args,
+                                        Py_ssize_t nargs) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  TVMFFIByteArray name;
+  TVMFFIAny value;
+  int32_t index;
+  int rc;
+  if (tvmffi_py_check_nargs("_register_type_attr", nargs, 3, 3) != 0) return NULL;
+  if (tvmffi_py_as_int32(args[0], "type index", &index) != 0) return NULL;
+  if (!PyUnicode_Check(args[1])) {
+    PyErr_Format(PyExc_TypeError, "type attribute name must be a str, got %R", args[1]);
+    return NULL;
+  }
+  if (tvmffi_py_str_to_bytearray(args[1], &name) != 0) return NULL;
+  if (tvmffi_py_to_owned_any(st, args[2], &value) != 0) return NULL;
+  rc = TVMFFITypeRegisterAttr(index, &name, &value);
+  if (value.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value.v_obj);
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef property_functions[] = {
     {"_alloc_type_index", TVMFFI_PY_METH(mod_alloc_type_index), METH_FASTCALL, NULL},
     {"_register_type_method", TVMFFI_PY_METH(mod_register_type_method), METH_FASTCALL, NULL},
+    {"_register_type_attr", TVMFFI_PY_METH(mod_register_type_attr), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* Adds core.<attr> = the object returned by the global `name` (a sentinel). */

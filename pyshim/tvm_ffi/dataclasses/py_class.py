@@ -25,6 +25,7 @@ from ._typemethod import (  # noqa: F401  (method and the collector live here to
     _is_method_marked,
     _type_attr_options,
     method,
+    register_py_hooks,
     register_py_methods,
 )
 from .field import KW_ONLY, MISSING, Field, init_property
@@ -399,7 +400,8 @@ def _register(cls, type_key, params, caller_locals=None):
         f.type = _resolved(f.type, globalns, localns)
     _define_fields(
         cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
-        lambda: register_py_methods(cls, type_index, globalns, localns),
+        lambda: (register_py_methods(cls, type_index, globalns, localns),
+                 register_py_hooks(cls, type_index)),
     )
     all_fields = inherited + own
     _install_methods(cls, info, all_fields, params)
