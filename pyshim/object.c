@@ -271,6 +271,11 @@ static PyObject *Object_chandle(PyObject *self, PyObject *unused) {
   return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
 }
 
+static PyObject *Object_id(PyObject *self, void *unused) {
+  (void)unused;
+  return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
+}
+
 static PyObject *Object_same_as(PyObject *self, PyTypeObject *defining_class,
                                 PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   if (nargs != 1 || (kwnames != NULL && PyTuple_Size(kwnames) != 0)) {
@@ -376,6 +381,8 @@ static PyMethodDef Object_methods[] = {
      "An ObjectRValueRef of self: passed to a call, the callee may take the object."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
+    {"is_", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "same_as under upstream's other name: whether both wrappers hold the same FFI object."},
     {"__move_handle_from__", TVMFFI_PY_METH(Object_move_handle_from),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Takes over another wrapper's FFI object, leaving that wrapper empty."},
@@ -387,6 +394,7 @@ static PyMethodDef Object_methods[] = {
 static PyGetSetDef Object_getset[] = {
     {"__tvm_ffi_type_index__", Object_type_index, NULL, "The FFI type index.", NULL},
     {"__tvm_ffi_type_key__", Object_type_key, NULL, "The FFI type key.", NULL},
+    {"id_", Object_id, NULL, "The address of the FFI object, as __chandle__() (0 if none).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot Object_slots[] = {

@@ -54,6 +54,10 @@ def test_identity_equality_and_hash():
     assert not a.same_as(c) and a != c
     assert a.__chandle__() == b.__chandle__() != 0
     assert not a.same_as(1)
+    # Upstream's other names: id_ is __chandle__(), is_ is same_as.
+    assert a.id_ == b.id_ == a.__chandle__() and a.id_ != c.id_
+    assert a.is_(b) and not a.is_(c) and not a.is_(None) and not a.is_(object())
+    assert tvm_ffi.Object.__new__(tvm_ffi.Object).id_ == 0
 
 
 def test_register_object_refuses_keys_without_namespace():
