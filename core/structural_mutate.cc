@@ -475,6 +475,12 @@ class Engine : public StructuralMutatorObj {
   std::vector<const Object*> active_;
 };
 
+uint32_t UseCount(const Any& v) {
+  return v.type_index() >= kTVMFFIStaticObjectBegin
+             ? Object::FromHandle(v.raw()->v_obj)->use_count()
+             : 0;
+}
+
 // ffi.StructuralMap: mutate(x) = post(D(pre(x))), the callbacks replacing
 // values (fn(value) or fn(value, def_region_kind)), at every occurrence.
 class MapEngine : public Engine {
@@ -495,7 +501,13 @@ class MapEngine : public Engine {
       unique = cur.type_index() >= kTVMFFIStaticObjectBegin &&
                Object::FromHandle(cur.raw()->v_obj)->use_count() == 1;
     };
-    if (pre_order_) take(RunCallback(*cur.raw()));
+    if (pre_order_) {
+      // A callback that kept the value it was given (a Python list of seen
+      // values) shares it from then on: no longer changed in place.
+      uint32_t before = UseCount(cur);
+      take(RunCallback(*cur.raw()));
+      if (!changed && UseCount(cur) > before) unique = false;
+    }
     take(Default(*cur.raw(), unique));
     if (!pre_order_) take(RunCallback(*cur.raw()));
     return changed ? cur : Unchanged();

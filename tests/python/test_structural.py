@@ -455,3 +455,12 @@ def test_structural_mutate_callbacks_and_inplace_mode():
     with pytest.raises(ValueError, match="^ffi.StructuralMutate: "):
         tvm_ffi.structural_mutate(lst, (int, lambda v, m: v))
     lst.clear()
+
+
+def test_structural_map_keeps_a_value_a_pre_order_callback_kept():
+    seen = []
+    moved = tvm_ffi.List([tvm_ffi.List([1])])
+    out = tvm_ffi.structural_map(moved._move(), [(tvm_ffi.List, lambda v: (seen.append(v), v)[1]),
+                                                 (int, lambda v: v + 1)], order="pre")
+    # The callback kept both lists: they are shared now, so they are copied.
+    assert repr(out) == "[[2]]" and repr(seen[0]) == "[[1]]" and repr(seen[1]) == "[1]"
