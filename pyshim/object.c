@@ -271,6 +271,21 @@ static PyObject *Object_chandle(PyObject *self, PyObject *unused) {
   return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
 }
 
+/* __ctypes_handle__(): the FFI object's address as a ctypes.c_void_p
+ * (value None when the wrapper holds no object). */
+static PyObject *Object_ctypes_handle(PyObject *self, PyObject *unused) {
+  tvmffi_py_object *o = (tvmffi_py_object *)self;
+  PyObject *cls = tvmffi_py_c_void_p_class(o->state, 1), *addr, *res;
+  (void)unused;
+  if (cls == NULL) return NULL;
+  if (o->handle == NULL) return PyObject_CallNoArgs(cls);
+  addr = PyLong_FromVoidPtr(o->handle);
+  if (addr == NULL) return NULL;
+  res = tvmffi_py_call1(cls, addr);
+  Py_DECREF(addr);
+  return res;
+}
+
 static PyObject *Object_id(PyObject *self, void *unused) {
   (void)unused;
   return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
@@ -377,6 +392,8 @@ static PyObject *Object_move(PyObject *self, PyObject *unused);
 static PyMethodDef Object_methods[] = {
     {"__reduce__", Object_reduce, METH_NOARGS, "Pickle support: rebuilt from its JSON graph."},
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
+    {"__ctypes_handle__", Object_ctypes_handle, METH_NOARGS,
+     "The address of the FFI object as a ctypes.c_void_p (value None if none)."},
     {"_move", Object_move, METH_NOARGS,
      "An ObjectRValueRef of self: passed to a call, the callee may take the object."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,

@@ -366,6 +366,9 @@ TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFI
  * NUL bytes inside) an ffi.String owned by temps. */
 TVMFFI_PY_HIDDEN int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out);
+/* ctypes.c_void_p (borrowed): NULL without an error when ctypes is not imported
+ * and import_it is 0, NULL with an error when importing failed. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_c_void_p_class(tvmffi_py_state *st, int import_it);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view);
 TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f,
