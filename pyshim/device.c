@@ -48,8 +48,9 @@ static PyObject *type_name_of(DLDevice dev) {
 }
 
 PyObject *tvmffi_py_device_new(tvmffi_py_state *st, DLDevice dev) {
-  allocfunc alloc = (allocfunc)PyType_GetSlot(st->device_type, Py_tp_alloc);
-  PyObject *self = alloc(st->device_type, 0);
+  PyTypeObject *cls = st->device_class != NULL ? st->device_class : st->device_type;
+  allocfunc alloc = (allocfunc)PyType_GetSlot(cls, Py_tp_alloc);
+  PyObject *self = alloc(cls, 0);
   if (self != NULL) ((tvmffi_py_device *)self)->device = dev;
   return self;
 }
@@ -452,7 +453,27 @@ static PyObject *mod_datatype_from_triple(PyObject *module, PyObject *const *arg
   return tvmffi_py_datatype_new(tvmffi_py_module_state(module), dt);
 }
 
+/* _set_class_device(cls): devices made from now on (results of calls,
+ * tvm_ffi.device) are instances of cls, core.Device or a subclass of it;
+ * core._CLASS_DEVICE names the class in use. */
+static PyObject *mod_set_class_device(PyObject *module, PyObject *cls) {
+  tvmffi_py_state *st = tvmffi_py_module_state(module);
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, st->device_type)) {
+    PyErr_Format(PyExc_TypeError, "_set_class_device needs core.Device or a subclass, got %R",
+                 cls);
+    return NULL;
+  }
+  if (PyObject_SetAttrString(module, "_CLASS_DEVICE", cls) != 0) return NULL;
+  {
+    PyTypeObject *old = st->device_class;
+    st->device_class = (PyTypeObject *)Py_NewRef(cls);
+    Py_XDECREF((PyObject *)old);
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef device_functions[] = {
+    {"_set_class_device", mod_set_class_device, METH_O, NULL},
     {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL}};
 
@@ -462,5 +483,7 @@ int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st) {
     return -1;
   }
   if (PyModule_AddFunctions(module, device_functions) != 0) return -1;
+  st->device_class = (PyTypeObject *)Py_NewRef((PyObject *)st->device_type);
+  if (PyModule_AddObjectRef(module, "_CLASS_DEVICE", (PyObject *)st->device_type) != 0) return -1;
   return 0;
 }

@@ -145,6 +145,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->object_type);
   Py_VISIT(st->function_type);
   Py_VISIT(st->device_type);
+  Py_VISIT(st->device_class);
   Py_VISIT(st->datatype_type);
   Py_VISIT(st->rvalue_ref_type);
   Py_VISIT(st->array_base_type);
@@ -186,6 +187,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->object_type);
   Py_CLEAR(st->function_type);
   Py_CLEAR(st->device_type);
+  Py_CLEAR(st->device_class);
   Py_CLEAR(st->datatype_type);
   Py_CLEAR(st->rvalue_ref_type);
   Py_CLEAR(st->array_base_type);

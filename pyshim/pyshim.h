@@ -118,6 +118,8 @@ typedef struct {
   PyTypeObject *object_type;   /* core.Object: base of every FFI object wrapper */
   PyTypeObject *function_type; /* core.Function (subclass of Object, final)     */
   PyTypeObject *device_type;   /* core.Device                                   */
+  PyTypeObject *device_class;  /* what devices are made as: core.Device or a
+                                  subclass (_set_class_device)                   */
   PyTypeObject *datatype_type; /* core.DataType                                 */
   PyTypeObject *rvalue_ref_type; /* core.ObjectRValueRef: an argument to move    */
   PyTypeObject *array_base_type; /* core.ArrayBase: base of tvm_ffi.Array        */

@@ -62,3 +62,24 @@ def test_removed_names_do_not_exist():
     assert not hasattr(d, "device_type")
     assert not hasattr(Device, "cpu")
     assert not hasattr(Device, "cuda")
+
+
+def test_set_class_device():
+    import tvm_ffi.testing as t
+
+    class MyDevice(tvm_ffi.Device):
+        pass
+
+    old = tvm_ffi.core._CLASS_DEVICE
+    assert old is tvm_ffi.Device
+    tvm_ffi.core._set_class_device(MyDevice)
+    try:
+        assert tvm_ffi.core._CLASS_DEVICE is MyDevice
+        d = tvm_ffi.device("cuda", 1)
+        assert type(d) is MyDevice and d == tvm_ffi.Device("cuda", 1)
+        assert type(t.echo(tvm_ffi.Device("cpu", 0))) is MyDevice  # call results too
+        with pytest.raises(TypeError, match="^_set_class_device needs core.Device or a subclass, got"):
+            tvm_ffi.core._set_class_device(int)
+    finally:
+        tvm_ffi.core._set_class_device(old)
+    assert type(tvm_ffi.device("cpu")) is tvm_ffi.Device
