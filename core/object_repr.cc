@@ -1,6 +1,8 @@
 // Built on the field visitor: deep copy, readable repr, field and structural visits.
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -10,6 +12,7 @@
 
 #include <tvmffi/any_equal.h>
 #include <tvmffi/array.h>
+#include <tvmffi/big_int.h>
 #include <tvmffi/dict.h>
 #include <tvmffi/function.h>
 #include <tvmffi/list.h>
@@ -199,44 +202,191 @@ class DeepCopier {
 
 // Repr ---------------------------------------------------------------------------------
 
+// TVM_FFI_REPR_WITH_ADDR=1 (exactly "1", read on each call) adds "@0x..." to
+// every object the text names, so shared and cyclic references can be told apart.
+bool ReprWithAddr() {
+  const char* flag = std::getenv("TVM_FFI_REPR_WITH_ADDR");
+  return flag != nullptr && std::strcmp(flag, "1") == 0;
+}
+
+// DLPack's device type names, as "cuda:1" prints them.
+const char* DeviceTypeName(int32_t type) {
+  switch (type) {
+    case kDLCPU: return "cpu";
+    case kDLCUDA: return "cuda";
+    case kDLCUDAHost: return "cuda_host";
+    case kDLOpenCL: return "opencl";
+    case kDLVulkan: return "vulkan";
+    case kDLMetal: return "metal";
+    case kDLVPI: return "vpi";
+    case kDLROCM: return "rocm";
+    case kDLROCMHost: return "rocm_host";
+    case kDLExtDev: return "ext_dev";
+    case kDLCUDAManaged: return "cuda_managed";
+    case kDLOneAPI: return "oneapi";
+    case kDLWebGPU: return "webgpu";
+    case kDLHexagon: return "hexagon";
+    case kDLMAIA: return "maia";
+    case kDLTrn: return "trn";
+    default: return "unknown";
+  }
+}
+
+std::string DeviceText(const DLDevice& d) {
+  return std::string(DeviceTypeName(d.device_type)) + ":" + DecimalString(d.device_id);
+}
+
+std::string DTypeText(const DLDataType& dtype) {
+  TVMFFIAny s;
+  AnyZero(&s);
+  if (TVMFFIDataTypeToString(&dtype, &s) != 0) ThrowRaised(-1);
+  Any owned = Any::Adopt(s);
+  const char* data = "";
+  size_t size = 0;
+  bool is_bytes = false;
+  GetStringView(owned.raw(), &data, &size, &is_bytes);
+  return std::string(data, size);
+}
+
+// Six significant digits, as a C++ stream prints a double: 3.14, 0, 1e+10.
+std::string FloatText(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", x);
+  return buf;
+}
+
+void AppendHexEscape(const char* prefix, int width, uint32_t code, std::string* out) {
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%s%0*x", prefix, width, static_cast<unsigned>(code));
+  *out += buf;
+}
+
+// The length and code point of the UTF-8 sequence at data[i], or 0 when the
+// bytes there are not one (truncated, overlong, a surrogate, past U+10FFFF).
+size_t DecodeUtf8(const unsigned char* data, size_t size, size_t i, uint32_t* code) {
+  unsigned char c = data[i];
+  size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+  if (n == 0 || c >= 0xf8 || i + n > size) return 0;
+  uint32_t cp = c & (0x7f >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((data[i + k] & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (data[i + k] & 0x3f);
+  }
+  static const uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  *code = cp;
+  return n;
+}
+
+// A str as a double-quoted literal that Python's ast.literal_eval reads back:
+// printable ASCII as is (with \" and \\), \n \r \t, other control bytes as
+// \xHH, other code points as \uXXXX or \UXXXXXXXX.  A byte that is not
+// valid UTF-8 prints as \xHH.
+std::string QuoteStr(const char* data, size_t size) {
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(data);
+  std::string out = "\"";
+  for (size_t i = 0; i < size;) {
+    unsigned char c = u[i];
+    if (c < 0x80) {
+      switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            AppendHexEscape("\\x", 2, c, &out);
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    uint32_t code = 0;
+    size_t n = DecodeUtf8(u, size, i, &code);
+    if (n == 0) {
+      AppendHexEscape("\\x", 2, c, &out);
+      ++i;
+    } else {
+      if (code < 0x10000) {
+        AppendHexEscape("\\u", 4, code, &out);
+      } else {
+        AppendHexEscape("\\U", 8, code, &out);
+      }
+      i += n;
+    }
+  }
+  return out + "\"";
+}
+
+// Bytes as b"...": printable ASCII other than " and \ as is, every other
+// byte as \xHH.
+std::string QuoteBytes(const char* data, size_t size) {
+  std::string out = "b\"";
+  for (size_t i = 0; i < size; ++i) {
+    unsigned char c = static_cast<unsigned char>(data[i]);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      AppendHexEscape("\\x", 2, c, &out);
+    }
+  }
+  return out + "\"";
+}
+
+// The text of ffi.ReprPrint (docs/reflection.md, "Repr"): Python-like
+// literals for plain values, (a, b) for an Array, [a, b] for a List, {k: v}
+// for maps, float32[2, 3]@cpu:0 for a tensor, type_key(field=value, ...) for
+// reflected objects, a type's own __ffi_repr__ hook when it has one.  Shared
+// values print in full at each reference; a reference back into the path
+// being printed (a cycle) prints as "...".
 class Printer {
  public:
+  Printer() : with_addr_(ReprWithAddr()) {}
+
   std::string Print(const TVMFFIAny& v) {
     switch (v.type_index) {
-      case kTVMFFIDataType: {
-        TVMFFIAny s;
-        AnyZero(&s);
-        if (TVMFFIDataTypeToString(&v.v_dtype, &s) != 0) ThrowRaised(-1);
-        Any owned = Any::Adopt(s);
-        const char* data = "";
-        size_t size = 0;
-        bool is_bytes = false;
-        GetStringView(owned.raw(), &data, &size, &is_bytes);
-        return "dtype(\"" + std::string(data, size) + "\")";
-      }
+      case kTVMFFINone:
+        return "None";
+      case kTVMFFIBool:
+        return v.v_int64 != 0 ? "True" : "False";
+      case kTVMFFIInt:
+        return DecimalString(v.v_int64);
+      case kTVMFFIFloat:
+        return FloatText(v.v_float64);
+      case kTVMFFIDataType:
+        return DTypeText(v.v_dtype);
       case kTVMFFIDevice:
-        return "Device(" + DecimalString(v.v_device.device_type) + ", " +
-               DecimalString(v.v_device.device_id) + ")";
-      case kTVMFFIOpaquePtr: {
-        char buf[40];
-        std::snprintf(buf, sizeof(buf), "<ptr %p>", v.v_ptr);
-        return buf;
-      }
+        return DeviceText(v.v_device);
+      case kTVMFFIOpaquePtr:
+        return "void*";
+      case kTVMFFIDLTensorPtr:
+        return v.v_ptr == nullptr ? "None" : TensorText(*static_cast<const DLTensor*>(v.v_ptr));
       default:
         break;
+    }
+    {
+      const char* data = "";
+      size_t size = 0;
+      bool is_bytes = false;
+      if (GetStringView(&v, &data, &size, &is_bytes)) {
+        return is_bytes ? QuoteBytes(data, size) : QuoteStr(data, size);
+      }
+    }
+    if (v.type_index < kTVMFFIStaticObjectBegin) {
+      return "<" + TypeIndexToDisplayName(v.type_index) + ">";
     }
     if (v.type_index == kTVMFFIBigInt) {
       // Decimal conversion is quadratic: the digit limit applies (big_int_internal.h).
       size_t bound = BigIntDecimalDigitsBound(&v);
       if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ReprPrint");
-    }
-    if (v.type_index < kTVMFFIStaticObjectBegin || v.type_index == kTVMFFIStr ||
-        v.type_index == kTVMFFIBytes || v.type_index == kTVMFFIBigInt) {
-      return RenderKey(v);
+      return AnyView::FromRaw(v).As<BigInt>().ToString();
     }
     const Object* obj = Object::FromHandle(v.v_obj);
     for (const Object* a : active_) {
-      if (a == obj) return "...";  // a cycle
+      if (a == obj) return "..." + Addr(obj);  // a cycle
     }
     // A value sharing sub-values (a DAG) prints each at every reference, so a
     // few nodes can stand for an exponential text: past kMaxObjects printed
@@ -249,13 +399,16 @@ class Printer {
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
+        bool is_array = v.type_index == kTVMFFIArray;
         const SeqObj* s = static_cast<const SeqObj*>(obj);
-        std::string out = "[";
-        for (int64_t i = 0; i < s->size(); ++i) {
+        std::string out = is_array ? "(" : "[";
+        int64_t n = 0;
+        for (int64_t i = 0; i < s->size(); ++i, ++n) {
           Any item = Held(s->at(i));
           out += (i ? ", " : "") + Print(*item.raw());
         }
-        return out + "]";
+        if (is_array && n == 1) out += ",";
+        return out + (is_array ? ")" : "]") + Addr(obj);
       }
       case kTVMFFIMap:
       case kTVMFFIDict: {
@@ -267,7 +420,7 @@ class Printer {
           out += (first ? "" : ", ") + Print(*kv.first.raw()) + ": " + Print(*kv.second.raw());
           first = false;
         }
-        return out + "}";
+        return out + "}" + Addr(obj);
       }
       case kTVMFFIShape: {
         const TVMFFIShapeCell* c = TVMFFIShapeGetCellPtr(v.v_obj);
@@ -275,31 +428,28 @@ class Printer {
         for (size_t i = 0; i < c->size; ++i) out += (i ? ", " : "") + DecimalString(c->data[i]);
         return out + ")";
       }
-      case kTVMFFITensor: {
-        const DLTensor& t = static_cast<const TensorObj*>(obj)->dl_tensor;
-        std::string out = "Tensor(shape=(";
-        for (int32_t i = 0; i < t.ndim; ++i) {
-          out += (i ? ", " : "") + DecimalString(t.shape[i]);
-        }
-        if (t.ndim == 1) out += ",";
-        TVMFFIAny dt;
-        dt.type_index = kTVMFFIDataType;
-        dt.zero_padding = 0;
-        dt.v_uint64 = 0;
-        dt.v_dtype = t.dtype;
-        TVMFFIAny dev;
-        dev.type_index = kTVMFFIDevice;
-        dev.zero_padding = 0;
-        dev.v_uint64 = 0;
-        dev.v_device = t.device;
-        return out + "), dtype=" + Print(dt) + ", device=" + Print(dev) + ")";
-      }
+      case kTVMFFITensor:
+        return TensorText(static_cast<const TensorObj*>(obj)->dl_tensor) + Addr(obj);
       default:
         return PrintObject(obj, v);
     }
   }
 
  private:
+  std::string Addr(const Object* obj) const {
+    if (!with_addr_) return "";
+    char buf[40];
+    std::snprintf(buf, sizeof(buf), "@%p", static_cast<const void*>(obj));
+    return buf;
+  }
+
+  // dtype[shape]@device: float32[3, 4]@cpu:0.
+  static std::string TensorText(const DLTensor& t) {
+    std::string out = DTypeText(t.dtype) + "[";
+    for (int32_t i = 0; i < t.ndim; ++i) out += (i ? ", " : "") + DecimalString(t.shape[i]);
+    return out + "]@" + DeviceText(t.device);
+  }
+
   std::string PrintObject(const Object* obj, const TVMFFIAny& v) {
     const TVMFFITypeInfo* info = InfoOf(obj->type_index());
     // The column appears when the first type registers a repr; until then
@@ -336,25 +486,22 @@ class Printer {
         return hook(AnyView::FromRaw(v), recurse).As<std::string>();
       }
     }
-    int32_t n_fields = 0;
-    ForEachFieldInfo(info, [&n_fields](const TVMFFIFieldInfo*) { return ++n_fields, true; });
-    if (n_fields == 0 && obj->type_index() < kTVMFFIDynObjectBegin) {
-      char buf[40];
-      std::snprintf(buf, sizeof(buf), " at %p>", static_cast<const void*>(obj));
-      return "<" + TypeKeyOf(info) + buf;
-    }
-    std::string out = TypeKeyOf(info) + "(";
+    // type_key(field=value, ...) over the fields not marked ReprOff; a type
+    // with none of those prints as its key alone (ffi.Function, ffi.Error).
+    std::string fields;
     bool first = true;
     VisitFields(obj, [&](const TVMFFIFieldInfo* f, Any value) {
       if (f->flags & kTVMFFIFieldFlagBitMaskReprOff) return true;
-      out += (first ? "" : ", ") + FieldName(f) + "=" + Print(*value.raw());
+      fields += (first ? "" : ", ") + FieldName(f) + "=" + Print(*value.raw());
       first = false;
       return true;
     });
-    return out + ")";
+    std::string out = TypeKeyOf(info) + Addr(obj);
+    return first ? out : out + "(" + fields + ")";
   }
 
   static constexpr uint64_t kMaxObjects = uint64_t(1) << 18;
+  const bool with_addr_;
   uint64_t printed_ = 0;
   std::vector<const Object*> active_;
 };
@@ -378,7 +525,7 @@ class Visitor {
     Any r = fn_(AnyView::FromRaw(v));
     if (r.type_index() == kTVMFFIBool && r.raw()->v_int64 == 0) return;
     if (!is_obj) return;
-    DepthGuard guard(&active_, obj, "ffi.StructuralVisit");
+    DepthGuard guard(&active_, obj, "ffi.VisitEachValue");
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
@@ -441,7 +588,10 @@ TVMFFI_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
               });
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Function fn) {
+// fn(value) on root and everything inside it, each object once (the C++
+// StructuralVisit of tvmffi/structural.h); upstream's ffi.StructuralVisit,
+// with typed callbacks and a visitor, is in structural_walk.cc.
+TVMFFI_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
   Visitor visitor(std::move(fn));
   visitor.Visit(*Any(root).raw());
 });

@@ -258,9 +258,17 @@ class HookCallback {
   Function fn_;
 };
 
+[[noreturn]] void ThrowCyclicOrdering(const char* walk, int32_t type_index) {
+  TVMFFI_THROW(ValueError) << walk << ": cyclic reference detected in ordering (a "
+                           << TypeIndexToDisplayName(type_index) << " contains itself)";
+}
+
 class EqWalker {
  public:
   EqWalker() : walk_("ffi.RecursiveEq") {}
+  // Equality as part of an ordering (of maps, which have no order of their
+  // own): a cycle has no answer there, so it raises as the ordering does.
+  explicit EqWalker(const char* ordering) : walk_(ordering), ordering_(true) {}
 
   bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
     int32_t ca = ClassOf(a.type_index);
@@ -294,7 +302,10 @@ class EqWalker {
     if (ByIdentity(ca)) return false;
     if (const int* known = walk_.Recall(x, y)) return *known == 0;
     // A pair met again below itself: equal unless something else differs.
-    if (!walk_.Enter(x, y)) return true;
+    if (!walk_.Enter(x, y)) {
+      if (ordering_) ThrowCyclicOrdering(walk_.name(), ca);
+      return true;
+    }
     Any hold_a = Hold(a), hold_b = Hold(b);
     bool ok;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
@@ -374,6 +385,7 @@ class EqWalker {
   }
 
   Walk walk_;
+  bool ordering_ = false;
 };
 
 // Ordering -------------------------------------------------------------------------
@@ -444,14 +456,11 @@ class OrderWalker {
     }
     if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
       // Maps have equality but no order.
-      if (RecursiveEq(a, b)) return 0;
+      if (EqWalker(walk_.name()).Equal(a, b)) return 0;
       TVMFFI_THROW(TypeError) << "Cannot order Map/Dict values";
     }
     if (const int* known = walk_.Recall(x, y)) return *known;
-    if (!walk_.Enter(x, y)) {
-      TVMFFI_THROW(ValueError) << walk_.name() << ": cyclic reference detected in ordering (a "
-                               << TypeIndexToDisplayName(ca) << " contains itself)";
-    }
+    if (!walk_.Enter(x, y)) ThrowCyclicOrdering(walk_.name(), ca);
     Any hold_a = Hold(a), hold_b = Hold(b);
     int c;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
@@ -582,6 +591,14 @@ class Hasher {
       h = Mix(Mix(tag, InfoOf(obj)->type_key_hash), static_cast<uint64_t>(r));
     } else {
       const TVMFFITypeInfo* info = InfoOf(obj);
+      if (FindHook(g_eq_hook, c) || FindHook(g_compare_hook, c)) {
+        // A field-wise hash could tell apart values the hook calls equal.
+        TVMFFI_THROW(ValueError)
+            << "ffi.RecursiveHash: type '" << TypeKeyOf(info)
+            << "' defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__; register a "
+               "__ffi_hash__ hook consistent with them (values equal under RecursiveEq must "
+               "hash alike)";
+      }
       h = Mix(tag, info->type_key_hash);
       ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
         // A CompareOff field takes no part in equality, so none in the hash.

@@ -25,19 +25,7 @@ constexpr const char* kVisitAttr = "__s_visit__";
 // An owning raw value of `result` (None or a VisitInterrupt).
 TVMFFIAny ToRaw(Any result) { return result.Release(); }
 
-// The error being handled as an owning raw Error.
-TVMFFIAny CurrentErrorRaw() noexcept {
-  TVMFFIAny out;
-  std::memset(&out, 0, sizeof(out));
-  SetRaisedFromCurrentException();
-  TVMFFIObjectHandle h = nullptr;
-  TVMFFIErrorMoveFromRaised(&h);
-  if (h != nullptr) {
-    out.type_index = kTVMFFIError;
-    out.v_obj = static_cast<TVMFFIObject*>(h);
-  }
-  return out;
-}
+TVMFFIAny CurrentErrorRaw() noexcept { return CurrentExceptionAsRawError(); }
 
 // A raw visit result taken over: None or VisitInterrupt returned, an Error thrown.
 Any TakeResult(TVMFFIAny raw, const char* what) {
@@ -231,6 +219,51 @@ class WalkVisitor : public StructuralVisitorObj {
 
 const StructuralVisitorObj::VTable WalkVisitor::kVTable = {&WalkVisitor::Dispatch};
 
+// Upstream's structural_visit: the first callback whose type matches a value
+// owns it, fn(value, visitor) -> None or VisitInterrupt, and descends (or
+// not) through the visitor; a value no callback matches takes its default
+// descent.
+class CallbackVisitor : public StructuralVisitorObj {
+ public:
+  explicit CallbackVisitor(std::vector<Callback> callbacks)
+      : StructuralVisitorObj(&kVTable), callbacks_(std::move(callbacks)) {}
+
+ private:
+  static const VTable kVTable;
+
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, TVMFFIAny value) noexcept {
+    try {
+      return ToRaw(static_cast<CallbackVisitor*>(self)->VisitImpl(value));
+    } catch (...) {
+      TVMFFIAny err = CurrentErrorRaw();
+      if (err.type_index == kTVMFFIError) AttachVisitErrorContext(err.v_obj, value);
+      return err;
+    }
+  }
+
+  Any VisitImpl(const TVMFFIAny& value) {
+    if (value.type_index == kTVMFFINone) return Any();
+    if (const Callback* c = Match(callbacks_, value.type_index)) {
+      TVMFFIAny self;
+      std::memset(&self, 0, sizeof(self));
+      self.type_index = type_index();
+      self.v_obj = static_cast<TVMFFIObject*>(handle());
+      Any r = c->fn(AnyView::FromRaw(value), AnyView::FromRaw(self));
+      if (r.type_index() != kTVMFFINone && r.type_index() != kTVMFFIVisitInterrupt) {
+        TVMFFI_THROW(TypeError) << "ffi.StructuralVisit: a callback must return None or "
+                                   "ffi.VisitInterrupt, got "
+                                << TypeIndexToDisplayName(r.type_index());
+      }
+      return r;
+    }
+    return DefaultVisit(this, value);
+  }
+
+  std::vector<Callback> callbacks_;
+};
+
+const StructuralVisitorObj::VTable CallbackVisitor::kVTable = {&CallbackVisitor::Dispatch};
+
 StructuralVisitorObj* VisitorArg(const AnyView& v, const char* func) {
   if (v.type_index() < kTVMFFIStaticObjectBegin ||
       !Object::FromHandle(v.raw()->v_obj)
@@ -292,6 +325,12 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorWithDefRegionKind",
                                                   [&] { return callback(); });
                        });
 
+TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Array<Any> callbacks) {
+  ObjectPtr<CallbackVisitor> visitor =
+      MakeObject<CallbackVisitor>(CallbacksArg(callbacks, "ffi.StructuralVisit"));
+  return Visit(visitor.get(), *root.raw());
+});
+
 TVMFFI_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbacks,
                                                  Array<Any> callbacks_with_def_region_kind,
                                                  int64_t order) {
@@ -307,6 +346,19 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbac
 });
 
 }  // namespace
+
+TVMFFIAny CurrentExceptionAsRawError() noexcept {
+  TVMFFIAny out;
+  std::memset(&out, 0, sizeof(out));
+  SetRaisedFromCurrentException();
+  TVMFFIObjectHandle h = nullptr;
+  TVMFFIErrorMoveFromRaised(&h);
+  if (h != nullptr) {
+    out.type_index = kTVMFFIError;
+    out.v_obj = static_cast<TVMFFIObject*>(h);
+  }
+  return out;
+}
 
 Any Visit(StructuralVisitorObj* visitor, const TVMFFIAny& value) {
   return TakeResult(visitor->vtable->visit(visitor, value), "a structural visit");

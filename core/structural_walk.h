@@ -49,6 +49,10 @@ static_assert(sizeof(StructuralVisitorObj) == 40,
 
 namespace structural_walk {
 
+// The exception being handled (inside a catch) as an owning raw Error, for
+// a vtable entry to return instead of throwing across the C ABI.
+TVMFFIAny CurrentExceptionAsRawError() noexcept;
+
 // visitor->vtable->visit(value): None or a VisitInterrupt; throws the Error.
 Any Visit(StructuralVisitorObj* visitor, const TVMFFIAny& value);
 

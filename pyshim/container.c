@@ -588,25 +588,6 @@ static Py_hash_t Seq_hash(PyObject *self) {
   return h;
 }
 
-/* repr: Array as "[1, 'x']", List as "List([1, 'x'])". */
-static PyObject *Seq_repr(PyObject *self) {
-  TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)self)->handle;
-  PyObject *items, *res;
-  if (h == NULL) {
-    PyObject *name = PyType_GetName(Py_TYPE(self));
-    if (name == NULL) return NULL;
-    res = PyUnicode_FromFormat("%U(chandle=None)", name);
-    Py_DECREF(name);
-    return res;
-  }
-  items = seq_to_list(self);
-  if (items == NULL) return NULL;
-  res = h->type_index == kTVMFFIList ? PyUnicode_FromFormat("List(%R)", items)
-                                     : PyObject_Repr(items);
-  Py_DECREF(items);
-  return res;
-}
-
 /* Pickles as (type(self), (list_of_elements,)): a round trip for elements
  * that pickle themselves (plain values and containers of them). */
 static PyObject *Seq_reduce(PyObject *self, PyObject *unused) {
@@ -630,7 +611,7 @@ static PyType_Slot SeqBase_slots[] = {
     {Py_tp_iter, Seq_iter},
     {Py_tp_richcompare, Seq_richcompare},
     {Py_tp_hash, Seq_hash},
-    {Py_tp_repr, Seq_repr},
+    {Py_tp_repr, tvmffi_py_object_repr}, /* (1, "x") or [1, "x"] */
     {Py_tp_methods, Seq_methods},
     {Py_tp_doc, "Python sequence protocols of ffi.Array and ffi.List, in C."},
     {0, NULL}};

@@ -353,7 +353,7 @@ static int datatype_attr_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *o
  * with tvm_ffi (start-up time): until some code imports it, no argument can
  * be a c_void_p, and a pointer result imports it (`import_it`).  NULL with no
  * error when not imported; NULL with an error if importing failed. */
-static PyObject *c_void_p_class(tvmffi_py_state *st, int import_it) {
+PyObject *tvmffi_py_c_void_p_class(tvmffi_py_state *st, int import_it) {
   PyObject *ctypes;
   if (st->c_void_p != NULL) return st->c_void_p;
   if (import_it) {
@@ -483,7 +483,7 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     return bytes_to_any(PyByteArray_AsString(obj), PyByteArray_Size(obj), out, temps);
   }
   {
-    PyObject *cls = c_void_p_class(st, 0);
+    PyObject *cls = tvmffi_py_c_void_p_class(st, 0);
     if (cls == NULL && PyErr_Occurred()) return -1;
     if (cls != NULL && PyObject_TypeCheck(obj, (PyTypeObject *)cls)) {
       return c_void_p_to_any(st, obj, out);
@@ -605,7 +605,7 @@ int tvmffi_py_str_to_bytearray(PyObject *s, TVMFFIByteArray *out) {
 }
 
 static PyObject *make_c_void_p(tvmffi_py_state *st, void *ptr) {
-  PyObject *arg, *res, *cls = c_void_p_class(st, 1);
+  PyObject *arg, *res, *cls = tvmffi_py_c_void_p_class(st, 1);
   if (cls == NULL) return NULL;
   arg = ptr == NULL ? Py_NewRef(Py_None) : PyLong_FromVoidPtr(ptr);
   if (arg == NULL) return NULL;

@@ -475,6 +475,7 @@ static PyObject *mod_set_class_device(PyObject *module, PyObject *cls) {
 }
 
 static PyMethodDef device_functions[] = {
+    {"_set_class_device", mod_set_class_device, METH_O, NULL},
     {"_datatype_from_triple", TVMFFI_PY_METH(mod_datatype_from_triple), METH_FASTCALL, NULL},
     {"_set_class_device", mod_set_class_device, METH_O,
      "_set_class_device(cls): the class (core.Device or a subclass) of Devices returned to "

@@ -25,6 +25,10 @@ static PyObject *Function_vectorcall(PyObject *self, PyObject *const *args, size
   /* PyVectorcall_NARGS is a function call in the limited API; the flag bit
    * it masks off is part of the limited API (PEP 590). */
   Py_ssize_t n = (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET);
+  if (fn->handle == NULL) {
+    PyErr_SetString(PyExc_ValueError, "the Function holds no FFI function (chandle=None)");
+    return NULL;
+  }
   if (kwnames != NULL && PyTuple_Size(kwnames) != 0) {
     PyErr_SetString(PyExc_TypeError, "FFI functions take positional arguments only");
     return NULL;
@@ -76,13 +80,21 @@ PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h) {
 }
 
 /* Function(callable): wraps a Python callable.  core.Function(f) returns a
- * Function f as is; a subclass gets a new wrapper sharing f's FFI function. */
+ * Function f as is; a subclass gets a new wrapper sharing f's FFI function.
+ * A subclass called with anything else starts empty, for its own __init__
+ * to fill (with __move_handle_from__), as upstream's subclasses do. */
 static PyObject *Function_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
   tvmffi_py_state *st = tvmffi_py_state_of_subtype(type);
   PyObject *callable;
   TVMFFIObjectHandle h;
+  int one_arg;
   if (st == NULL) return NULL;
-  if ((kwds != NULL && PyDict_Size(kwds) != 0) || PyTuple_Size(args) != 1) {
+  one_arg = (kwds == NULL || PyDict_Size(kwds) == 0) && PyTuple_Size(args) == 1;
+  if (type != st->function_type &&
+      (!one_arg || !PyCallable_Check(PyTuple_GetItem(args, 0)))) {
+    return function_new_wrapper(st, type, NULL);
+  }
+  if (!one_arg) {
     PyErr_SetString(PyExc_TypeError, "Function(callable) takes exactly one positional argument");
     return NULL;
   }

@@ -657,24 +657,6 @@ static PyObject *map_to_dict(PyObject *self) {
   return d;
 }
 
-/* repr: Map as "{'a': 1}", Dict as "Dict({'a': 1})". */
-static PyObject *Map_repr(PyObject *self) {
-  TVMFFIObject *h = (TVMFFIObject *)((tvmffi_py_object *)self)->handle;
-  PyObject *d, *res;
-  if (h == NULL) {
-    PyObject *name = PyType_GetName(Py_TYPE(self));
-    if (name == NULL) return NULL;
-    res = PyUnicode_FromFormat("%U(chandle=None)", name);
-    Py_DECREF(name);
-    return res;
-  }
-  d = map_to_dict(self);
-  if (d == NULL) return NULL;
-  res = h->type_index == kTVMFFIDict ? PyUnicode_FromFormat("Dict(%R)", d) : PyObject_Repr(d);
-  Py_DECREF(d);
-  return res;
-}
-
 /* Pickles as (type(self), (dict_of_entries,)). */
 static PyObject *Map_reduce(PyObject *self, PyObject *unused) {
   PyObject *d = map_to_dict(self);
@@ -770,7 +752,7 @@ static PyType_Slot MapBase_slots[] = {
     {Py_tp_iter, Map_iter},
     {Py_tp_richcompare, Map_richcompare},
     {Py_tp_hash, Map_hash},
-    {Py_tp_repr, Map_repr},
+    {Py_tp_repr, tvmffi_py_object_repr}, /* {"a": 1} */
     {Py_tp_methods, Map_methods},
     {Py_tp_doc, "Base of tvm_ffi.Map: the mapping protocols of ffi.Map and ffi.Dict, in C."},
     {0, NULL}};

@@ -47,6 +47,7 @@ static const char *const kGlobalNames[TVMFFI_PY_GLOBAL_COUNT] = {
     "ffi.ListReverse",
     "ffi.ListClear",
     "ffi.GetInvalidObject",
+    "ffi.ReprPrint",
 };
 
 TVMFFIObjectHandle tvmffi_py_global(tvmffi_py_state *st, int which) {

@@ -216,19 +216,25 @@ static PyObject *type_key_of(TVMFFIObjectHandle h) {
   return PyUnicode_FromStringAndSize(info->type_key.data, (Py_ssize_t)info->type_key.size);
 }
 
-static PyObject *Object_repr(PyObject *self) {
-  TVMFFIObjectHandle h = ((tvmffi_py_object *)self)->handle;
-  PyObject *name, *res;
-  if (h == NULL) {
-    name = PyType_GetName(Py_TYPE(self));
+PyObject *tvmffi_py_object_repr(PyObject *self) {
+  tvmffi_py_object *o = (tvmffi_py_object *)self;
+  TVMFFIObjectHandle f;
+  TVMFFIAny r;
+  PyObject *res;
+  if (o->handle == NULL) {
+    PyObject *name = PyType_GetName(Py_TYPE(self));
     if (name == NULL) return NULL;
     res = PyUnicode_FromFormat("%U(chandle=None)", name);
-  } else {
-    name = type_key_of(h);
-    if (name == NULL) return NULL;
-    res = PyUnicode_FromFormat("%U(%p)", name, h);
+    Py_DECREF(name);
+    return res;
   }
-  Py_DECREF(name);
+  f = tvmffi_py_global(o->state, TVMFFI_PY_G_REPR_PRINT);
+  if (f == NULL || tvmffi_py_call(o->state, f, &self, 1, 0, &r) != 0) return NULL;
+  res = tvmffi_py_result_from_any(o->state, &r);
+  if (res != NULL && !PyUnicode_Check(res)) {
+    PyErr_SetString(PyExc_TypeError, "ffi.ReprPrint returned a value that is not a str");
+    Py_CLEAR(res);
+  }
   return res;
 }
 
@@ -261,6 +267,26 @@ static PyObject *Object_richcompare(PyObject *self, PyObject *other, int op) {
 }
 
 static PyObject *Object_chandle(PyObject *self, PyObject *unused) {
+  (void)unused;
+  return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
+}
+
+/* __ctypes_handle__(): the FFI object's address as a ctypes.c_void_p
+ * (value None when the wrapper holds no object). */
+static PyObject *Object_ctypes_handle(PyObject *self, PyObject *unused) {
+  tvmffi_py_object *o = (tvmffi_py_object *)self;
+  PyObject *cls = tvmffi_py_c_void_p_class(o->state, 1), *addr, *res;
+  (void)unused;
+  if (cls == NULL) return NULL;
+  if (o->handle == NULL) return PyObject_CallNoArgs(cls);
+  addr = PyLong_FromVoidPtr(o->handle);
+  if (addr == NULL) return NULL;
+  res = tvmffi_py_call1(cls, addr);
+  Py_DECREF(addr);
+  return res;
+}
+
+static PyObject *Object_id(PyObject *self, void *unused) {
   (void)unused;
   return PyLong_FromVoidPtr(((tvmffi_py_object *)self)->handle);
 }
@@ -366,10 +392,14 @@ static PyObject *Object_move(PyObject *self, PyObject *unused);
 static PyMethodDef Object_methods[] = {
     {"__reduce__", Object_reduce, METH_NOARGS, "Pickle support: rebuilt from its JSON graph."},
     {"__chandle__", Object_chandle, METH_NOARGS, "The address of the FFI object (0 if none)."},
+    {"__ctypes_handle__", Object_ctypes_handle, METH_NOARGS,
+     "The address of the FFI object as a ctypes.c_void_p (value None if none)."},
     {"_move", Object_move, METH_NOARGS,
      "An ObjectRValueRef of self: passed to a call, the callee may take the object."},
     {"same_as", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Whether both wrappers hold the same FFI object."},
+    {"is_", TVMFFI_PY_METH(Object_same_as), METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
+     "same_as under upstream's other name: whether both wrappers hold the same FFI object."},
     {"__move_handle_from__", TVMFFI_PY_METH(Object_move_handle_from),
      METH_METHOD | METH_FASTCALL | METH_KEYWORDS,
      "Takes over another wrapper's FFI object, leaving that wrapper empty."},
@@ -381,12 +411,13 @@ static PyMethodDef Object_methods[] = {
 static PyGetSetDef Object_getset[] = {
     {"__tvm_ffi_type_index__", Object_type_index, NULL, "The FFI type index.", NULL},
     {"__tvm_ffi_type_key__", Object_type_key, NULL, "The FFI type key.", NULL},
+    {"id_", Object_id, NULL, "The address of the FFI object, as __chandle__() (0 if none).", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot Object_slots[] = {
     {Py_tp_new, Object_new},
     {Py_tp_dealloc, Object_dealloc},
-    {Py_tp_repr, Object_repr},
+    {Py_tp_repr, tvmffi_py_object_repr},
     {Py_tp_hash, Object_hash},
     {Py_tp_richcompare, Object_richcompare},
     {Py_tp_methods, Object_methods},
@@ -809,29 +840,6 @@ static PyObject *mod_lookup_type_attr(PyObject *module, PyObject *const *args, P
   return tvmffi_py_from_view(st, entry);
 }
 
-/* _register_type_attr(type_index, attr_key, value) -> None: sets type
- * attribute `attr_key` of the type to `value` (converted as a call argument
- * is); the FFI error (e.g. a value already set) is raised as such. */
-static PyObject *mod_register_type_attr(PyObject *module, PyObject *const *args,
-                                        Py_ssize_t nargs) {
-  tvmffi_py_state *st = tvmffi_py_module_state(module);
-  const TVMFFITypeInfo *info;
-  TVMFFIByteArray name;
-  TVMFFIAny value;
-  int rc;
-  if (tvmffi_py_check_nargs("_register_type_attr", nargs, 3, 3) != 0) return NULL;
-  info = type_info_of(st, args[0]);
-  if (info == NULL) return NULL;
-  if (tvmffi_py_str_to_bytearray(args[1], &name) != 0) return NULL;
-  if (tvmffi_py_to_owned_any(st, args[2], &value) != 0) return NULL;
-  rc = TVMFFITypeRegisterAttr(info->type_index, &name, &value);
-  if (value.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(value.v_obj);
-  if (rc != 0) {
-    tvmffi_py_raise_from_ffi(st, rc);
-    return NULL;
-  }
-  Py_RETURN_NONE;
-}
 
 /* _error_create(kind, message, backtrace) -> a new ffi.Error object. */
 static PyObject *mod_error_create(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -870,7 +878,6 @@ static PyMethodDef object_functions[] = {
     {"_error_create", TVMFFI_PY_METH(mod_error_create), METH_FASTCALL, NULL},
     {"_lookup_type_attr", TVMFFI_PY_METH(mod_lookup_type_attr), METH_FASTCALL, NULL},
     {"_register_object", TVMFFI_PY_METH(mod_register_object), METH_FASTCALL, NULL},
-    {"_register_type_attr", TVMFFI_PY_METH(mod_register_type_attr), METH_FASTCALL, NULL},
     {"_type_key_to_index", mod_type_key_to_index, METH_O, NULL},
     {"_type_info", mod_type_info, METH_O, NULL},
     {"_type_layout", mod_type_layout, METH_O, NULL},

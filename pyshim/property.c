@@ -1,6 +1,6 @@
 /* property.c: core.FFIProperty, the data descriptor of a reflected field,
  * and the primitives of Python-defined FFI types: core._alloc_type_index,
- * core._register_type_method, core.MISSING and core.KWARGS.
+ * core._register_type_method, core._register_type_attr, core.MISSING and core.KWARGS.
  *
  * FFIProperty(type_index, field_index, frozen=False) reads field
  * `field_index` of TVMFFIGetTypeInfo(type_index) (the type's own fields, in

@@ -104,6 +104,7 @@ enum {
   TVMFFI_PY_G_LIST_REVERSE,
   TVMFFI_PY_G_LIST_CLEAR,
   TVMFFI_PY_G_GET_MISSING,
+  TVMFFI_PY_G_REPR_PRINT,
   TVMFFI_PY_GLOBAL_COUNT
 };
 
@@ -313,6 +314,8 @@ TVMFFI_PY_HIDDEN TVMFFIObjectHandle tvmffi_py_handle_of(tvmffi_py_state *st, PyO
 TVMFFI_PY_HIDDEN tvmffi_py_state *tvmffi_py_state_of_subtype(PyTypeObject *tp);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_object(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
+/* repr() of every FFI object wrapper: the text of ffi.ReprPrint. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_object_repr(PyObject *self);
 /* An ObjectRValueRef argument: a kTVMFFIObjectRValueRef view of the slot of
  * the object it refers to (the callee may take the object, leaving the
  * wrapper empty).  -1 with a TypeError/ValueError for a bad or empty one. */
@@ -366,6 +369,9 @@ TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFI
  * NUL bytes inside) an ffi.String owned by temps. */
 TVMFFI_PY_HIDDEN int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps);
 TVMFFI_PY_HIDDEN int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out);
+/* ctypes.c_void_p (borrowed): NULL without an error when ctypes is not imported
+ * and import_it is 0, NULL with an error when importing failed. */
+TVMFFI_PY_HIDDEN PyObject *tvmffi_py_c_void_p_class(tvmffi_py_state *st, int import_it);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view);
 TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f,

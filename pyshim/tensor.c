@@ -331,25 +331,6 @@ static PyObject *Tensor_dlpack(PyObject *self, PyTypeObject *defining_class,
   }
 }
 
-static PyObject *Tensor_repr(PyObject *self) {
-  tvmffi_py_state *st = ((tvmffi_py_object *)self)->state;
-  DLTensor *t = tensor_of(self);
-  PyObject *shape, *dtype, *device, *res = NULL;
-  if (t == NULL) return NULL;
-  shape = int64_tuple(t->shape, t->ndim);
-  dtype = tvmffi_py_dtype_from_dl(st, t->dtype);
-  device = tvmffi_py_device_new(st, t->device);
-  if (shape != NULL && dtype != NULL && device != NULL) {
-    res = PyUnicode_FromFormat("tvm_ffi.Tensor(shape=%R, dtype=%S, device=%S)", shape, dtype,
-                               device);
-  }
-  Py_XDECREF(shape);
-  Py_XDECREF(dtype);
-  Py_XDECREF(device);
-  return res;
-}
-
-
 static PyMethodDef Tensor_methods[] = {
     {"numel", Tensor_numel, METH_NOARGS, "The number of elements."},
     {"size", Tensor_size, METH_O, "size(i): the extent of dimension i (negative i counts back)."},
@@ -374,7 +355,7 @@ static PyGetSetDef Tensor_getset[] = {
 
 static PyType_Slot Tensor_slots[] = {
     {Py_tp_new, Tensor_new},
-    {Py_tp_repr, Tensor_repr},
+    {Py_tp_repr, tvmffi_py_object_repr}, /* float32[2, 3]@cpu:0 */
     {Py_tp_methods, Tensor_methods},
     {Py_tp_getset, Tensor_getset},
     {Py_tp_doc, "An ffi.Tensor: a DLTensor and whoever owns its memory.  Made by FFI functions "

@@ -60,8 +60,8 @@ class TestObjectPtrHolderObj : public Object {
 
 // testing.TestCustomHash / TestCustomCompare / TestEqWithoutHash: key, label;
 // __ffi_init__(key, label) positional.  Their hooks look at key only:
-// TestCustomHash hashes key (__ffi_hash__); TestCustomCompare equates,
-// orders and hashes by key (__ffi_eq__, __ffi_compare__, __ffi_hash__);
+// TestCustomHash hashes key (__ffi_hash__); TestCustomCompare equates, orders
+// and hashes by key (__ffi_eq__, __ffi_compare__, __ffi_hash__);
 // TestEqWithoutHash equates by key and has no hash hook.
 class TestCustomHashObj : public Object {
  public:
@@ -283,6 +283,9 @@ const bool kRegistered = RunAtLoad([] {
       .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function fn_cmp) {
               return fn_cmp(KeyOf<TestCustomCompareObj>(a), KeyOf<TestCustomCompareObj>(b))
                   .As<int64_t>();
+            }))
+      .Attr("__ffi_hash__", Function::FromTyped([](AnyView self, Function fn_hash) {
+              return fn_hash(KeyOf<TestCustomCompareObj>(self)).As<int64_t>();
             }));
   ObjectDef<TestEqWithoutHashObj>("Equal by key only (__ffi_eq__), with no __ffi_hash__.",
                                   kTVMFFISEqHashKindTreeNode)

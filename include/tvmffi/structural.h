@@ -44,7 +44,7 @@ TVMFFI_STRUCTURAL_GLOBAL_(MismatchFn, "ffi.GetFirstStructuralMismatch")
 TVMFFI_STRUCTURAL_GLOBAL_(DeepCopyFn, "ffi.DeepCopy")
 TVMFFI_STRUCTURAL_GLOBAL_(ReprFn, "ffi.ReprPrint")
 TVMFFI_STRUCTURAL_GLOBAL_(VisitFieldsFn, "ffi.VisitFields")
-TVMFFI_STRUCTURAL_GLOBAL_(VisitFn, "ffi.StructuralVisit")
+TVMFFI_STRUCTURAL_GLOBAL_(VisitFn, "ffi.VisitEachValue")
 #undef TVMFFI_STRUCTURAL_GLOBAL_
 }  // namespace structural_detail
 

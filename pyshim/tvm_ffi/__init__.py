@@ -127,6 +127,12 @@ _atexit.register(core._set_finalizing)
 
 
 _STRUCTURAL = (
+    "DefRegionKind",
+    "InplaceMode",
+    "StructuralKey",
+    "StructuralMutator",
+    "StructuralVisitor",
+    "VisitInterrupt",
     "WalkOrder",
     "WalkResult",
     "deep_copy",
@@ -134,7 +140,10 @@ _STRUCTURAL = (
     "repr_print",
     "structural_equal",
     "structural_hash",
+    "structural_map",
+    "structural_mutate",
     "structural_visit",
+    "structural_walk",
     "visit_fields",
 )
 

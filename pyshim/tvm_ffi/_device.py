@@ -1,4 +1,5 @@
 """Devices: :class:`tvm_ffi.Device` lives in the extension; this adds the enum."""
+from . import core
 from .core import Device
 
 
@@ -37,4 +38,4 @@ def __getattr__(name):
 
 def device(device_type, index=None) -> Device:
     """Make a :class:`Device`: ``device("cuda:0")``, ``device("cuda", 0)`` or ``device(2, 0)``."""
-    return Device(device_type, index)
+    return core._CLASS_DEVICE(device_type, index)  # core.Device unless _set_class_device

@@ -218,8 +218,8 @@ class Shape(tuple):
     def __reduce__(self):
         return (Shape, (tuple(self),))
 
-    def __repr__(self) -> str:
-        return f"Shape({tuple.__repr__(self)})"
+    # A tuple's text, (2, 3), as upstream prints it (ffi.ReprPrint writes Shape(2, 3)).
+    __repr__ = tuple.__repr__
 
 
 core._set_class("shape", Shape)

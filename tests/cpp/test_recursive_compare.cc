@@ -384,6 +384,16 @@ TEST_CASE("RecursiveCompare: reference cycles", "[recursive_compare]") {
   CHECK(Eq(p, q));
   CHECK(Hash(p) == Hash(q));
   CHECK(ThrownBy([&] { Ge(p, q); }).rfind("ValueError: ffi.RecursiveGe: cyclic reference", 0) == 0);
+  // Maps have no order, only equality; a cycle there has no answer either.
+  Dict da, db;
+  da.Set(Any("self"), Any(da));
+  db.Set(Any("self"), Any(db));
+  CHECK(Eq(Any(da), Any(db)));
+  CHECK(LtError(Any(da), Any(db)) ==
+        "ValueError: ffi.RecursiveLt: cyclic reference detected in ordering (a ffi.Dict "
+        "contains itself)");
+  da.Clear();
+  db.Clear();
   // Break the cycles so the objects are freed.
   static_cast<RcPointObj*>(Object::FromHandle(p.raw()->v_obj))->y = Any();
   static_cast<RcPointObj*>(Object::FromHandle(q.raw()->v_obj))->y = Any();
@@ -432,6 +442,14 @@ TEST_CASE("RecursiveCompare: __ffi_eq__, __ffi_hash__ and __ffi_compare__ hooks"
   CHECK(Eq(CmpOnly(1, 5), CmpOnly(1, 6)));
   CHECK_FALSE(Eq(CmpOnly(1, 5), CmpOnly(2, 5)));
   CheckOrder(CmpOnly(1, 9), CmpOnly(2, 0), -1);
+  // Without __ffi_hash__, a field-wise hash could differ for values the hook
+  // calls equal (other=5 vs 6 above): hashing refuses, also when nested.
+  const std::string no_hash =
+      "ValueError: ffi.RecursiveHash: type 'rctest.CmpOnly' defines __ffi_eq__ or "
+      "__ffi_compare__ but not __ffi_hash__; register a __ffi_hash__ hook consistent with "
+      "them (values equal under RecursiveEq must hash alike)";
+  CHECK(ThrownBy([] { Hash(CmpOnly(1, 5)); }) == no_hash);
+  CHECK(ThrownBy([] { Hash(Any(Array<Any>{Any(int64_t(0)), CmpOnly(1, 5)})); }) == no_hash);
 }
 
 namespace {

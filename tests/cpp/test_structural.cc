@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_set>
@@ -332,9 +334,79 @@ Any Hooked(Any inner) {
 }
 }  // namespace
 
+TEST_CASE("Repr: the text of each kind of value", "[structural]") {
+  CHECK(ReprPrint(Any()) == "None");
+  CHECK(ReprPrint(Any(true)) == "True");
+  CHECK(ReprPrint(Any(int64_t(-12))) == "-12");
+  // Floats: six significant digits, as a C++ stream writes them.
+  CHECK(ReprPrint(Any(3.14)) == "3.14");
+  CHECK(ReprPrint(Any(0.0)) == "0");
+  CHECK(ReprPrint(Any(-0.0)) == "-0");
+  CHECK(ReprPrint(Any(1e10)) == "1e+10");
+  CHECK(ReprPrint(Any(1.0 / 3)) == "0.333333");
+  // Strings read back with Python's literal_eval; bytes escape all but printable ASCII.
+  CHECK(ReprPrint(Any("a\"b\\c\n\r\t\x01\x7f")) == "\"a\\\"b\\\\c\\n\\r\\t\\x01\\x7f\"");
+  CHECK(ReprPrint(Any("\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80")) == "\"\\u00e9\\u2028\\U0001f600\"");
+  CHECK(ReprPrint(Any("bad \xff\xc3")) == "\"bad \\xff\\xc3\"");  // not UTF-8: byte escapes
+  CHECK(ReprPrint(Any(Bytes("a\"\\\n\xff'", 6))) == "b\"a\\x22\\x5c\\x0a\\xff'\"");
+  CHECK(ReprPrint(Any(DType(kDLFloat, 16))) == "float16");
+  CHECK(ReprPrint(Any(DLDevice{kDLCUDA, 1})) == "cuda:1");
+  CHECK(ReprPrint(Any(DLDevice{kDLTrn, 0})) == "trn:0");
+  CHECK(ReprPrint(Any(DLDevice{static_cast<DLDeviceType>(99), 2})) == "unknown:2");
+  int pointee = 0;
+  CHECK(ReprPrint(Any(static_cast<void*>(&pointee))) == "void*");
+  // Arrays print as tuples, Lists as lists.
+  CHECK(ReprPrint(Array<Any>{}) == "()");
+  CHECK(ReprPrint(Array<Any>{Any(int64_t(1))}) == "(1,)");
+  CHECK(ReprPrint(Array<Any>{Any(int64_t(1)), Any("x")}) == "(1, \"x\")");
+  CHECK(ReprPrint(List{}) == "[]");
+  CHECK(ReprPrint(List{Any(int64_t(1))}) == "[1]");
+  CHECK(ReprPrint(Dict{{Any(int64_t(1)), Any(Array<Any>{Any(int64_t(2))})}}) == "{1: (2,)}");
+  CHECK(ReprPrint(Shape({})) == "Shape()");
+  // A tensor: dtype[shape]@device.
+  int64_t shape[2] = {3, 4};
+  float data[12] = {0};
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));
+  t.data = data;
+  t.device = DLDevice{kDLCPU, 0};
+  t.ndim = 2;
+  t.dtype = DType(kDLFloat, 32);
+  t.shape = shape;
+  CHECK(ReprPrint(Tensor::FromBorrowedDLTensor(t)) == "float32[3, 4]@cpu:0");
+  // ReprOff fields are left out; a type with no fields left prints as its key.
+  Any n = Node(1, Array<Any>{}, "t");
+  CHECK(ReprPrint(n) == "sttest.Node(value=1, kids=(), tag=\"t\")");
+  CHECK(ReprPrint(Function::FromTyped([] {})) == "ffi.Function");
+  // A cycle prints as "...".
+  List cyc{Any(int64_t(1))};
+  cyc.push_back(Any(cyc));
+  CHECK(ReprPrint(cyc) == "[1, ...]");
+  cyc.Clear();
+}
+
+TEST_CASE("Repr: TVM_FFI_REPR_WITH_ADDR=1 adds each object's address", "[structural]") {
+  Array<Any> inner{Any(int64_t(1))};
+  List outer{Any(inner), Any(inner), Any("s"), Any(Shape({2}))};
+  outer.push_back(Any(outer));
+  char in[32], out[32];
+  std::snprintf(in, sizeof(in), "@%p", static_cast<const void*>(inner.get()));
+  std::snprintf(out, sizeof(out), "@%p", static_cast<const void*>(outer.get()));
+  std::string want = std::string("[(1,)") + in + ", (1,)" + in + ", \"s\", Shape(2), ..." + out +
+                     "]" + out;
+  REQUIRE(setenv("TVM_FFI_REPR_WITH_ADDR", "1", 1) == 0);
+  CHECK(ReprPrint(outer) == want);
+  // Only "1" turns it on.
+  REQUIRE(setenv("TVM_FFI_REPR_WITH_ADDR", "true", 1) == 0);
+  CHECK(ReprPrint(outer) == "[(1,), (1,), \"s\", Shape(2), ...]");
+  REQUIRE(unsetenv("TVM_FFI_REPR_WITH_ADDR") == 0);
+  CHECK(ReprPrint(outer) == "[(1,), (1,), \"s\", Shape(2), ...]");
+  outer.Clear();
+}
+
 TEST_CASE("Repr: a type's __ffi_repr__ hook and the fn_repr it is given", "[structural]") {
   Any value = Hooked(Any(Array<Any>{Any(int64_t(1)), Any("x")}));
-  CHECK(ReprPrint(Array<Any>{value}) == "[<hooked [1, \"x\"]>]");
+  CHECK(ReprPrint(Array<Any>{value}) == "(<hooked (1, \"x\")>,)");
   // The printer that fn_repr reached is gone once ReprPrint returns: calling
   // the kept function is an error, not a use after free.
   REQUIRE(KeptFnRepr()->defined());
@@ -381,7 +453,7 @@ TEST_CASE("Structural: a small thread stack gives an error, not a crash", "[stru
 
 TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
   Any n = Node(7, Array<Any>{Any("s"), Any(1.5), Any()}, "t");
-  CHECK(ReprPrint(n) == "sttest.Node(value=7, kids=[\"s\", 1.5, None], tag=\"t\")");
+  CHECK(ReprPrint(n) == "sttest.Node(value=7, kids=(\"s\", 1.5, None), tag=\"t\")");
   CHECK(ReprPrint(Map{{Any("k"), Any(true)}}) == "{\"k\": True}");
   CHECK(ReprPrint(Shape({2, 3})) == "Shape(2, 3)");
 
@@ -430,7 +502,7 @@ TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
   });
   REQUIRE(seen.size() == 4);
   CHECK(seen[0] == "value=7/1");
-  CHECK(seen[1] == "kids=[\"s\", 1.5, None]/1");
+  CHECK(seen[1] == "kids=(\"s\", 1.5, None)/1");
   CHECK(seen[2] == "tag=\"t\"/9");
   CHECK(seen[3] == "hidden=\"secret\"/65");
 
@@ -441,7 +513,7 @@ TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
   });
   REQUIRE(visited.size() == 5);
   CHECK(visited[1] == "7");
-  CHECK(visited[2] == "[\"s\", 1.5, None]");
+  CHECK(visited[2] == "(\"s\", 1.5, None)");
   CHECK(visited[3] == "\"t\"");
 }
 
@@ -501,7 +573,7 @@ TEST_CASE("Repr: a __ffi_repr__ that clears the container being printed", "[stru
   ReprVictim()->push_back(
       Any(Array<Any>{ReprClearer(), Any(Array<Any>{Any(int64_t(5))})}));
   ReprVictim()->push_back(Any(int64_t(6)));
-  CHECK(ReprPrint(Any(*ReprVictim())) == "[[<cleared>, [5]]]");
+  CHECK(ReprPrint(Any(*ReprVictim())) == "[(<cleared>, (5,))]");
   CHECK(ReprVictim()->size() == 0);
 }
 
@@ -510,11 +582,11 @@ TEST_CASE("Repr: shared sub-values do not make the text exponential", "[structur
   Any v = Any(int64_t(7));
   for (int i = 0; i < 40; ++i) v = Any(Array<Any>{v, v});
   std::string text = ReprPrint(v);
-  CHECK(text.rfind("[[[[", 0) == 0);
+  CHECK(text.rfind("((((", 0) == 0);
   CHECK(text.find("...") != std::string::npos);
   Any small = Any(int64_t(7));
   for (int i = 0; i < 3; ++i) small = Any(Array<Any>{small, small});
-  CHECK(ReprPrint(small) == "[[[7, 7], [7, 7]], [[7, 7], [7, 7]]]");
+  CHECK(ReprPrint(small) == "(((7, 7), (7, 7)), ((7, 7), (7, 7)))");
 }
 
 TEST_CASE("StructuralVisit: a callback that clears the container being visited",
@@ -528,12 +600,12 @@ TEST_CASE("StructuralVisit: a callback that clears the container being visited",
   Any root(victim);
   StructuralVisit(root, [&](const Any& v) {
     visited.push_back(ReprPrint(v));
-    if (visited.size() == 3) victim.Clear();  // while visiting [1]: frees its parent
+    if (visited.size() == 3) victim.Clear();  // while visiting (1,): frees its parent
     return true;
   });
   REQUIRE(visited.size() == 5);
-  CHECK(visited[1] == "[[1], 2]");
-  CHECK(visited[2] == "[1]");
+  CHECK(visited[1] == "((1,), 2)");
+  CHECK(visited[2] == "(1,)");
   CHECK(visited[3] == "1");
   CHECK(visited[4] == "2");
 }

@@ -1,12 +1,17 @@
 // ffi.StructuralMutator: the type with upstream's layout, its hook columns,
-// and the globals that dispatch through a mutator's vtable (this library's
-// own mutation engine is not implemented yet).
+// the globals that dispatch through a mutator's vtable, the default mutation,
+// and the engines ffi.StructuralMap and ffi.StructuralMutate.
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "test_util.h"
 #include "core/structural_mutate.h"
+#include <tvmffi/array.h>
+#include <tvmffi/list.h>
+#include <tvmffi/map.h>
 
 using namespace test_util;
 using tvmffi::core::Error;
@@ -104,4 +109,127 @@ TEST_CASE("StructuralMutator globals dispatch through the mutator's vtable",
   CHECK(ThrownBy([] { Call("ffi.StructuralMutatorDefRegionKind", int64_t(1)); }) ==
         "TypeError: In function ffi.StructuralMutatorDefRegionKind: argument 1: expected "
         "ffi.StructuralMutator, got int");
+}
+
+namespace {
+
+using tvmffi::core::Array;
+using tvmffi::core::List;
+using tvmffi::core::Map;
+
+Any Entry(int32_t type_index, Function fn) { return Call("ffi.Array", int64_t(type_index), fn); }
+
+std::string Repr(const Any& v) { return Call("ffi.ReprPrint", v).As<std::string>(); }
+
+// Calls `global` with the root moved in (an ObjectRValueRef argument), as
+// Python's root._move() does; the root's reference is the callee's.
+Any CallMoved(const char* global, Any root, std::vector<Any> rest) {
+  TVMFFIAny owned = root.Release();
+  TVMFFIObjectHandle slot = owned.v_obj;
+  TVMFFIAny ref;
+  std::memset(&ref, 0, sizeof(ref));
+  ref.type_index = kTVMFFIObjectRValueRef;
+  ref.v_ptr = &slot;
+  std::vector<AnyView> args{AnyView::FromRaw(ref)};
+  for (const Any& a : rest) args.push_back(AnyView(a));
+  Any result = Function::GetGlobalRequired(global).CallPacked(args.data(),
+                                                              static_cast<int32_t>(args.size()));
+  if (slot != nullptr) TVMFFIObjectDecRef(slot);  // not taken: ours to release
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("StructuralMutatorDefaultMutate: items and map values through the vtable",
+          "[structural_mutate]") {
+  Any m(ObjectRef(MakeObject<FakeMutator>()));
+  Any arr(Array<Any>{Any(int64_t(1)), Any(int64_t(0)), Any(int64_t(3))});
+  Any out = Call("ffi.StructuralMutatorDefaultMutate", m, arr);
+  CHECK(Repr(out) == "(2, 0, 6)");
+  CHECK(HandleOf(out) != HandleOf(arr));  // shared: a copy
+  CHECK(Repr(arr) == "(1, 0, 3)");
+  Any unchanged(Array<Any>{Any(int64_t(0))});
+  CHECK(HandleOf(Call("ffi.StructuralMutatorDefaultMutate", m, unchanged)) == HandleOf(unchanged));
+  Any map(Map{{Any(int64_t(5)), Any(int64_t(7))}});
+  CHECK(Repr(Call("ffi.StructuralMutatorDefaultMutate", m, map)) == "{5: 14}");  // keys stay
+  CHECK(ThrownBy([&] {
+          Call("ffi.StructuralMutatorDefaultMutate", m, Any(Array<Any>{Any(int64_t(-1))}));
+        }) == "ValueError: negative");
+}
+
+TEST_CASE("StructuralMap: order, copy on write, in place when given away", "[structural_mutate]") {
+  std::vector<std::string> log;
+  Function inc = Function::FromTyped([&](int64_t v) {
+    log.push_back(std::to_string(v));
+    return v + 1;
+  });
+  Function arr_cb = Function::FromTyped([&](Any v) {
+    log.push_back(Repr(v));
+    return v;
+  });
+  Any inner(Array<Any>{Any(int64_t(1))});
+  Any root(Array<Any>{inner, Any(int64_t(2))});
+  Any cbs = Call("ffi.Array", Entry(kTVMFFIArray, arr_cb), Entry(kTVMFFIInt, inc));
+  Any post = Call("ffi.StructuralMap", root, cbs, Call("ffi.Array"), int64_t(1));
+  CHECK(log == std::vector<std::string>{"1", "(2,)", "2", "((2,), 3)"});
+  CHECK(Repr(post) == "((2,), 3)");
+  CHECK(Repr(root) == "((1,), 2)");  // held here: copied, not changed
+  log.clear();
+  Any pre = Call("ffi.StructuralMap", root, cbs, Call("ffi.Array"), int64_t(0));
+  CHECK(log == std::vector<std::string>{"((1,), 2)", "(1,)", "1", "2"});
+  CHECK(Repr(pre) == "((2,), 3)");
+  // Nothing changed: the root itself.
+  Function keep = Function::FromTyped([](int64_t v) { return v; });
+  Any same = Call("ffi.StructuralMap", root, Call("ffi.Array", Entry(kTVMFFIInt, keep)),
+                  Call("ffi.Array"), int64_t(1));
+  CHECK(HandleOf(same) == HandleOf(root));
+  // Given away, a root owned by nobody else is changed in place, and so is
+  // a child it alone holds; a child held elsewhere is copied.
+  Any shared_child(List{Any(int64_t(10))});
+  Any owned(List{Any(List{Any(int64_t(20))}), shared_child});
+  const void* owned_handle = HandleOf(owned);
+  Any moved = CallMoved("ffi.StructuralMap", std::move(owned),
+                        {Call("ffi.Array", Entry(kTVMFFIInt, inc)), Call("ffi.Array"), Any(int64_t(1))});
+  CHECK(HandleOf(moved) == owned_handle);
+  CHECK(Repr(moved) == "[[21], [11]]");
+  CHECK(Repr(shared_child) == "[10]");
+  CHECK(ThrownBy([&] { Call("ffi.StructuralMap", root, cbs, Call("ffi.Array"), int64_t(2)); }) ==
+        "ValueError: ffi.StructuralMap: order must be 0 (pre-order) or 1 (post-order), got 2");
+}
+
+TEST_CASE("StructuralMutate: callbacks own their values; errors and cycles", "[structural_mutate]") {
+  std::vector<int64_t> modes;
+  // An Array callback mutates its first item through the mutator and adds 10.
+  Function arr_cb = Function::FromTyped([&](Any v, Any mutator, int64_t mode) {
+    modes.push_back(mode);
+    Any first = Call("ffi.ArrayGetItem", v, int64_t(0));
+    return Call("ffi.Array", Call("ffi.StructuralMutatorMutate", mutator, first), int64_t(10));
+  });
+  Function int_cb = Function::FromTyped([](int64_t v, Any) { return v * 3; });
+  Any cbs = Call("ffi.Array", Call("ffi.Array", int64_t(kTVMFFIArray), arr_cb, true),
+                 Entry(kTVMFFIInt, int_cb));
+  Any root(Array<Any>{Any(int64_t(1)), Any(int64_t(2))});
+  CHECK(Repr(Call("ffi.StructuralMutate", root, cbs)) == "(3, 10)");
+  Any moved = CallMoved("ffi.StructuralMutate", Any(Array<Any>{Any(int64_t(4))}), {cbs});
+  CHECK(Repr(moved) == "(12, 10)");
+  CHECK(modes == std::vector<int64_t>{0, 1});  // shared, then given away
+  // Unmatched values take the default mutation: ints inside a Map's values.
+  Any map(Map{{Any("k"), Any(Array<Any>{Any(int64_t(2)), Any("s")})}});
+  CHECK(Repr(Call("ffi.StructuralMutate", map, Call("ffi.Array", Entry(kTVMFFIInt, int_cb)))) ==
+        "{\"k\": (6, \"s\")}");
+  Function fail = Function::FromTyped([](int64_t, Any) -> int64_t {
+    TVMFFI_THROW(ValueError) << "no ints";
+  });
+  CHECK(ThrownBy([&] {
+          Call("ffi.StructuralMutate", root, Call("ffi.Array", Entry(kTVMFFIInt, fail)));
+        }) == "ValueError: no ints");
+  List cyc{Any(int64_t(1))};
+  cyc.push_back(Any(cyc));
+  CHECK(ThrownBy([&] {
+          Call("ffi.StructuralMutate", Any(cyc), Call("ffi.Array", Entry(kTVMFFIInt, int_cb)));
+        }).rfind("ValueError: ffi.StructuralMutate: ", 0) == 0);
+  cyc.Clear();
+  CHECK(ThrownBy([&] { Call("ffi.StructuralMutate", root, Call("ffi.Array", int64_t(1))); }) ==
+        "TypeError: ffi.StructuralMutate: callback entry 0 must be a (type_index, "
+        "function[, takes_inplace_mode]) tuple");
 }

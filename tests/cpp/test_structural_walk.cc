@@ -1,4 +1,4 @@
-// ffi.StructuralWalk and ffi.StructuralVisitor*: order, skip, interrupt,
+// ffi.StructuralWalk, ffi.StructuralVisit and ffi.StructuralVisitor*: order, skip, interrupt,
 // definition regions, errors with their VisitErrorContext.
 #include <catch2/catch.hpp>
 
@@ -165,4 +165,34 @@ TEST_CASE("StructuralVisitor globals refuse a non-visitor", "[structural_walk]")
   CHECK(ThrownBy([] { Call("ffi.StructuralVisitorDefRegionKind", int64_t(1)); }) ==
         "TypeError: In function ffi.StructuralVisitorDefRegionKind: argument 1: expected "
         "ffi.StructuralVisitor, got int");
+}
+
+TEST_CASE("StructuralVisit: the first matching callback owns a value and descends through the "
+          "visitor",
+          "[structural_walk]") {
+  Tree t;
+  int32_t snode = IndexOf("testing.SNode");
+  std::vector<std::string> log;
+  // Nodes descend through default_visit, except mid(2), which prunes.
+  Function node_cb = Function::FromTyped([&](AnyView v, AnyView visitor) -> Any {
+    log.push_back("node");
+    if (v.raw()->v_obj == t.mid.raw()->v_obj) return Any();
+    return Call("ffi.StructuralVisitorDefaultVisit", visitor, v);
+  });
+  Function int_cb = Function::FromTyped([&](int64_t v, AnyView) -> Any {
+    log.push_back(std::to_string(v));
+    if (v == 4) return Call("ffi.VisitInterrupt", std::string("four"));
+    return Any();
+  });
+  Any r = Call("ffi.StructuralVisit", t.root,
+               Call("ffi.Array", Entry(snode, node_cb), Entry(kTVMFFIInt, int_cb)));
+  CHECK(log == std::vector<std::string>{"node", "1", "node", "4"});
+  REQUIRE(r.type_index() == kTVMFFIVisitInterrupt);
+  // Unmatched values take their default descent; a result other than None or
+  // a VisitInterrupt is a TypeError.
+  Function bad = Function::FromTyped([](int64_t, AnyView) { return int64_t(5); });
+  CHECK(ThrownBy([&] { Call("ffi.StructuralVisit", t.root, Call("ffi.Array", Entry(kTVMFFIInt, bad))); })
+            .rfind("TypeError: ffi.StructuralVisit: a callback must return None or "
+                   "ffi.VisitInterrupt, got int",
+                   0) == 0);
 }

@@ -76,9 +76,24 @@ CHILD = textwrap.dedent(r'''
 
     DENIED = __DENIED__
 
+    def captured(walk, kind):
+        """The visitor or mutator a walk hands its callback (kept past the walk)."""
+        box = []
+        walk(tvm_ffi.Array([1]), (int, lambda v, m: box.append(m)))
+        assert isinstance(box[0], kind)
+        return box[0]
+
     def samples():
         """A fresh instance of each public class (methods may mutate it)."""
         return {
+            "DefRegionKind": lambda: tvm_ffi.DefRegionKind.DEF_SIMPLE,
+            "InplaceMode": lambda: tvm_ffi.InplaceMode.ALLOW,
+            "StructuralKey": lambda: tvm_ffi.StructuralKey([1, {"k": 2}]),
+            "VisitInterrupt": lambda: tvm_ffi.VisitInterrupt("payload"),
+            "StructuralVisitor": lambda: captured(tvm_ffi.structural_visit,
+                                                  tvm_ffi.StructuralVisitor),
+            "StructuralMutator": lambda: captured(tvm_ffi.structural_mutate,
+                                                  tvm_ffi.StructuralMutator),
             "Array": lambda: tvm_ffi.Array([1, 2.5, "s"]),
             "List": lambda: tvm_ffi.List([1, 2, 3]),
             "Map": lambda: tvm_ffi.Map({"a": 1, 2: "b"}),

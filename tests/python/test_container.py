@@ -41,7 +41,7 @@ def test_array_equality_concat_hash_repr():
     assert hash(a) == hash((1, "x"))
     assert list(a + [2]) == [1, "x", 2]
     assert list([0] + a) == [0, 1, "x"]
-    assert repr(a) == "[1, 'x']"
+    assert repr(a) == '(1, "x")'
 
 
 def test_array_not_iterable_argument():
@@ -123,7 +123,7 @@ def test_map_missing_key():
 def test_map_empty_and_repr():
     assert len(tvm_ffi.Map()) == 0
     assert list(tvm_ffi.Map({})) == []
-    assert repr(tvm_ffi.Map({"a": 1})) == "{'a': 1}"
+    assert repr(tvm_ffi.Map({"a": 1})) == '{"a": 1}'
 
 
 def test_shape_is_a_tuple_backed_by_ffi_shape():

@@ -144,6 +144,47 @@ def test_type_attr_names_are_not_methods():
     assert [(n, s) for n, _, s in collected] == [("__ffi_repr__", False), ("__len__", False)]
 
 
+def test_body_hooks_become_type_attributes():
+    # __ffi_repr__/__ffi_eq__/__ffi_hash__/__ffi_compare__ in a body are the
+    # type's hooks: ffi.ReprPrint and the Recursive* walks call them.
+    @py_class(_key("Hooked"))
+    class Hooked(Object):
+        key: int
+        label: str
+
+        def __ffi_repr__(self, fn_repr):
+            return f"<{self.key} {fn_repr(tvm_ffi.Array([self.label]))}>"
+
+        def __ffi_eq__(self, other, fn_eq):
+            return fn_eq(self.key, other.key)
+
+        def __ffi_hash__(self, fn_hash):
+            return fn_hash(self.key)
+
+        def __ffi_compare__(self, other, fn_cmp):
+            return fn_cmp(other.key, self.key)  # descending
+
+    f = tvm_ffi.get_global_func
+    a, b, c = Hooked(1, "a"), Hooked(1, "b"), Hooked(2, "a")
+    assert f("ffi.ReprPrint")(tvm_ffi.Array([a])) == '(<1 ("a",)>,)'
+    assert f("ffi.RecursiveEq")(a, b) and not f("ffi.RecursiveEq")(a, c)
+    assert f("ffi.RecursiveHash")(a) == f("ffi.RecursiveHash")(b)
+    assert f("ffi.RecursiveLt")(c, a)
+    assert core_attr(Hooked, "__ffi_repr__") is not None
+
+
+def core_attr(cls, name):
+    return tvm_ffi.core._lookup_type_attr(cls.__tvm_ffi_type_info__.type_index, name)
+
+
+def test_body_hook_must_be_a_plain_function():
+    with pytest.raises(TypeError, match=r"__ffi_hash__ must be a plain function \(self, ...\)"):
+        @py_class(_key("BadHook"))
+        class BadHook(Object):
+            x: int
+            __ffi_hash__ = staticmethod(lambda fn: 0)
+
+
 def test_collect_without_any():
     @py_class(_key("None"))
     class Plain(Object):

@@ -182,3 +182,19 @@ def test_list_global_func_names():
 def test_old_names_do_not_exist():
     for name in ("_init_api", "register_func"):
         assert not hasattr(tvm_ffi, name)
+
+
+def test_function_subclass_with_its_own_init_starts_empty():
+    class Jit(tvm_ffi.Function):
+        def __init__(self, metadata):
+            self.metadata = metadata
+
+    f = Jit(128)  # not a callable: an empty wrapper for __init__ to fill
+    assert f.metadata == 128 and f.__chandle__() == 0
+    with pytest.raises(ValueError, match=r"^the Function holds no FFI function \(chandle=None\)$"):
+        f(1)
+    f.__move_handle_from__(tvm_ffi.convert(lambda x: x + 1))
+    assert f(1) == 2 and isinstance(f, Jit)
+    # core.Function itself still wants exactly one callable.
+    with pytest.raises(TypeError, match=r"^Function\(\) needs a callable, got 128$"):
+        tvm_ffi.Function(128)

@@ -16,7 +16,7 @@ def test_move_into_cxx_takes_the_object_without_a_new_reference():
     handle = x.__chandle__()
     ref = x._move()
     assert type(ref) is core.ObjectRValueRef and ref.obj is x
-    assert repr(ref) == "ObjectRValueRef([1, 2])"
+    assert repr(ref) == "ObjectRValueRef((1, 2))"
     y = echo(ref)
     assert x.__chandle__() == 0  # the callee took it
     assert y.__chandle__() == handle

@@ -178,6 +178,20 @@ def test_cycles():
         x.clear()
 
 
+def test_cyclic_maps_have_no_order():
+    # Equal as values, but ordering them never ends: the same error as lists.
+    a, b = tvm_ffi.Dict(), tvm_ffi.Dict()
+    a["self"] = a
+    b["self"] = b
+    assert eq(a, b)
+    with pytest.raises(ValueError) as e:
+        ge(a, b)
+    assert str(e.value) == (
+        "ffi.RecursiveGe: cyclic reference detected in ordering (a ffi.Dict contains itself)")
+    a.clear()
+    b.clear()
+
+
 def test_depth_limit():
     v = w = 0
     for _ in range(3000):

@@ -1,5 +1,6 @@
 """Structural equality and hashing, access paths, deep copy, repr, visits and
 keyword construction of reflected objects (testing.S* types of libtvm_ffi_testing)."""
+import ast
 import subprocess
 import sys
 
@@ -230,9 +231,49 @@ def test_access_path_api():
         AccessPath()
 
 
+def test_repr_print_text_of_each_kind():
+    rp = tvm_ffi.repr_print
+    assert [rp(v) for v in (None, True, -3, 3.14, 0.0, 1e10, 1 / 3, 2**70)] == [
+        "None", "True", "-3", "3.14", "0", "1e+10", "0.333333", str(2**70)]
+    # str and bytes literals that Python reads back.
+    for text in ['a"b', "a\\b", "\n\r\t\x00\x1b\x7f", "\u00e9\u2028\U0001f600", "'"]:
+        assert ast.literal_eval(rp(text)) == text
+    assert rp("\u00e9") == '"\\u00e9"'
+    assert rp(b'a"\\\n\xff') == 'b"a\\x22\\x5c\\x0a\\xff"'
+    assert ast.literal_eval(rp(b'a"\\\n\xff')) == b'a"\\\n\xff'
+    assert rp(tvm_ffi.Device("cuda", 1)) == "cuda:1" and rp(tvm_ffi.dtype("int8")) == "int8"
+    assert rp(tvm_ffi.Array([])) == "()" and rp(tvm_ffi.Array([1])) == "(1,)"
+    assert rp(tvm_ffi.List([1])) == "[1]" and rp(tvm_ffi.Dict({1: (2,)})) == "{1: (2,)}"
+    assert rp(tvm_ffi.get_global_func("testing.echo")) == "ffi.Function"
+    np = pytest.importorskip("numpy")
+    x = tvm_ffi.from_dlpack(np.zeros((3, 4), dtype="float32"))
+    assert rp(x) == repr(x) == "float32[3, 4]@cpu:0"
+
+
+def test_python_repr_is_repr_print():
+    a = tvm_ffi.Array([1, "x", tvm_ffi.List([2])])
+    assert repr(a) == str(a) == tvm_ffi.repr_print(a) == '(1, "x", [2])'
+    assert repr(tvm_ffi.Map({"k": a})) == '{"k": (1, "x", [2])}'
+    assert repr(tvm_ffi.get_global_func("testing.echo")) == "ffi.Function"
+    # Shape is a tuple and prints as one (repr_print names it Shape(2, 3)).
+    assert repr(tvm_ffi.Shape((2, 3))) == "(2, 3)"
+
+
+def test_repr_with_addr(monkeypatch):
+    inner = tvm_ffi.Array([1])
+    outer = tvm_ffi.List([inner, inner, "s"])
+    outer.append(outer)
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "1")
+    ai, ao = hex(inner.__chandle__()), hex(outer.__chandle__())
+    assert repr(outer) == f'[(1,)@{ai}, (1,)@{ai}, "s", ...@{ao}]@{ao}'
+    monkeypatch.setenv("TVM_FFI_REPR_WITH_ADDR", "yes")  # only "1" turns it on
+    assert repr(outer) == '[(1,), (1,), "s", ...]'
+    outer.clear()
+
+
 def test_repr_and_deep_copy():
     a = SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t", note="hidden")
-    assert repr(a) == 'testing.SNode(value=7, children=[1.5, "s", None, {"k": True}], tag="t")'
+    assert repr(a) == 'testing.SNode(value=7, children=(1.5, "s", None, {"k": True}), tag="t")'
     assert tvm_ffi.repr_print(tvm_ffi.Shape([2, 3])) == "Shape(2, 3)"
     assert tvm_ffi.repr_print(t.make_c_int_pair(1, 2)) == "testing.CIntPair(x=1, y=2)"
     c = tvm_ffi.deep_copy(a)
@@ -252,17 +293,67 @@ def test_visits():
     fields = []
     tvm_ffi.visit_fields(a, lambda name, value, flags: fields.append((name, flags)))
     assert fields == [("value", 3), ("children", 3), ("tag", 11), ("note", 67)]
+    # ffi.VisitEachValue: fn(value) on everything inside, keys too, each object once.
+    each = tvm_ffi.get_global_func("ffi.VisitEachValue")
     seen = []
-    tvm_ffi.structural_visit(a, lambda v: seen.append(v))
+    each(a, lambda v: seen.append(v))
     assert seen[0].same_as(a)
     assert seen[1:3] == [1, [2, {"k": 3}]]
     assert seen[3:5] == [2, {"k": 3}]
     assert seen[5:] == ["k", 3, "x", ""]
     pruned = []
-    tvm_ffi.structural_visit(a, lambda v: (pruned.append(v), not isinstance(v, tvm_ffi.Array))[1])
+    each(a, lambda v: (pruned.append(v), not isinstance(v, tvm_ffi.Array))[1])
     assert len(pruned) == 5  # the node, value, children (not entered), tag, note
-    with pytest.raises(TypeError, match="structural_visit: callback must be callable"):
+
+
+def test_structural_visit_typed_callbacks_and_visitor():
+    # Upstream's form: the first matching callback owns a value and descends
+    # through the visitor; map keys and SEqHashIgnore fields (tag) are not visited.
+    a = SNode(value=1, children=[2, {"k": 3}], tag="x")
+    seen = []
+
+    def on_node(v, visitor):
+        assert isinstance(visitor, tvm_ffi.StructuralVisitor)
+        seen.append("node")
+        return visitor.default_visit(v)
+
+    assert tvm_ffi.structural_visit(a, [(SNode, on_node), ((int, str), lambda v, _: seen.append(v))]) is None
+    assert seen == ["node", 1, 2, 3, ""]
+    # A callback that does not descend prunes; a VisitInterrupt stops and is returned.
+    seen.clear()
+    assert tvm_ffi.structural_visit(a, (tvm_ffi.Array, lambda v, _: seen.append(len(v)))) is None
+    assert seen == [2]
+    r = tvm_ffi.structural_visit(a, (int, lambda v, _: tvm_ffi.VisitInterrupt(v * 10) if v == 2 else None))
+    assert isinstance(r, tvm_ffi.VisitInterrupt) and r.value == 20
+    with pytest.raises(TypeError, match="^ffi.StructuralVisit: a callback must return None or ffi.VisitInterrupt, got int$"):
+        tvm_ffi.structural_visit(a, (int, lambda v, _: 5))
+    with pytest.raises(TypeError, match="^structural_visit: callbacks must be a callable"):
         tvm_ffi.structural_visit(a, 3)
+    with pytest.raises(TypeError, match=r"^structural_visit: callbacks in a sequence must be \(type, callback\) tuples"):
+        tvm_ffi.structural_visit(a, [3])
+    with pytest.raises(TypeError, match="^structural_visit: a callback type must be"):
+        tvm_ffi.structural_visit(a, (list, lambda v, _: None))
+
+
+def test_structural_walk_and_keys():
+    root = tvm_ffi.Array([tvm_ffi.Array([1]), "s", 2.5])
+    trace = []
+    assert tvm_ffi.structural_walk(root, [(tvm_ffi.Array, lambda v: trace.append(len(v))),
+                                          ((int, float), trace.append)], order="pre") is None
+    assert trace == [3, 1, 1, 2.5]
+    trace.clear()
+    tvm_ffi.structural_walk(root, lambda v: trace.append(repr(v)))  # post-order, catch-all
+    assert trace == ["1", "(1,)", "'s'", "2.5", '((1,), "s", 2.5)']
+    with pytest.raises(ValueError, match="^structural_walk: order must be"):
+        tvm_ffi.structural_walk(root, trace.append, order="sideways")
+    # StructuralKey: equal and hashed by structure.
+    k1 = tvm_ffi.StructuralKey({"a": [1, 2]})
+    k2 = tvm_ffi.StructuralKey({"a": [1, 2]})
+    k3 = tvm_ffi.StructuralKey({"a": [1, 3]})
+    assert k1 == k2 and k1 != k3 and hash(k1) == hash(k2)
+    assert k1.__hash__() == tvm_ffi.structural_hash(k1.key)
+    assert {k1: "x", k3: "y"}[k2] == "x" and len(tvm_ffi.Map({k1: 1, k2: 2, k3: 3})) == 2
+    assert tvm_ffi.VisitInterrupt().value is None
 
 
 def test_keyword_construction():
@@ -288,3 +379,88 @@ def test_keyword_construction():
         SKw(1, d=1.0)  # d is no init parameter
     assert str(e.value) == "__ffi_init__ of `testing.SKw`: unexpected keyword argument `d`"
     assert seq(SKw(1, c="q"), SKw(a=1, b=2, c="q"))
+
+
+def test_structural_map_copy_on_write_and_moved_roots():
+    inc = (int, lambda v: v + 1)
+    child = tvm_ffi.List([1])
+    root = tvm_ffi.Map({"k": child, "s": "text"})
+    out = tvm_ffi.structural_map(root, inc)
+    assert repr(out) == '{"k": [2], "s": "text"}' and repr(root) == '{"k": [1], "s": "text"}'
+    assert not out.same_as(root) and not out["k"].same_as(child)
+    # Nothing changed (a rebuilt string counts as the same): the root itself.
+    assert tvm_ffi.structural_map(root, (str, lambda s: s + "")).same_as(root)
+    # A moved root nobody else holds changes in place, with the children it alone holds.
+    moved = tvm_ffi.List([tvm_ffi.List([5]), child])
+    handle = moved.__chandle__()
+    out = tvm_ffi.structural_map(moved._move(), inc)
+    assert out.__chandle__() == handle and repr(out) == "[[6], [2]]" and list(child) == [1]
+    # Pre-order: a replacement is descended into.
+    out = tvm_ffi.structural_map(tvm_ffi.Array([1]), [
+        (tvm_ffi.Array, lambda v: tvm_ffi.Array([7, 8]) if len(v) == 1 else v),
+        (int, lambda v: v * 10)], order="pre")
+    assert list(out) == [70, 80]
+
+
+def test_structural_map_variables_follow_their_definitions():
+    from tvm_ffi.dataclasses import Object, field, py_class
+
+    @py_class("testing.structural.MapVar", structural_eq="var")
+    class Var(Object):
+        value: int
+
+    @py_class("testing.structural.MapLet", structural_eq="tree")
+    class Let(Object):
+        var: Var = field(structural_eq="def-simple")
+        pats: tvm_ffi.Array = field(structural_eq="def-pattern")
+        body: tvm_ffi.Array
+
+    x, y = Var(1), Var(5)
+    calls = []
+    out = tvm_ffi.structural_map(Let(x, tvm_ffi.Array([y, y]), tvm_ffi.Array([x, y, Var(9)])),
+                                 (int, lambda v: (calls.append(v), v + 1)[1]))
+    # A definition is mapped once; its uses take the result; a free use stays.
+    assert calls == [1, 5]
+    assert out.var.value == 2 and out.body[0].same_as(out.var)
+    assert out.pats[0].same_as(out.pats[1]) and out.body[1].same_as(out.pats[0])
+    assert out.body[2].value == 9
+
+
+def test_structural_mutate_callbacks_and_inplace_mode():
+    modes = []
+
+    def on_array(v, mutator, mode):
+        assert isinstance(mutator, tvm_ffi.StructuralMutator)
+        modes.append(mode)
+        return mutator.default_mutate(v)
+
+    cbs = [(tvm_ffi.Array, on_array), (int, lambda v, m: v * 2)]
+    root = tvm_ffi.Array([1, tvm_ffi.Array([2])])
+    assert repr(tvm_ffi.structural_mutate(root, cbs)) == "(2, (4,))" and list(root)[0] == 1
+    assert modes == [tvm_ffi.InplaceMode.DISALLOW] * 2
+    modes.clear()
+    assert repr(tvm_ffi.structural_mutate(tvm_ffi.Array([tvm_ffi.Array([3])])._move(), cbs)) == "((6,),)"
+    # The moved root is ALLOW; what default_mutate (called from Python, which
+    # holds the value) reaches is not.
+    assert modes == [tvm_ffi.InplaceMode.ALLOW, tvm_ffi.InplaceMode.DISALLOW]
+    modes.clear()
+    out = tvm_ffi.structural_mutate(tvm_ffi.Map({"a": tvm_ffi.Array([3])})._move(), cbs)
+    assert repr(out) == '{"a": (6,)}' and modes == [tvm_ffi.InplaceMode.ALLOW]
+    # A callback's result is final: mutate() on a child is the only descent.
+    assert tvm_ffi.structural_mutate(tvm_ffi.Array(["x"]), (tvm_ffi.Array, lambda v, m: m.mutate(v[0]))) == "x"
+    with pytest.raises(TypeError, match=r"^structural_mutate: a callback must take \(value, mutator\)"):
+        tvm_ffi.structural_mutate(root, (int, lambda v: v))
+    lst = tvm_ffi.List([1])
+    lst.append(lst)
+    with pytest.raises(ValueError, match="^ffi.StructuralMutate: "):
+        tvm_ffi.structural_mutate(lst, (int, lambda v, m: v))
+    lst.clear()
+
+
+def test_structural_map_keeps_a_value_a_pre_order_callback_kept():
+    seen = []
+    moved = tvm_ffi.List([tvm_ffi.List([1])])
+    out = tvm_ffi.structural_map(moved._move(), [(tvm_ffi.List, lambda v: (seen.append(v), v)[1]),
+                                                 (int, lambda v: v + 1)], order="pre")
+    # The callback kept both lists: they are shared now, so they are copied.
+    assert repr(out) == "[[2]]" and repr(seen[0]) == "[[1]]" and repr(seen[1]) == "[1]"

@@ -376,7 +376,7 @@ def test_tensor_properties():
         x.size(3)
     assert str(e.value) == "dimension 3 out of range for a tensor of 3 dimensions"
     assert isinstance(x.dtype, tvm_ffi.dtype) and isinstance(x.device, tvm_ffi.Device)
-    assert repr(x) == "tvm_ffi.Tensor(shape=(2, 2, 2), dtype=float64, device=cpu:0)"
+    assert repr(x) == str(x) == "float64[2, 2, 2]@cpu:0"
     assert isinstance(x, tvm_ffi.Object) and type(x) is tvm_ffi.Tensor
     with pytest.raises(TypeError):
         tvm_ffi.Tensor()

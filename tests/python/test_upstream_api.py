@@ -326,6 +326,16 @@ def test_testing_hooks_compare_by_key_only():
     assert ffi_api.RecursiveHash(t.TestCustomHash(7, "x")) == ffi_api.RecursiveHash(
         t.TestCustomHash(7, "y"))
     assert ffi_api.RecursiveEq(t.TestEqWithoutHash(1, "a"), t.TestEqWithoutHash(1, "b"))
+    # TestCustomCompare hashes by key too, so equal values hash alike.
+    assert ffi_api.RecursiveHash(a) == ffi_api.RecursiveHash(b)
+    assert ffi_api.RecursiveHash(tvm_ffi.Map({"k": a})) == ffi_api.RecursiveHash(tvm_ffi.Map({"k": b}))
+    # An __ffi_eq__ without __ffi_hash__ cannot be hashed consistently: refused.
+    msg = ("^ffi.RecursiveHash: type 'testing.TestEqWithoutHash' defines __ffi_eq__ or "
+           "__ffi_compare__ but not __ffi_hash__; ")
+    with pytest.raises(ValueError, match=msg):
+        ffi_api.RecursiveHash(t.TestEqWithoutHash(1, "a"))
+    with pytest.raises(ValueError, match=msg):
+        ffi_api.RecursiveHash(tvm_ffi.List([0, t.TestEqWithoutHash(1, "a")]))
 
 
 def test_testing_auto_init_flags():

@@ -235,3 +235,27 @@ def register_type_attrs(cls, type_index, parent_index) -> None:
         else:
             continue
         core._register_type_attr(type_index, name, value)
+
+
+# The hooks of a py_class body that the core's walks call (ffi.ReprPrint,
+# ffi.RecursiveEq/Hash/Lt...): registered as the type's attributes.
+_BODY_HOOKS = ("__ffi_repr__", "__ffi_eq__", "__ffi_hash__", "__ffi_compare__")
+
+
+def register_py_hooks(cls, type_index) -> int:
+    """Registers the ``__ffi_repr__`` / ``__ffi_eq__`` / ``__ffi_hash__`` /
+    ``__ffi_compare__`` functions of ``cls``'s body as type attributes of
+    ``type_index`` (so C++ and every walk call them); returns how many."""
+    count = 0
+    for name in _BODY_HOOKS:
+        value = cls.__dict__.get(name)
+        if value is None:
+            continue
+        if isinstance(value, (staticmethod, classmethod)) or not callable(value):
+            raise TypeError(
+                f"py_class {cls.__name__!r}: {name} must be a plain function "
+                f"(self, ...), got {value!r}"
+            )
+        core._register_type_attr(type_index, name, core._convert_to_ffi_func(value))
+        count += 1
+    return count

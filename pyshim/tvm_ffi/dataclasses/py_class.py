@@ -26,6 +26,7 @@ from ._typemethod import (  # noqa: F401  (method and the collector live here to
     _is_method_marked,
     _type_attr_options,
     method,
+    register_py_hooks,
     register_py_methods,
     register_type_attrs,
 )
@@ -622,7 +623,8 @@ def _register(cls, type_key, params, caller_locals=None):
     _run_fields_resolved_hooks(cls, info, own, schemas)
     _define_fields(
         cls, info, own, schemas, _STRUCTURAL_KINDS[params["structural_eq"]],
-        lambda: register_py_methods(cls, type_index, globalns, localns),
+        lambda: (register_py_methods(cls, type_index, globalns, localns),
+                 register_py_hooks(cls, type_index)),
     )
     register_type_attrs(cls, type_index, parent.type_index)
     all_fields = inherited + own
