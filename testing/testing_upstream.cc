@@ -283,9 +283,6 @@ const bool kRegistered = RunAtLoad([] {
       .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function fn_cmp) {
               return fn_cmp(KeyOf<TestCustomCompareObj>(a), KeyOf<TestCustomCompareObj>(b))
                   .As<int64_t>();
-            }))
-      .Attr("__ffi_hash__", Function::FromTyped([](AnyView self, Function fn_hash) {
-              return fn_hash(KeyOf<TestCustomCompareObj>(self)).As<int64_t>();
             }));
   ObjectDef<TestEqWithoutHashObj>("Equal by key only (__ffi_eq__), with no __ffi_hash__.",
                                   kTVMFFISEqHashKindTreeNode)
