@@ -182,10 +182,7 @@ class NativeFunctionView<R(Args...)> {
           return Success(*std::move(value));
         }
       }
-      return Failure(Error("TypeError",
-                           "hook result: expected `" + ffi::detail::Type2Str<R>::v() + "` but got `" +
-                               result.GetTypeKey() + "`",
-                           ""));
+      return Failure(Error("TypeError", "Packed hook result type mismatch", ""));
     } catch (const Error& error) {
       return Failure(error);
     } catch (const std::exception& error) {
