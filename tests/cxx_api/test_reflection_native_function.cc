@@ -110,7 +110,8 @@ TEST_CASE("native function: packed targets", "[reflection]") {
 
   TypedFunction<int64_t(int64_t)> empty;
   CHECK(ErrorOf([&] { FPlusOne{empty}; }) ==
-        "ValueError: NativeFunctionView requires a non-null typed function");
+        "ValueError: Check failed: (packed != nullptr) is false: NativeFunctionView requires a "
+        "non-null typed function");
 }
 
 TEST_CASE("native function: the owning form keeps a packed function alive", "[reflection]") {

@@ -73,9 +73,8 @@ class NativeFunctionView<R(Args...)> {
                                           int> = 0>
   NativeFunctionView(const TypedFunction<PR(Args...)>& packed)  // NOLINT(google-explicit-constructor)
       : data_(AnyView(packed.packed()).CopyToTVMFFIAny()) {
-    if (packed == nullptr) {
-      TVM_FFI_THROW(ValueError) << "NativeFunctionView requires a non-null typed function";
-    }
+    TVM_FFI_CHECK(packed != nullptr, ValueError)
+        << "NativeFunctionView requires a non-null typed function";
   }
   /*! \brief A temporary would dangle: borrowing one does not compile. */
   template <typename PR, std::enable_if_t<std::is_same_v<PR, R> || std::is_same_v<PR, Expected<R>>,
