@@ -68,7 +68,8 @@ TEST_CASE("overload: constructors dispatch on argument types", "[reflection]") {
       refl::TypeAttrColumn(type_attr::kInit)[ValueObj::RuntimeTypeIndex()].cast<Function>();
   CHECK(init(5).cast<ObjectRef>().as<ValueObj>()->kind == "int");
   CHECK(init("five").cast<ObjectRef>().as<ValueObj>()->kind == "str");
-  const ValueObj* both = init(5, "five").cast<ObjectRef>().as<ValueObj>();
+  ObjectRef made = init(5, "five").cast<ObjectRef>();
+  const ValueObj* both = made.as<ValueObj>();
   CHECK(both->kind == "both");
   CHECK(both->i == 5);
   CHECK(both->s == "five");
