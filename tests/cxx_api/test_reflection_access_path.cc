@@ -2,6 +2,7 @@
 // library in both directions (the objects have upstream's layout, which the
 // library and these headers both read directly).
 #include <tvm/ffi/extra/dataclass.h>
+#include <tvm/ffi/extra/structural_equal.h>
 #include <tvm/ffi/reflection/access_path.h>
 #include <tvm/ffi/reflection/accessor.h>
 
@@ -85,4 +86,22 @@ TEST_CASE("access path: a path made by the library reads inline", "[reflection]"
   CHECK(steps[1]->kind == AccessKind::kArrayItem);
   CHECK(steps[1]->key.cast<int64_t>() == 7);
   CHECK(p->PathEqual(AccessPath::Root()->Attr("fields")->ArrayItem(7)));
+}
+
+TEST_CASE("access path: StructuralEqual::GetFirstMismatch", "[reflection]") {
+  Array<Any> lhs{1, Array<Any>{2, 3}};
+  Array<Any> rhs{1, Array<Any>{2, 4}};
+  CHECK(!StructuralEqual::GetFirstMismatch(lhs, lhs).has_value());
+  Optional<refl::AccessPathPair> diff = StructuralEqual::GetFirstMismatch(lhs, rhs);
+  REQUIRE(diff.has_value());
+  AccessPath expected = AccessPath::Root()->ArrayItem(1)->ArrayItem(1);
+  refl::AccessPathPair paths = diff.value();
+  CHECK(paths.get<0>()->PathEqual(expected));
+  CHECK(paths.get<1>()->PathEqual(expected));
+  // A longer right side: the first element it has and the left lacks.
+  Array<Any> longer{1, Array<Any>{2, 3}, 5};
+  Optional<refl::AccessPathPair> extra = StructuralEqual::GetFirstMismatch(lhs, longer);
+  REQUIRE(extra.has_value());
+  CHECK(extra.value().get<0>()->PathEqual(AccessPath::Root()->ArrayItemMissing(2)));
+  CHECK(extra.value().get<1>()->PathEqual(AccessPath::Root()->ArrayItem(2)));
 }

@@ -88,7 +88,9 @@ class NativeFunctionView<R(Args...)> {
    */
   template <auto Fn>
   static NativeFunctionView FromNative() {
-    static_assert(Fn != nullptr, "NativeFunctionView::FromNative needs a function");
+    // (A type test: GCC with -fsanitize=undefined does not fold `Fn != nullptr`.)
+    static_assert(!std::is_same_v<decltype(Fn), std::nullptr_t>,
+                  "NativeFunctionView::FromNative needs a function");
     TVMFFIAny raw;
     raw.type_index = TypeIndex::kTVMFFIOpaquePtr;
     raw.zero_padding = 0;
