@@ -77,6 +77,16 @@ bool StructuralEqual::Equal(const Any& lhs, const Any& rhs, bool map_free_vars,
       .cast<bool>();
 }
 
+Optional<reflection::AccessPathPair> StructuralEqual::GetFirstMismatch(const Any& lhs,
+                                                                      const Any& rhs,
+                                                                      bool map_free_vars,
+                                                                      bool skip_tensor_content) {
+  // None when equal, else an Array of the two paths (a Tuple's layout).
+  return TVM_FFI_CXX_API_GLOBAL("ffi.GetFirstStructuralMismatch")(lhs, rhs, map_free_vars,
+                                                                     skip_tensor_content)
+      .cast<Optional<reflection::AccessPathPair>>();
+}
+
 uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
   int64_t h = TVM_FFI_CXX_API_GLOBAL("ffi.StructuralHash")(value, map_free_vars,
                                                               skip_tensor_content)

@@ -62,7 +62,7 @@ std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag
 constexpr int kStructuralMaxDepth = 2048;
 
 // Step kinds of an access path (upstream's AccessKind values).
-enum class AccessKind : int64_t {
+enum class AccessKind : int32_t {
   kAttr = 0,
   kArrayItem = 1,
   kMapItem = 2,
@@ -71,29 +71,73 @@ enum class AccessKind : int64_t {
   kMapItemMissing = 5,
 };
 
-// ffi.reflection.AccessStep: one step (kind, key).
+// A reference to a T that may be null (None), 8 bytes: the layout of
+// upstream's Optional<Ref>, which its C++ headers (and ours,
+// tvm/ffi/reflection/access_path.h) read inline in an AccessPath.
+template <typename T>
+class NullableRefOf {
+ public:
+  NullableRefOf() = default;
+  explicit NullableRefOf(ObjectPtr<Object> p) : ptr_(std::move(p)) {}
+  bool has_value() const { return ptr_.get() != nullptr; }
+  T* get() const { return static_cast<T*>(ptr_.get()); }
+  const ObjectPtr<Object>& ptr() const { return ptr_; }
+
+ private:
+  ObjectPtr<Object> ptr_;
+};
+
+// As a value: None when null; accepts None or an instance of T.
+template <typename T>
+struct TypeTraits<NullableRefOf<T>> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return std::string("Optional[") + T::kTypeKey + "]"; }
+  static void CopyToView(const NullableRefOf<T>& r, TVMFFIAny* out) {
+    TypeTraits<ObjectRef>::CopyToView(ObjectRef(r.ptr()), out);
+  }
+  static void MoveToOwned(NullableRefOf<T> r, TVMFFIAny* out) {
+    TypeTraits<ObjectRef>::MoveToOwned(ObjectRef(r.ptr()), out);
+  }
+  static std::optional<NullableRefOf<T>> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFINone) return NullableRefOf<T>();
+    if (v->type_index < kTVMFFIStaticObjectBegin) return std::nullopt;
+    Object* obj = Object::FromHandle(v->v_obj);
+    if (!obj->IsInstanceIndex(T::RuntimeTypeIndex())) return std::nullopt;
+    return NullableRefOf<T>(ObjectPtr<Object>::Borrow(obj));
+  }
+};
+
+// ffi.reflection.AccessStep: one step (kind, key).  Layout (upstream's):
+// { header, int32 kind, 4 padding bytes (kept zero), Any key }.
 class AccessStepObj : public Object {
  public:
-  int64_t kind = 0;
+  int32_t kind = 0;
+  int32_t kind_padding = 0;
   Any key;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
-// has depth 0 and no parent or step (both None).  The fields are typed, so
-// their setters (used when a graph or pickle rebuilds a path) refuse
-// anything but None or a path (a step); PathSteps checks that the chain is
-// well formed (depth matching) before anything walks it.
+// has depth 0 and no parent or step (both None).  Layout (upstream's):
+// { header, parent (nullable ref), step (nullable ref), int32 depth }.
+// The fields are typed, so their setters (used when a graph or pickle
+// rebuilds a path) refuse anything but None or a path (a step); PathSteps
+// checks that the chain is well formed (depth matching) before anything
+// walks it.
 class AccessPathObj;
-using AccessPathRef = ObjectRefOf<AccessPathObj>;
-using AccessStepRef = ObjectRefOf<AccessStepObj>;
+using AccessPathRef = NullableRefOf<AccessPathObj>;
+using AccessStepRef = NullableRefOf<AccessStepObj>;
 class AccessPathObj : public Object {
  public:
-  std::optional<AccessPathRef> parent;
-  std::optional<AccessStepRef> step;
-  int64_t depth = 0;
+  AccessPathRef parent;
+  AccessStepRef step;
+  int32_t depth = 0;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
 };
+static_assert(sizeof(AccessStepObj) == sizeof(TVMFFIObject) + 8 + sizeof(TVMFFIAny),
+              "ffi.reflection.AccessStep: header, int32 kind, padding, Any key");
+static_assert(sizeof(AccessPathObj) == sizeof(TVMFFIObject) + 24,
+              "ffi.reflection.AccessPath: header, parent, step, int32 depth");
 
 ObjectRef AccessPathRoot();
 ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);

@@ -20,20 +20,15 @@ import subprocess
 import sys
 
 # Symbol -> why it is not exported yet.  Keep this list short and true.
-_ACCESS_PATH = ("the result holds reflection::AccessPath objects (tvm/ffi/reflection/access_path.h), "
-                "which need the containers (not in the tree yet); and the core's "
-                "ffi.reflection.AccessPath objects do not have upstream's field layout")
 KNOWN_MISSING = {
     # A static local of upstream's internal helper behind TVMFFIEnvModLookupFromImports
     # for ModuleObj subclasses; ours serves only the core's library modules there.
     "tvm::ffi::ModuleObj::InternalUnsafe::GetFunctionFromImports(tvm::ffi::ModuleObj*, "
     "char const*)::mutex_": "TVMFFIEnvModLookupFromImports does not take a ModuleObj subclass "
                             "as library_ctx yet",
-    "tvm::ffi::StructuralEqual::GetFirstMismatch(tvm::ffi::Any const&, tvm::ffi::Any const&, "
-    "bool, bool)": _ACCESS_PATH,
     "tvm::ffi::VisitErrorContext::FindAccessPaths(tvm::ffi::ObjectRef const&, "
-    "tvm::ffi::VisitErrorContext const&, bool)": _ACCESS_PATH + "; tvm/ffi/extra/"
-    "visit_error_context.h also needs List, and the core has no visit error context",
+    "tvm::ffi::VisitErrorContext const&, bool)": "tvm/ffi/extra/visit_error_context.h is not "
+    "in the tree yet, and the core has no visit error context",
 }
 
 _CLASS_PREFIXES = ("vtable for ", "typeinfo for ", "typeinfo name for ", "guard variable for ")

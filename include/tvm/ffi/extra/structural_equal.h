@@ -3,11 +3,6 @@
  * \file tvm/ffi/extra/structural_equal.h
  * \brief StructuralEqual: equality of values by structure, following each
  *        type's structural kind (tree node, DAG node, free variable, ...).
- *
- * \note Not here yet (issue 19): StructuralEqual::GetFirstMismatch (its
- *       result, reflection::AccessPathPair, needs tvm/ffi/reflection/access_path.h
- *       and the containers; the library already exports the symbol, see
- *       docs/cxx.md) and the type attribute type_attr::kSEqual.
  */
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
@@ -16,6 +11,8 @@
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/access_path.h>
+#include <tvm/ffi/reflection/accessor.h>
 
 namespace tvm {
 namespace ffi {
@@ -36,11 +33,33 @@ class StructuralEqual {
   TVM_FFI_EXTRA_CXX_API static bool Equal(const Any& lhs, const Any& rhs,
                                           bool map_free_vars = false,
                                           bool skip_tensor_content = false);
+  /*!
+   * \brief Where two values first differ structurally.
+   * \param lhs The left value.
+   * \param rhs The right value.
+   * \param map_free_vars As for Equal.
+   * \param skip_tensor_content As for Equal.
+   * \return The paths (from lhs and from rhs) to the first difference, or
+   *         nullopt when the values are equal.
+   */
+  TVM_FFI_EXTRA_CXX_API static Optional<reflection::AccessPathPair> GetFirstMismatch(
+      const Any& lhs, const Any& rhs, bool map_free_vars = false,
+      bool skip_tensor_content = false);
   /*! \brief Equal(lhs, rhs) with both flags false. */
   TVM_FFI_INLINE bool operator()(const Any& lhs, const Any& rhs) const {
     return Equal(lhs, rhs, false, false);
   }
 };
+
+namespace type_attr {
+/*!
+ * \brief A type's own structural equality: (self, other, compare) -> bool,
+ *        where compare(lhs, rhs, def_region, field_name) compares two parts.
+ */
+inline constexpr reflection::AttrKey<TypedFunction<bool(
+    const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView, int, AnyView)>&)>>
+    kSEqual{"__s_equal__"};
+}  // namespace type_attr
 
 }  // namespace ffi
 }  // namespace tvm
