@@ -467,7 +467,7 @@ def test_a_tensor_subclass_can_wrap_every_tensor():
         y = tvm_ffi.get_global_func("testing.echo")(x)
         assert type(y) is MyTensor and y.data_ptr() == a.ctypes.data
         assert y.dtype == "float32" and y.device == tvm_ffi.Device("cpu", 0)
-        assert repr(y) == "tvm_ffi.Tensor(shape=(4,), dtype=float32, device=cpu:0)"
+        assert repr(y) == "float32[4]@cpu:0"
         assert np.from_dlpack(y).tolist() == [0.0, 1.0, 2.0, 3.0]
     finally:
         core._set_class_tensor(tvm_ffi.Tensor)
