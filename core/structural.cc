@@ -31,7 +31,7 @@ ObjectRef AccessPathRoot() { return ObjectRef(MakeObject<AccessPathObj>()); }
 
 ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
   ObjectPtr<AccessStepObj> step = MakeObject<AccessStepObj>();
-  step->kind = static_cast<int64_t>(kind);
+  step->kind = static_cast<int32_t>(kind);
   step->key = std::move(key);
   ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
   out->depth = static_cast<const AccessPathObj*>(path.get())->depth + 1;
@@ -58,15 +58,15 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
 // is a ValueError, never a walk through a missing link.
 std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
   std::vector<const AccessStepObj*> steps;
-  int64_t depth = p->depth;
+  int32_t depth = p->depth;
   while (p->parent.has_value()) {
     if (!p->step.has_value() || p->depth != depth) {
       TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
                                << (p->step.has_value() ? "a depth does not match its chain"
                                                        : "a parent without a step");
     }
-    steps.push_back(p->step->get());
-    p = p->parent->get();
+    steps.push_back(p->step.get());
+    p = p->parent.get();
     --depth;
   }
   if (p->step.has_value() || depth != 0 || p->depth != 0) {

@@ -74,24 +74,69 @@ enum class AccessKind : int64_t {
 // ffi.reflection.AccessStep: one step (kind, key).
 class AccessStepObj : public Object {
  public:
-  int64_t kind = 0;
+  int32_t kind = 0;
   Any key;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
+};
+
+// A reference to a T that may be absent, one pointer wide (std::optional
+// of a reference is two words): the layout of tvm::ffi::Optional<Ref>, so
+// that objects built by tvm/ffi/reflection/access_path.h and by the core
+// are the same bytes.  As a field it is None or a T; a setter refuses
+// anything else with "expected Optional[<type key>], got <type>".
+template <typename T>
+class NullableRef {
+ public:
+  NullableRef() = default;
+  NullableRef(ObjectRefOf<T> ref) : ptr_(std::move(ref).MoveData()) {}  // NOLINT(runtime/explicit)
+  bool has_value() const { return ptr_ != nullptr; }
+  T* get() const { return static_cast<T*>(ptr_.get()); }
+  ObjectRefOf<T> value() const { return ObjectRefOf<T>(ptr_); }
+
+ private:
+  ObjectPtr<Object> ptr_;
+};
+
+template <typename T>
+struct TypeTraits<NullableRef<T>> {
+  static constexpr bool kEnabled = true;
+  static std::string TypeStr() { return std::string("Optional[") + T::kTypeKey + "]"; }
+  static void CopyToView(const NullableRef<T>& v, TVMFFIAny* out) {
+    TypeTraits<std::optional<ObjectRefOf<T>>>::CopyToView(Wrap(v), out);
+  }
+  static void MoveToOwned(NullableRef<T> v, TVMFFIAny* out) {
+    TypeTraits<std::optional<ObjectRefOf<T>>>::MoveToOwned(Wrap(v), out);
+  }
+  static std::optional<NullableRef<T>> TryCast(const TVMFFIAny* v) {
+    std::optional<std::optional<ObjectRefOf<T>>> r =
+        TypeTraits<std::optional<ObjectRefOf<T>>>::TryCast(v);
+    if (!r.has_value()) return std::nullopt;
+    if (!r->has_value()) return NullableRef<T>();
+    return NullableRef<T>(std::move(**r));
+  }
+
+ private:
+  static std::optional<ObjectRefOf<T>> Wrap(const NullableRef<T>& v) {
+    if (!v.has_value()) return std::nullopt;
+    return v.value();
+  }
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
 // has depth 0 and no parent or step (both None).  The fields are typed, so
 // their setters (used when a graph or pickle rebuilds a path) refuse
 // anything but None or a path (a step); PathSteps checks that the chain is
-// well formed (depth matching) before anything walks it.
+// well formed (depth matching) before anything walks it.  The layout
+// (parent, step, int32 depth) and AccessStepObj's (int32 kind, key) are
+// upstream's, which tvm/ffi/reflection/access_path.h reads and writes inline.
 class AccessPathObj;
 using AccessPathRef = ObjectRefOf<AccessPathObj>;
 using AccessStepRef = ObjectRefOf<AccessStepObj>;
 class AccessPathObj : public Object {
  public:
-  std::optional<AccessPathRef> parent;
-  std::optional<AccessStepRef> step;
-  int64_t depth = 0;
+  NullableRef<AccessPathObj> parent;
+  NullableRef<AccessStepObj> step;
+  int32_t depth = 0;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
 };
 

@@ -24,11 +24,6 @@ _ACCESS_PATH = ("the result holds reflection::AccessPath objects (tvm/ffi/reflec
                 "which need the containers (not in the tree yet); and the core's "
                 "ffi.reflection.AccessPath objects do not have upstream's field layout")
 KNOWN_MISSING = {
-    # A static local of upstream's internal helper behind TVMFFIEnvModLookupFromImports
-    # for ModuleObj subclasses; ours serves only the core's library modules there.
-    "tvm::ffi::ModuleObj::InternalUnsafe::GetFunctionFromImports(tvm::ffi::ModuleObj*, "
-    "char const*)::mutex_": "TVMFFIEnvModLookupFromImports does not take a ModuleObj subclass "
-                            "as library_ctx yet",
     "tvm::ffi::StructuralEqual::GetFirstMismatch(tvm::ffi::Any const&, tvm::ffi::Any const&, "
     "bool, bool)": _ACCESS_PATH,
     "tvm::ffi::VisitErrorContext::FindAccessPaths(tvm::ffi::ObjectRef const&, "
