@@ -3,18 +3,16 @@
  * \file tvm/ffi/extra/dataclass.h
  * \brief Operations on values through reflection: DeepCopy, ReprPrint, and
  *        the recursive comparisons and hash behind Python's ==, <, hash().
- *
- * \note Not here yet (issue 19): the operator<< for Variant (needs
- *       tvm/ffi/container/variant.h) and the type attributes type_attr::kRepr,
- *       kHash, kEq, kCompare (need tvm/ffi/reflection/accessor.h).
  */
 #ifndef TVM_FFI_EXTRA_DATACLASS_H_
 #define TVM_FFI_EXTRA_DATACLASS_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
@@ -76,6 +74,31 @@ template <typename T>
 inline std::ostream& operator<<(std::ostream& os, const Optional<T>& value) {
   return os << ReprPrint(Any(value));
 }
+
+/*! \brief Writes ReprPrint of the value the Variant holds. */
+template <typename... V>
+inline std::ostream& operator<<(std::ostream& os, const Variant<V...>& value) {
+  return os << ReprPrint(Any(value));
+}
+
+namespace type_attr {
+/*! \brief A type's own repr: (self, repr_of_part) -> text. */
+inline constexpr reflection::AttrKey<
+    TypedFunction<String(const Object*, const TypedFunction<String(AnyView)>&)>>
+    kRepr{"__ffi_repr__"};
+/*! \brief A type's own RecursiveHash: (self, hash_of_part) -> hash. */
+inline constexpr reflection::AttrKey<
+    TypedFunction<int64_t(const Object*, const TypedFunction<int64_t(AnyView)>&)>>
+    kHash{"__ffi_hash__"};
+/*! \brief A type's own RecursiveEq: (self, other, eq_of_parts) -> bool. */
+inline constexpr reflection::AttrKey<
+    TypedFunction<bool(const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView)>&)>>
+    kEq{"__ffi_eq__"};
+/*! \brief A type's own ordering: (self, other, compare_parts) -> negative, 0 or positive. */
+inline constexpr reflection::AttrKey<TypedFunction<int32_t(
+    const Object*, const Object*, const TypedFunction<int32_t(AnyView, AnyView)>&)>>
+    kCompare{"__ffi_compare__"};
+}  // namespace type_attr
 
 }  // namespace ffi
 }  // namespace tvm

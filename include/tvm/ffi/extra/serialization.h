@@ -7,9 +7,6 @@
  * shared and the result survives json::Stringify and json::Parse.  Objects
  * are written through their reflected fields; the format is the one of
  * upstream's `ffi.ToJSONGraph` (docs/serialization.md).
- *
- * \note The type attributes type_attr::kDataToJson / kDataFromJson need
- *       tvm/ffi/reflection/accessor.h, which is not in this tree yet (issue 19).
  */
 #ifndef TVM_FFI_EXTRA_SERIALIZATION_H_
 #define TVM_FFI_EXTRA_SERIALIZATION_H_
@@ -18,6 +15,7 @@
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/extra/json.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/accessor.h>
 
 namespace tvm {
 namespace ffi {
@@ -36,6 +34,14 @@ TVM_FFI_EXTRA_CXX_API json::Value ToJSONGraph(const Any& value, const Any& metad
  * \return The root value.
  */
 TVM_FFI_EXTRA_CXX_API Any FromJSONGraph(const json::Value& value);
+
+namespace type_attr {
+/*! \brief A type's own graph form: instance -> JSON-able value (instead of its fields). */
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataToJson{"__data_to_json__"};
+/*! \brief The inverse of kDataToJson: JSON-able value -> instance. */
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataFromJson{
+    "__data_from_json__"};
+}  // namespace type_attr
 
 }  // namespace ffi
 }  // namespace tvm

@@ -5,9 +5,8 @@
  *        type's structural kind (tree node, DAG node, free variable, ...).
  *
  * \note Not here yet (issue 19): StructuralEqual::GetFirstMismatch (its
- *       result, reflection::AccessPathPair, needs tvm/ffi/reflection/access_path.h
- *       and the containers; the library already exports the symbol, see
- *       docs/cxx.md) and the type attribute type_attr::kSEqual.
+ *       result is a reflection::AccessPathPair; the library does not export
+ *       the symbol yet, see docs/cxx.md).
  */
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
@@ -16,6 +15,7 @@
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/accessor.h>
 
 namespace tvm {
 namespace ffi {
@@ -41,6 +41,16 @@ class StructuralEqual {
     return Equal(lhs, rhs, false, false);
   }
 };
+
+namespace type_attr {
+/*!
+ * \brief A type's own structural equality: (self, other, compare) -> bool,
+ *        where compare(lhs, rhs, def_region, field_name) compares two parts.
+ */
+inline constexpr reflection::AttrKey<TypedFunction<bool(
+    const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView, int, AnyView)>&)>>
+    kSEqual{"__s_equal__"};
+}  // namespace type_attr
 
 }  // namespace ffi
 }  // namespace tvm

@@ -2,9 +2,6 @@
 /*!
  * \file tvm/ffi/extra/structural_hash.h
  * \brief StructuralHash: a hash consistent with StructuralEqual.
- *
- * \note The type attribute type_attr::kSHash needs
- *       tvm/ffi/reflection/accessor.h, which is not in this tree yet (issue 19).
  */
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_HASH_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_HASH_H_
@@ -12,6 +9,7 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/accessor.h>
 
 #include <cstdint>
 
@@ -35,6 +33,16 @@ class StructuralHash {
   /*! \brief Hash(value) with both flags false. */
   TVM_FFI_INLINE uint64_t operator()(const Any& value) const { return Hash(value); }
 };
+
+namespace type_attr {
+/*!
+ * \brief A type's own structural hash: (self, init_hash, hash) -> hash,
+ *        where hash(part, running_hash, def_region) folds in one part.
+ */
+inline constexpr reflection::AttrKey<TypedFunction<int64_t(
+    const Object*, int64_t, const TypedFunction<int64_t(AnyView, int64_t, int)>&)>>
+    kSHash{"__s_hash__"};
+}  // namespace type_attr
 
 }  // namespace ffi
 }  // namespace tvm

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*!
+ * \file tvm/ffi/reflection/access_path.h
+ * \brief AccessPath: where a value sits inside another, as a chain of steps
+ *        (field, array item, map item, or the "missing" forms of these,
+ *        which name a place that exists on one side of a comparison only).
+ *
+ * Layouts (shared with the library, which makes these objects too, e.g. for
+ * StructuralEqual::GetFirstMismatch):
+ *   ffi.reflection.AccessStep = { header, int32 kind, 4 zero bytes, Any key }
+ *   ffi.reflection.AccessPath = { header, parent (nullable ref), step
+ *                                 (nullable ref), int32 depth }
+ * A root has depth 0 and neither parent nor step.
+ */
+#ifndef TVM_FFI_REFLECTION_ACCESS_PATH_H_
+#define TVM_FFI_REFLECTION_ACCESS_PATH_H_
+
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/cast.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/registry.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace tvm {
+namespace ffi {
+namespace reflection {
+
+/*! \brief The kind of a step. */
+enum class AccessKind : int32_t {
+  /*! \brief A field; the key is its name. */
+  kAttr = 0,
+  /*! \brief An array element; the key is its index. */
+  kArrayItem = 1,
+  /*! \brief A map entry; the key is the map key. */
+  kMapItem = 2,
+  /*! \brief A field the other side does not have. */
+  kAttrMissing = 3,
+  /*! \brief An index past the end of the other side. */
+  kArrayItemMissing = 4,
+  /*! \brief A key the other side does not have. */
+  kMapItemMissing = 5,
+};
+
+class AccessStep;
+
+/*! \brief One step: a kind and a key. */
+class AccessStepObj : public Object {
+ public:
+  /*! \brief The kind. */
+  AccessKind kind{AccessKind::kAttr};
+
+ private:
+  // Keeps the 4 bytes after `kind` zero: the library reads kind as 8 bytes.
+  [[maybe_unused]] int32_t kind_padding_{0};
+
+ public:
+  /*! \brief Field name, index or map key (None for a missing map item of unknown key). */
+  Any key;
+
+  AccessStepObj() = default;
+  /*! \brief A step of `kind` with `key`. */
+  AccessStepObj(AccessKind kind, Any key) : kind(kind), key(std::move(key)) {}
+
+  /*! \brief Same kind and equal keys (AnyEqual). */
+  inline bool StepEqual(const AccessStep& other) const;
+
+  /// \cond Doxygen_Suppress
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessStep", AccessStepObj, Object);
+  /// \endcond
+};
+
+/*! \brief Reference to an AccessStepObj (never null). */
+class AccessStep : public ObjectRef {
+ public:
+  /*! \brief A step of `kind` with `key`. */
+  AccessStep(AccessKind kind, Any key)
+      : ObjectRef(make_object<AccessStepObj>(kind, std::move(key))) {}
+
+  /*! \brief The field `field_name`. */
+  static AccessStep Attr(String field_name) {
+    return AccessStep(AccessKind::kAttr, std::move(field_name));
+  }
+  /*! \brief The field `field_name`, absent on the other side. */
+  static AccessStep AttrMissing(String field_name) {
+    return AccessStep(AccessKind::kAttrMissing, std::move(field_name));
+  }
+  /*! \brief The element at `index`. */
+  static AccessStep ArrayItem(int64_t index) { return AccessStep(AccessKind::kArrayItem, index); }
+  /*! \brief The element at `index`, absent on the other side. */
+  static AccessStep ArrayItemMissing(int64_t index) {
+    return AccessStep(AccessKind::kArrayItemMissing, index);
+  }
+  /*! \brief The entry of `key`. */
+  static AccessStep MapItem(Any key) { return AccessStep(AccessKind::kMapItem, std::move(key)); }
+  /*! \brief The entry of `key` (None if unknown), absent on the other side. */
+  static AccessStep MapItemMissing(Any key = nullptr) {
+    return AccessStep(AccessKind::kMapItemMissing, std::move(key));
+  }
+
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(AccessStep, ObjectRef, AccessStepObj);
+  /// \endcond
+};
+
+inline bool AccessStepObj::StepEqual(const AccessStep& other) const {
+  return kind == other->kind && AnyEqual()(key, other->key);
+}
+
+class AccessPath;
+
+/*! \brief A path: the parent path and the last step. */
+class AccessPathObj : public Object {
+ public:
+  /*! \brief The path without the last step (an AccessPath), or None at the root. */
+  Optional<ObjectRef> parent;
+  /*! \brief The last step, or None at the root. */
+  Optional<AccessStep> step;
+  /*! \brief The number of steps. */
+  int32_t depth{0};
+
+  AccessPathObj() = default;
+  /*! \brief A path node from its parts. */
+  AccessPathObj(Optional<ObjectRef> parent, Optional<AccessStep> step, int32_t depth)
+      : parent(std::move(parent)), step(std::move(step)), depth(depth) {}
+
+  /*! \brief The parent path, or nullopt at the root. */
+  inline Optional<AccessPath> GetParent() const;
+  /*! \brief This path followed by `step`. */
+  inline AccessPath Extend(AccessStep step) const;
+  /*! \brief Extend(AccessStep::Attr(field_name)). */
+  inline AccessPath Attr(String field_name) const;
+  /*! \brief Extend(AccessStep::AttrMissing(field_name)). */
+  inline AccessPath AttrMissing(String field_name) const;
+  /*! \brief Extend(AccessStep::ArrayItem(index)). */
+  inline AccessPath ArrayItem(int64_t index) const;
+  /*! \brief Extend(AccessStep::ArrayItemMissing(index)). */
+  inline AccessPath ArrayItemMissing(int64_t index) const;
+  /*! \brief Extend(AccessStep::MapItem(key)). */
+  inline AccessPath MapItem(Any key) const;
+  /*! \brief Extend(AccessStep::MapItemMissing(key)). */
+  inline AccessPath MapItemMissing(Any key) const;
+  /*! \brief The steps from the root, first step first. */
+  inline Array<AccessStep> ToSteps() const;
+  /*! \brief Same length and equal steps. */
+  inline bool PathEqual(const AccessPath& other) const;
+  /*! \brief Whether `other` starts with this path (a path is a prefix of itself). */
+  inline bool IsPrefixOf(const AccessPath& other) const;
+
+  /// \cond Doxygen_Suppress
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessPath", AccessPathObj, Object);
+  /// \endcond
+
+ private:
+  // The parent node; a malformed chain (a non-path parent) is an InternalError.
+  const AccessPathObj* ParentNode() const {
+    const AccessPathObj* up = parent.has_value() ? (*parent).as<AccessPathObj>() : nullptr;
+    TVM_FFI_ICHECK(up != nullptr) << "AccessPath: a node of depth " << depth
+                                  << " has no parent path";
+    return up;
+  }
+  // The last step; every non-root node has one.
+  const AccessStepObj* LastStep() const {
+    TVM_FFI_ICHECK(step.has_value()) << "AccessPath: a node of depth " << depth << " has no step";
+    return (*step).get();
+  }
+  // Walks both chains together; equal depths are required first.
+  static bool ChainEqual(const AccessPathObj* a, const AccessPathObj* b) {
+    if (a->depth != b->depth) return false;
+    while (a != b && a->depth > 0) {
+      const AccessStepObj* sa = a->LastStep();
+      const AccessStepObj* sb = b->LastStep();
+      if (sa->kind != sb->kind || !AnyEqual()(sa->key, sb->key)) return false;
+      a = a->ParentNode();
+      b = b->ParentNode();
+    }
+    return true;
+  }
+};
+
+/*! \brief Reference to an AccessPathObj (never null). */
+class AccessPath : public ObjectRef {
+ public:
+  /*! \brief The empty path. */
+  static AccessPath Root() {
+    return AccessPath(make_object<AccessPathObj>(std::nullopt, std::nullopt, 0));
+  }
+  /*! \brief The root extended by each step of [begin, end). */
+  template <typename Iter>
+  static AccessPath FromSteps(Iter begin, Iter end) {  // NOLINT(performance-unnecessary-value-param)
+    AccessPath path = Root();
+    for (; begin != end; ++begin) path = path->Extend(*begin);
+    return path;
+  }
+  /*! \brief The root extended by each of `steps`. */
+  static AccessPath FromSteps(const Array<AccessStep>& steps) {
+    return FromSteps(steps.begin(), steps.end());
+  }
+
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(AccessPath, ObjectRef, AccessPathObj);
+  /// \endcond
+
+ private:
+  friend class AccessPathObj;
+  explicit AccessPath(ObjectPtr<AccessPathObj> node) : ObjectRef(std::move(node)) {}
+};
+
+/*! \brief A pair of paths, e.g. the first mismatch of two values (lhs, rhs). */
+using AccessPathPair = Tuple<AccessPath, AccessPath>;
+
+inline Optional<AccessPath> AccessPathObj::GetParent() const {
+  if (!parent.has_value()) return std::nullopt;
+  return (*parent).as<AccessPath>();
+}
+
+inline AccessPath AccessPathObj::Extend(AccessStep next) const {
+  return AccessPath(
+      make_object<AccessPathObj>(GetRef<AccessPath>(this), std::move(next), depth + 1));
+}
+
+inline AccessPath AccessPathObj::Attr(String field_name) const {
+  return Extend(AccessStep::Attr(std::move(field_name)));
+}
+
+inline AccessPath AccessPathObj::AttrMissing(String field_name) const {
+  return Extend(AccessStep::AttrMissing(std::move(field_name)));
+}
+
+inline AccessPath AccessPathObj::ArrayItem(int64_t index) const {
+  return Extend(AccessStep::ArrayItem(index));
+}
+
+inline AccessPath AccessPathObj::ArrayItemMissing(int64_t index) const {
+  return Extend(AccessStep::ArrayItemMissing(index));
+}
+
+inline AccessPath AccessPathObj::MapItem(Any key) const {
+  return Extend(AccessStep::MapItem(std::move(key)));
+}
+
+inline AccessPath AccessPathObj::MapItemMissing(Any key) const {
+  return Extend(AccessStep::MapItemMissing(std::move(key)));
+}
+
+inline Array<AccessStep> AccessPathObj::ToSteps() const {
+  std::vector<AccessStep> steps(static_cast<size_t>(depth), AccessStep(UnsafeInit{}));
+  const AccessPathObj* node = this;
+  for (int32_t i = depth; i > 0; --i) {
+    steps[static_cast<size_t>(i - 1)] = GetRef<AccessStep>(node->LastStep());
+    node = node->ParentNode();
+  }
+  return Array<AccessStep>(steps.begin(), steps.end());
+}
+
+inline bool AccessPathObj::PathEqual(const AccessPath& other) const {
+  return ChainEqual(this, other.get());
+}
+
+inline bool AccessPathObj::IsPrefixOf(const AccessPath& other) const {
+  const AccessPathObj* node = other.get();
+  if (node->depth < depth) return false;
+  while (node->depth > depth) node = node->ParentNode();
+  return ChainEqual(this, node);
+}
+
+}  // namespace reflection
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_REFLECTION_ACCESS_PATH_H_
