@@ -21,6 +21,7 @@
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/extra/structural_equal.h>
 #include <tvm/ffi/extra/structural_hash.h>
+#include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -77,11 +78,31 @@ bool StructuralEqual::Equal(const Any& lhs, const Any& rhs, bool map_free_vars,
       .cast<bool>();
 }
 
+Optional<reflection::AccessPathPair> StructuralEqual::GetFirstMismatch(const Any& lhs,
+                                                                      const Any& rhs,
+                                                                      bool map_free_vars,
+                                                                      bool skip_tensor_content) {
+  // None, or an array [lhs_path, rhs_path] of the core's paths, which have
+  // the layout of reflection::AccessPathObj.
+  return TVM_FFI_CXX_API_GLOBAL("ffi.GetFirstStructuralMismatch")(lhs, rhs, map_free_vars,
+                                                                    skip_tensor_content)
+      .cast<Optional<reflection::AccessPathPair>>();
+}
+
 uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_tensor_content) {
   int64_t h = TVM_FFI_CXX_API_GLOBAL("ffi.StructuralHash")(value, map_free_vars,
                                                               skip_tensor_content)
                   .cast<int64_t>();
   return static_cast<uint64_t>(h);
+}
+
+// tvm/ffi/extra/visit_error_context.h --------------------------------------------
+
+Array<reflection::AccessPath> VisitErrorContext::FindAccessPaths(
+    const ObjectRef& root, const VisitErrorContext& visit_context, bool allow_prefix_match) {
+  return TVM_FFI_CXX_API_GLOBAL("ffi.VisitErrorContext.FindAccessPaths")(root, visit_context,
+                                                                          allow_prefix_match)
+      .cast<Array<reflection::AccessPath>>();
 }
 
 // tvm/ffi/extra/dataclass.h -------------------------------------------------------

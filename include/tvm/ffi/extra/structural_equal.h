@@ -3,10 +3,6 @@
  * \file tvm/ffi/extra/structural_equal.h
  * \brief StructuralEqual: equality of values by structure, following each
  *        type's structural kind (tree node, DAG node, free variable, ...).
- *
- * \note Not here yet (issue 19): StructuralEqual::GetFirstMismatch (its
- *       result is a reflection::AccessPathPair; the library does not export
- *       the symbol yet, see docs/cxx.md).
  */
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_EQUAL_H_
@@ -15,6 +11,7 @@
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/access_path.h>
 #include <tvm/ffi/reflection/accessor.h>
 
 namespace tvm {
@@ -36,6 +33,19 @@ class StructuralEqual {
   TVM_FFI_EXTRA_CXX_API static bool Equal(const Any& lhs, const Any& rhs,
                                           bool map_free_vars = false,
                                           bool skip_tensor_content = false);
+  /*!
+   * \brief Where two values first differ, in the order Equal compares them.
+   * \param lhs The left value.
+   * \param rhs The right value.
+   * \param map_free_vars As for Equal.
+   * \param skip_tensor_content As for Equal.
+   * \return nullopt when the values are equal; else the paths (from lhs, from
+   *         rhs) to the first difference.  A part present on one side only
+   *         ends in a "missing" step on the other side.
+   */
+  TVM_FFI_EXTRA_CXX_API static Optional<reflection::AccessPathPair> GetFirstMismatch(
+      const Any& lhs, const Any& rhs, bool map_free_vars = false,
+      bool skip_tensor_content = false);
   /*! \brief Equal(lhs, rhs) with both flags false. */
   TVM_FFI_INLINE bool operator()(const Any& lhs, const Any& rhs) const {
     return Equal(lhs, rhs, false, false);
