@@ -6,9 +6,10 @@
 // "__s_maybe_inplace_mutate__") and the globals that dispatch through a
 // mutator's vtable exist (ffi.StructuralMutatorMutate, ...VarRemapGet,
 // ...VarRemapSet, ...DefRegionKind, ...WithDefRegionKind), so a mutator made
-// by code built against upstream's headers can be driven from here.  This
-// library's own engine (ffi.StructuralMap, ffi.StructuralMutate,
-// ffi.StructuralMutatorDefaultMutate) is not implemented yet.
+// by code built against upstream's headers can be driven from here.  The
+// hooks of the built-in types and the globals ffi.StructuralMap,
+// ffi.StructuralMutate and ffi.StructuralMutatorDefaultMutate are in
+// cxx_api_structural_mutate.cc, written against tvm/ffi/extra/structural_mutate.h.
 //
 // A mutate entry returns the new value, a kTVMFFIUnchanged marker (the value
 // stays as it was), or an Error.
