@@ -20,15 +20,14 @@ import subprocess
 import sys
 
 # Symbol -> why it is not exported yet.  Keep this list short and true.
-_ACCESS_PATH = ("the result holds reflection::AccessPath objects (tvm/ffi/reflection/access_path.h), "
-                "which need the containers (not in the tree yet); and the core's "
-                "ffi.reflection.AccessPath objects do not have upstream's field layout")
+_ACCESS_PATH = ("the result holds reflection::AccessPath objects, declared by "
+                "tvm/ffi/reflection/access_path.h, which is not in this tree yet (the core's "
+                "ffi.reflection.AccessPath objects already have upstream's layout)")
 KNOWN_MISSING = {
     "tvm::ffi::StructuralEqual::GetFirstMismatch(tvm::ffi::Any const&, tvm::ffi::Any const&, "
     "bool, bool)": _ACCESS_PATH,
     "tvm::ffi::VisitErrorContext::FindAccessPaths(tvm::ffi::ObjectRef const&, "
-    "tvm::ffi::VisitErrorContext const&, bool)": _ACCESS_PATH + "; tvm/ffi/extra/"
-    "visit_error_context.h also needs List, and the core has no visit error context",
+    "tvm::ffi::VisitErrorContext const&, bool)": _ACCESS_PATH,
 }
 
 _CLASS_PREFIXES = ("vtable for ", "typeinfo for ", "typeinfo name for ", "guard variable for ")
