@@ -82,10 +82,9 @@ Optional<reflection::AccessPathPair> StructuralEqual::GetFirstMismatch(const Any
                                                                       const Any& rhs,
                                                                       bool map_free_vars,
                                                                       bool skip_tensor_content) {
-  // None, or an array [lhs_path, rhs_path] of the core's paths, which have
-  // the layout of reflection::AccessPathObj.
+  // None when equal, else an Array of the two paths (a Tuple's layout).
   return TVM_FFI_CXX_API_GLOBAL("ffi.GetFirstStructuralMismatch")(lhs, rhs, map_free_vars,
-                                                                    skip_tensor_content)
+                                                                     skip_tensor_content)
       .cast<Optional<reflection::AccessPathPair>>();
 }
 

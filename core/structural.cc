@@ -58,7 +58,7 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
 // is a ValueError, never a walk through a missing link.
 std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
   std::vector<const AccessStepObj*> steps;
-  int32_t depth = p->depth;
+  int64_t depth = p->depth;
   while (p->parent.has_value()) {
     if (!p->step.has_value() || p->depth != depth) {
       TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "

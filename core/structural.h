@@ -62,7 +62,7 @@ std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag
 constexpr int kStructuralMaxDepth = 2048;
 
 // Step kinds of an access path (upstream's AccessKind values).
-enum class AccessKind : int64_t {
+enum class AccessKind : int32_t {
   kAttr = 0,
   kArrayItem = 1,
   kMapItem = 2,
@@ -71,74 +71,73 @@ enum class AccessKind : int64_t {
   kMapItemMissing = 5,
 };
 
-// ffi.reflection.AccessStep: one step (kind, key).
-class AccessStepObj : public Object {
- public:
-  int32_t kind = 0;
-  Any key;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
-};
-
-// A reference to a T that may be absent, one pointer wide (std::optional
-// of a reference is two words): the layout of tvm::ffi::Optional<Ref>, so
-// that objects built by tvm/ffi/reflection/access_path.h and by the core
-// are the same bytes.  As a field it is None or a T; a setter refuses
-// anything else with "expected Optional[<type key>], got <type>".
+// A reference to a T that may be null (None), 8 bytes: the layout of
+// upstream's Optional<Ref>, which its C++ headers (and ours,
+// tvm/ffi/reflection/access_path.h) read inline in an AccessPath.
 template <typename T>
-class NullableRef {
+class NullableRefOf {
  public:
-  NullableRef() = default;
-  NullableRef(ObjectRefOf<T> ref) : ptr_(std::move(ref).MoveData()) {}  // NOLINT(runtime/explicit)
-  bool has_value() const { return ptr_ != nullptr; }
+  NullableRefOf() = default;
+  explicit NullableRefOf(ObjectPtr<Object> p) : ptr_(std::move(p)) {}
+  bool has_value() const { return ptr_.get() != nullptr; }
   T* get() const { return static_cast<T*>(ptr_.get()); }
-  ObjectRefOf<T> value() const { return ObjectRefOf<T>(ptr_); }
+  const ObjectPtr<Object>& ptr() const { return ptr_; }
 
  private:
   ObjectPtr<Object> ptr_;
 };
 
+// As a value: None when null; accepts None or an instance of T.
 template <typename T>
-struct TypeTraits<NullableRef<T>> {
+struct TypeTraits<NullableRefOf<T>> {
   static constexpr bool kEnabled = true;
   static std::string TypeStr() { return std::string("Optional[") + T::kTypeKey + "]"; }
-  static void CopyToView(const NullableRef<T>& v, TVMFFIAny* out) {
-    TypeTraits<std::optional<ObjectRefOf<T>>>::CopyToView(Wrap(v), out);
+  static void CopyToView(const NullableRefOf<T>& r, TVMFFIAny* out) {
+    TypeTraits<ObjectRef>::CopyToView(ObjectRef(r.ptr()), out);
   }
-  static void MoveToOwned(NullableRef<T> v, TVMFFIAny* out) {
-    TypeTraits<std::optional<ObjectRefOf<T>>>::MoveToOwned(Wrap(v), out);
+  static void MoveToOwned(NullableRefOf<T> r, TVMFFIAny* out) {
+    TypeTraits<ObjectRef>::MoveToOwned(ObjectRef(r.ptr()), out);
   }
-  static std::optional<NullableRef<T>> TryCast(const TVMFFIAny* v) {
-    std::optional<std::optional<ObjectRefOf<T>>> r =
-        TypeTraits<std::optional<ObjectRefOf<T>>>::TryCast(v);
-    if (!r.has_value()) return std::nullopt;
-    if (!r->has_value()) return NullableRef<T>();
-    return NullableRef<T>(std::move(**r));
+  static std::optional<NullableRefOf<T>> TryCast(const TVMFFIAny* v) {
+    if (v->type_index == kTVMFFINone) return NullableRefOf<T>();
+    if (v->type_index < kTVMFFIStaticObjectBegin) return std::nullopt;
+    Object* obj = Object::FromHandle(v->v_obj);
+    if (!obj->IsInstanceIndex(T::RuntimeTypeIndex())) return std::nullopt;
+    return NullableRefOf<T>(ObjectPtr<Object>::Borrow(obj));
   }
+};
 
- private:
-  static std::optional<ObjectRefOf<T>> Wrap(const NullableRef<T>& v) {
-    if (!v.has_value()) return std::nullopt;
-    return v.value();
-  }
+// ffi.reflection.AccessStep: one step (kind, key).  Layout (upstream's):
+// { header, int32 kind, 4 padding bytes (kept zero), Any key }.
+class AccessStepObj : public Object {
+ public:
+  int32_t kind = 0;
+  int32_t kind_padding = 0;
+  Any key;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
-// has depth 0 and no parent or step (both None).  The fields are typed, so
-// their setters (used when a graph or pickle rebuilds a path) refuse
-// anything but None or a path (a step); PathSteps checks that the chain is
-// well formed (depth matching) before anything walks it.  The layout
-// (parent, step, int32 depth) and AccessStepObj's (int32 kind, key) are
-// upstream's, which tvm/ffi/reflection/access_path.h reads and writes inline.
+// has depth 0 and no parent or step (both None).  Layout (upstream's):
+// { header, parent (nullable ref), step (nullable ref), int32 depth }.
+// The fields are typed, so their setters (used when a graph or pickle
+// rebuilds a path) refuse anything but None or a path (a step); PathSteps
+// checks that the chain is well formed (depth matching) before anything
+// walks it.
 class AccessPathObj;
-using AccessPathRef = ObjectRefOf<AccessPathObj>;
-using AccessStepRef = ObjectRefOf<AccessStepObj>;
+using AccessPathRef = NullableRefOf<AccessPathObj>;
+using AccessStepRef = NullableRefOf<AccessStepObj>;
 class AccessPathObj : public Object {
  public:
-  NullableRef<AccessPathObj> parent;
-  NullableRef<AccessStepObj> step;
+  AccessPathRef parent;
+  AccessStepRef step;
   int32_t depth = 0;
   TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
 };
+static_assert(sizeof(AccessStepObj) == sizeof(TVMFFIObject) + 8 + sizeof(TVMFFIAny),
+              "ffi.reflection.AccessStep: header, int32 kind, padding, Any key");
+static_assert(sizeof(AccessPathObj) == sizeof(TVMFFIObject) + 24,
+              "ffi.reflection.AccessPath: header, parent, step, int32 depth");
 
 ObjectRef AccessPathRoot();
 ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);

@@ -34,14 +34,13 @@ class StructuralEqual {
                                           bool map_free_vars = false,
                                           bool skip_tensor_content = false);
   /*!
-   * \brief Where two values first differ, in the order Equal compares them.
+   * \brief Where two values first differ structurally.
    * \param lhs The left value.
    * \param rhs The right value.
    * \param map_free_vars As for Equal.
    * \param skip_tensor_content As for Equal.
-   * \return nullopt when the values are equal; else the paths (from lhs, from
-   *         rhs) to the first difference.  A part present on one side only
-   *         ends in a "missing" step on the other side.
+   * \return The paths (from lhs and from rhs) to the first difference, or
+   *         nullopt when the values are equal.
    */
   TVM_FFI_EXTRA_CXX_API static Optional<reflection::AccessPathPair> GetFirstMismatch(
       const Any& lhs, const Any& rhs, bool map_free_vars = false,

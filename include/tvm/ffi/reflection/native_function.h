@@ -73,9 +73,8 @@ class NativeFunctionView<R(Args...)> {
                                           int> = 0>
   NativeFunctionView(const TypedFunction<PR(Args...)>& packed)  // NOLINT(google-explicit-constructor)
       : data_(AnyView(packed.packed()).CopyToTVMFFIAny()) {
-    if (packed == nullptr) {
-      TVM_FFI_THROW(ValueError) << "NativeFunctionView requires a non-null typed function";
-    }
+    TVM_FFI_CHECK(packed != nullptr, ValueError)
+        << "NativeFunctionView requires a non-null typed function";
   }
   /*! \brief A temporary would dangle: borrowing one does not compile. */
   template <typename PR, std::enable_if_t<std::is_same_v<PR, R> || std::is_same_v<PR, Expected<R>>,
@@ -89,7 +88,9 @@ class NativeFunctionView<R(Args...)> {
    */
   template <auto Fn>
   static NativeFunctionView FromNative() {
-    static_assert(Fn != nullptr, "NativeFunctionView::FromNative needs a function");
+    // (A type test: GCC with -fsanitize=undefined does not fold `Fn != nullptr`.)
+    static_assert(!std::is_same_v<decltype(Fn), std::nullptr_t>,
+                  "NativeFunctionView::FromNative needs a function");
     TVMFFIAny raw;
     raw.type_index = TypeIndex::kTVMFFIOpaquePtr;
     raw.zero_padding = 0;
@@ -182,10 +183,7 @@ class NativeFunctionView<R(Args...)> {
           return Success(*std::move(value));
         }
       }
-      return Failure(Error("TypeError",
-                           "hook result: expected `" + ffi::detail::Type2Str<R>::v() + "` but got `" +
-                               result.GetTypeKey() + "`",
-                           ""));
+      return Failure(Error("TypeError", "Packed hook result type mismatch", ""));
     } catch (const Error& error) {
       return Failure(error);
     } catch (const std::exception& error) {
