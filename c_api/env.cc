@@ -4,6 +4,7 @@
 #include <tvmffi/env.h>
 #include "safe_call.h"
 #include "../core/env_internal.h"
+#include "../core/module_identity.h"
 
 namespace env = tvmffi::core::env;
 
@@ -60,6 +61,11 @@ TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx,
   TVMFFI_CHECK_ARG_NOT_NULL(library_ctx);
   TVMFFI_CHECK_ARG_NOT_NULL(func_name);
   TVMFFI_CHECK_ARG_NOT_NULL(out);
+  const TVMFFIObject* ctx = static_cast<const TVMFFIObject*>(library_ctx);
+  if (ctx->type_index == kTVMFFIModule && !tvmffi::core::IsCoreLibraryModule(ctx)) {
+    // A tvm::ffi::ModuleObj subclass another library made.
+    return tvm::ffi::LookupFromModuleObjImports(library_ctx, func_name, out);
+  }
   *out = env::LookupFromImports(library_ctx, func_name);
   TVMFFI_SAFE_CALL_END();
 }

@@ -21,6 +21,7 @@
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/extra/structural_equal.h>
 #include <tvm/ffi/extra/structural_hash.h>
+#include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -92,6 +93,15 @@ uint64_t StructuralHash::Hash(const Any& value, bool map_free_vars, bool skip_te
                                                               skip_tensor_content)
                   .cast<int64_t>();
   return static_cast<uint64_t>(h);
+}
+
+// tvm/ffi/extra/visit_error_context.h --------------------------------------------
+
+Array<reflection::AccessPath> VisitErrorContext::FindAccessPaths(
+    const ObjectRef& root, const VisitErrorContext& visit_context, bool allow_prefix_match) {
+  return TVM_FFI_CXX_API_GLOBAL("ffi.VisitErrorContext.FindAccessPaths")(root, visit_context,
+                                                                          allow_prefix_match)
+      .cast<Array<reflection::AccessPath>>();
 }
 
 // tvm/ffi/extra/dataclass.h -------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/memory.h>
 
+#include <mutex>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -185,6 +186,50 @@ Optional<String> ModuleObj::GetFunctionMetadata(const String& name, bool query_i
     if (found.has_value()) return found;
   }
   return std::nullopt;
+}
+
+// TVMFFIEnvModLookupFromImports on a ModuleObj subclass ------------------------------
+
+// A library built against the C++ headers may hand its own ModuleObj to the
+// loader as `__tvm_ffi__library_ctx`; its generated code then resolves
+// callees through TVMFFIEnvModLookupFromImports(ctx, name).  The answer is
+// the first of: the cache, the module's imports (each searched with its own
+// imports, depth first), the global registry.  A found function is kept in
+// import_lookup_cache_, which owns it: the handle returned is borrowed and
+// stays valid while the module lives.  One process-wide mutex (the static
+// local below, whose name upstream's library exports too) serialises the
+// lookups, since a cache is shared by every thread that calls into the module.
+struct ModuleObj::InternalUnsafe {
+  static TVMFFIObjectHandle GetFunctionFromImports(ModuleObj* module, const char* name) {
+    static std::mutex mutex_;
+    std::lock_guard<std::mutex> lock(mutex_);
+    String key(name);
+    auto cached = module->import_lookup_cache_.find(key);
+    if (cached != module->import_lookup_cache_.end()) {
+      return detail::ObjectUnsafe::GetHeader((*cached).second.get());
+    }
+    Optional<Function> found;
+    for (const ObjectRef& m : ImportsOf(module->imports_)) {
+      found = ModuleOf(m)->GetFunction(key, true);
+      if (found.has_value()) break;
+    }
+    if (!found.has_value()) found = Function::GetGlobal(key);
+    if (!found.has_value()) {
+      TVM_FFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `"
+                                  << name << "` in the imports of Module[" << module->kind()
+                                  << "] or in the global function registry";
+    }
+    module->import_lookup_cache_.Set(key, *found);
+    return detail::ObjectUnsafe::GetHeader(found.value().get());
+  }
+};
+
+int LookupFromModuleObjImports(TVMFFIObjectHandle library_ctx, const char* name,
+                               TVMFFIObjectHandle* out) noexcept {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *out = ModuleObj::InternalUnsafe::GetFunctionFromImports(
+      ModuleOfHeader(static_cast<TVMFFIObject*>(library_ctx)), name);
+  TVM_FFI_SAFE_CALL_END();
 }
 
 // Module ------------------------------------------------------------------------------

@@ -16,4 +16,16 @@ bool IsCoreLibraryModule(const TVMFFIObject* obj);
 }  // namespace core
 }  // namespace tvmffi
 
+namespace tvm {
+namespace ffi {
+
+// TVMFFIEnvModLookupFromImports for a library_ctx that is an ffi.Module but
+// not one of the core's (a tvm::ffi::ModuleObj subclass): the safe-call
+// convention, *out a borrowed handle (core/cxx_api_module.cc).
+int LookupFromModuleObjImports(TVMFFIObjectHandle library_ctx, const char* name,
+                               TVMFFIObjectHandle* out) noexcept;
+
+}  // namespace ffi
+}  // namespace tvm
+
 #endif  // TVMFFI_CORE_MODULE_IDENTITY_H_

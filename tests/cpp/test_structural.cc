@@ -649,3 +649,80 @@ TEST_CASE("Structural: DeepCopy keeps cycles through containers on the copied ro
   key.Set(0, Any());
   key_copy.Set(0, Any());
 }
+
+namespace {
+
+// The field `name` of the registered type `type_key`.
+const TVMFFIFieldInfo* FieldOf(const char* type_key, const char* name) {
+  int32_t index = -1;
+  TVMFFIByteArray key = ByteArrayOf(type_key);
+  REQUIRE(TVMFFITypeKeyToIndex(&key, &index) == 0);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    if (TextOf(info->fields[i].name) == name) return &info->fields[i];
+  }
+  FAIL("no field " << name << " in " << type_key);
+  return nullptr;
+}
+
+template <typename T>
+T At(TVMFFIObjectHandle obj, int64_t offset) {
+  T out;
+  std::memcpy(&out, static_cast<const char*>(obj) + offset, sizeof(T));
+  return out;
+}
+
+}  // namespace
+
+// tvm/ffi/reflection/access_path.h builds and reads these objects inline.
+TEST_CASE("Structural: access paths have upstream's layout", "[structural]") {
+  const TVMFFIFieldInfo* parent = FieldOf("ffi.reflection.AccessPath", "parent");
+  const TVMFFIFieldInfo* step = FieldOf("ffi.reflection.AccessPath", "step");
+  const TVMFFIFieldInfo* depth = FieldOf("ffi.reflection.AccessPath", "depth");
+  CHECK((parent->offset == 24 && parent->size == 8));
+  CHECK((step->offset == 32 && step->size == 8));
+  CHECK((depth->offset == 40 && depth->size == 4));
+  const TVMFFIFieldInfo* kind = FieldOf("ffi.reflection.AccessStep", "kind");
+  const TVMFFIFieldInfo* key = FieldOf("ffi.reflection.AccessStep", "key");
+  CHECK((kind->offset == 24 && kind->size == 4));
+  CHECK((key->offset == 32 && key->size == 16));
+
+  // lhs_path = <root>[1] for a mismatch at index 1: read it as raw memory.
+  Array<Any> lhs, rhs;
+  lhs.push_back(Any(int64_t{1}));
+  lhs.push_back(Any(int64_t{2}));
+  rhs.push_back(Any(int64_t{1}));
+  rhs.push_back(Any(int64_t{3}));
+  Any pair = Call("ffi.GetFirstStructuralMismatch", lhs, rhs, false, false);
+  Any path = pair.As<Array<Any>>()[0];
+  TVMFFIObjectHandle p = HandleOf(path);
+  CHECK(At<int32_t>(p, 40) == 1);
+  TVMFFIObjectHandle root = At<TVMFFIObjectHandle>(p, 24);
+  TVMFFIObjectHandle last = At<TVMFFIObjectHandle>(p, 32);
+  REQUIRE(root != nullptr);
+  REQUIRE(last != nullptr);
+  CHECK(At<TVMFFIObjectHandle>(root, 24) == nullptr);  // the root: no parent, no step
+  CHECK(At<TVMFFIObjectHandle>(root, 32) == nullptr);
+  CHECK(At<int32_t>(root, 40) == 0);
+  CHECK(At<int32_t>(last, 24) == 1);  // kArrayItem
+  TVMFFIAny step_key = At<TVMFFIAny>(last, 32);
+  CHECK(step_key.type_index == kTVMFFIInt);
+  CHECK(step_key.v_int64 == 1);
+
+  // The typed setters: None or a path for parent; anything else is refused.
+  Any other = pair.As<Array<Any>>()[1];
+  TVMFFIObjectHandle o = HandleOf(other);
+  TVMFFIObjectHandle other_root = At<TVMFFIObjectHandle>(o, 24);
+  Any other_root_ref(ObjectRef(ObjectPtr<Object>::BorrowHandle(other_root)));
+  void* parent_addr = static_cast<char*>(o) + parent->offset;
+  auto set_parent = reinterpret_cast<TVMFFIFieldSetter>(parent->setter);
+  Any bad(int64_t{5});
+  CHECK(Raised(set_parent(parent_addr, bad.raw())) ==
+        "TypeError: expected Optional[ffi.reflection.AccessPath], got int");
+  CHECK(At<TVMFFIObjectHandle>(o, 24) == other_root);
+  Any none;
+  CHECK(set_parent(parent_addr, none.raw()) == 0);
+  CHECK(At<TVMFFIObjectHandle>(o, 24) == nullptr);
+  CHECK(set_parent(parent_addr, other_root_ref.raw()) == 0);
+  CHECK(At<TVMFFIObjectHandle>(o, 24) == other_root);
+}

@@ -1,4 +1,5 @@
 // extra/module.h: ModuleObj's layout and defaults, Module.
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/memory.h>
 
@@ -61,4 +62,61 @@ TEST_CASE("module: imports", "[module]") {
   a->ClearImports();
   CHECK(a->imports().empty());
   CHECK(b.use_count() == 1);
+}
+
+namespace {
+
+// A module that defines nothing itself: a library's context module.
+class ContextModule : public ModuleObj {
+ public:
+  const char* kind() const final { return "cxx_api_test.context"; }
+  Optional<Function> GetFunction(const String&) final { return std::nullopt; }
+};
+
+// TVMFFIEnvModLookupFromImports(ctx, name) as a Function, or the error.
+Function LookupFromImports(const Module& ctx, const char* name) {
+  TVMFFIObjectHandle out = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvModLookupFromImports(
+      detail::ObjectUnsafe::GetHeader(ctx.get()), name, &out));
+  // Borrowed: the module's cache owns it.
+  return Function(detail::ObjectUnsafe::ObjectPtrFromUnowned<FunctionObj>(
+      static_cast<TVMFFIObject*>(out)));
+}
+
+}  // namespace
+
+TEST_CASE("module: TVMFFIEnvModLookupFromImports on a ModuleObj subclass", "[module]") {
+  Module ctx(make_object<ContextModule>());
+  Module inner(make_object<EchoModule>());
+  Module middle(make_object<ContextModule>());
+  middle->ImportModule(inner);
+  ctx->ImportModule(middle);
+
+  // Found in an import's import (depth first), then served from the cache.
+  Function echo = LookupFromImports(ctx, "echo");
+  CHECK(echo(int64_t{41}).cast<int64_t>() == 41);
+  int32_t count = echo.use_count();
+  CHECK(count >= 2);  // ours and the cache's
+  Function again = LookupFromImports(ctx, "echo");
+  CHECK(again.same_as(echo));
+
+  // Not in any import: the global registry.
+  Function::SetGlobal("cxx_api_test.lookup_global", Function::FromTyped([]() { return 7; }),
+                      true);
+  CHECK(LookupFromImports(ctx, "cxx_api_test.lookup_global")().cast<int>() == 7);
+  // Still cached after the global is gone.
+  Function::RemoveGlobal("cxx_api_test.lookup_global");
+  CHECK(LookupFromImports(ctx, "cxx_api_test.lookup_global")().cast<int>() == 7);
+
+  CHECK(ErrorOf([&] { LookupFromImports(ctx, "cxx_api_test.nowhere"); }) ==
+        "RuntimeError: TVMFFIEnvModLookupFromImports: cannot find function "
+        "`cxx_api_test.nowhere` in the imports of Module[cxx_api_test.context] or in the "
+        "global function registry");
+
+  // The cache goes with the module: the function's only other owner is `echo`.
+  again = echo;
+  ctx = Module(make_object<ContextModule>());
+  middle = Module(make_object<ContextModule>());
+  inner = Module(make_object<ContextModule>());
+  CHECK(echo.use_count() == 2);  // echo and again
 }

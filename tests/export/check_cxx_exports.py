@@ -20,16 +20,7 @@ import subprocess
 import sys
 
 # Symbol -> why it is not exported yet.  Keep this list short and true.
-KNOWN_MISSING = {
-    # A static local of upstream's internal helper behind TVMFFIEnvModLookupFromImports
-    # for ModuleObj subclasses; ours serves only the core's library modules there.
-    "tvm::ffi::ModuleObj::InternalUnsafe::GetFunctionFromImports(tvm::ffi::ModuleObj*, "
-    "char const*)::mutex_": "TVMFFIEnvModLookupFromImports does not take a ModuleObj subclass "
-                            "as library_ctx yet",
-    "tvm::ffi::VisitErrorContext::FindAccessPaths(tvm::ffi::ObjectRef const&, "
-    "tvm::ffi::VisitErrorContext const&, bool)": "tvm/ffi/extra/visit_error_context.h is not "
-    "in the tree yet, and the core has no visit error context",
-}
+KNOWN_MISSING = {}
 
 _CLASS_PREFIXES = ("vtable for ", "typeinfo for ", "typeinfo name for ", "guard variable for ")
 

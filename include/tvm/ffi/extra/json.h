@@ -7,16 +7,15 @@
  * int64 when they are integers that fit and float otherwise, strings are
  * String, arrays are Array<Any> and objects are Map<Any, Any> with String
  * keys.  Parse also accepts the JavaScript spellings Infinity, -Infinity and
- * NaN, and Stringify writes them.
- *
- * \note The aliases json::Object (Map<Any, Any>) and json::Array (Array<Any>)
- *       need tvm/ffi/container/map.h and array.h, which are not in this tree
- *       yet (issue 19).
+ * NaN, and Stringify writes them.  json::Object and json::Array name the
+ * two container types.
  */
 #ifndef TVM_FFI_EXTRA_JSON_H_
 #define TVM_FFI_EXTRA_JSON_H_
 
 #include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/extra/base.h>
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/string.h>
@@ -29,6 +28,10 @@ namespace json {
 
 /*! \brief A JSON value is an Any. */
 using Value = Any;
+/*! \brief A JSON object: String keys (Parse makes them; Stringify requires them). */
+using Object = ffi::Map<Any, Any>;
+/*! \brief A JSON array. */
+using Array = ffi::Array<Any>;
 
 /*!
  * \brief Parses JSON text.

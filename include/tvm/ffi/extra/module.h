@@ -99,7 +99,8 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
   Array<Any> imports_;
 
  private:
-  // Kept for the layout; the lookups here do not cache.
+  // TVMFFIEnvModLookupFromImports' cache when this module is a library's
+  // context module (filled by the library, under one process-wide lock).
   Map<String, Function> import_lookup_cache_;
 };
 
