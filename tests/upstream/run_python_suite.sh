@@ -31,6 +31,8 @@
 #                                                a file at import)
 #   upstream-suite: passed=N failed=N errors=N skipped=N files=N import-failures=N crashed=N
 #   upstream-suite: N of upstream's M passes (P%)
+# Beside the report, not-passing.tsv lists each failed test: file, test name,
+# the first line of its failure.
 # The script exits 0 whatever the counts are unless TVM_FFI_SUITE_MIN_PERCENT
 # is set; it fails (exit 2) when it cannot run.
 set -euo pipefail
@@ -120,6 +122,7 @@ upstream_passed, min_percent = int(sys.argv[3]), sys.argv[4]
 per_file = collections.defaultdict(collections.Counter)
 import_failure = {}
 crashed = []
+not_passing = []  # (file, test, first line of the failure)
 
 
 def first_error(text):
@@ -147,6 +150,9 @@ for rc_path in sorted(glob.glob(os.path.join(xml_dir, "*.xml.rc"))):
         kind = "passed" if not kids else {"failure": "failed", "error": "errors",
                                           "skipped": "skipped"}[kids[0].tag]
         per_file[mod][kind] += 1
+        if kind in ("failed", "errors") and cls:
+            text = (kids[0].get("message") or kids[0].text or "").strip().splitlines()
+            not_passing.append((mod, case.get("name", "?"), text[0][:200] if text else ""))
         if not cls and kind == "errors":
             import_failure[mod] = first_error((kids[0].text or "") + "\n"
                                               + (kids[0].get("message") or ""))
@@ -163,6 +169,9 @@ for name in crashed:
     lines.append(f"{name}: CRASHED (no report; see {name}.xml.log)")
 with open(report_path, "w") as out:
     out.write("\n".join(lines) + "\n")
+with open(os.path.join(os.path.dirname(report_path), "not-passing.tsv"), "w") as out:
+    for row in sorted(not_passing):
+        out.write("\t".join(row) + "\n")
 for line in lines:
     print("upstream-suite:   " + line)
 print("upstream-suite: per-file report in " + report_path)
