@@ -14,6 +14,7 @@
 #include <tvmffi/any_equal.h>
 #include <tvmffi/error.h>
 #include "big_int_internal.h"
+#include "type_registry.h"
 
 namespace tvmffi {
 namespace core {
@@ -73,6 +74,8 @@ void RegisterHook(const char* name, void* fn) {
 const bool kRegistered = RunAtLoad([] {
   RegisterHook("__any_hash__", reinterpret_cast<void*>(&BigIntAnyHash));
   RegisterHook("__any_equal__", reinterpret_cast<void*>(&BigIntAnyEqual));
+  // A final type (no subclasses), as upstream publishes it.
+  type_registry::RegisterAttr(kTVMFFIBigInt, "__ffi_type_final__", *Any(true).raw());
 });
 
 }  // namespace

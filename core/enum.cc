@@ -38,6 +38,7 @@ void RegisterStrField(int32_t type_index, const char* name, int64_t flags, const
 
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<EnumStateObj>("The singletons of one enum type, their indexes and attributes.")
+      .Attr("__ffi_type_final__", Any(true))
       .ReadOnlyFieldWithFlags("entries", &EnumStateObj::entries, kTVMFFIFieldFlagBitMaskInitOff,
                               "Enum singletons in registration order.")
       .ReadOnlyFieldWithFlags("indexes", &EnumStateObj::indexes, kTVMFFIFieldFlagBitMaskInitOff,
@@ -46,16 +47,19 @@ const bool kRegistered = RunAtLoad([] {
                               "Extensible-attribute columns keyed by enum singleton.")
       .Init<>();
   ObjectDef<EnumObj>("An enum singleton.", kTVMFFISEqHashKindUniqueInstance)
+      .Attr("__ffi_type_final__", Any(false))
       .ReadOnlyFieldWithFlags("_int_index", &EnumObj::_int_index,
                               kTVMFFIFieldFlagBitMaskSEqHashIgnore, "Canonical integer index.");
   RegisterStrField(EnumObj::RuntimeTypeIndex(), "_str_index", 0, "Canonical string index.");
   ObjectDef<IntEnumObj>("An enum singleton with an integer value.",
                         kTVMFFISEqHashKindUniqueInstance)
+      .Attr("__ffi_type_final__", Any(false))
       .ReadOnlyFieldWithFlags("value", &EnumObj::_int_index,
                               kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
                               "Canonical integer index.");
   ObjectDef<StrEnumObj>("An enum singleton with a string value.",
-                        kTVMFFISEqHashKindUniqueInstance);
+                        kTVMFFISEqHashKindUniqueInstance)
+      .Attr("__ffi_type_final__", Any(false));
   RegisterStrField(StrEnumObj::RuntimeTypeIndex(), "value",
                    kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
                    "Canonical string index.");

@@ -529,10 +529,12 @@ void AppendQuoted(std::string_view s, std::string* out) {
   size_t run = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    // '/' is escaped too, as upstream's writer does ("a\/b").
+    if (c >= 0x20 && c != '"' && c != '\\' && c != '/') continue;
     out->append(s.data() + run, i - run);
     run = i + 1;
     switch (c) {
+      case '/': *out += "\\/"; break;
       case '"': *out += "\\\""; break;
       case '\\': *out += "\\\\"; break;
       case '\n': *out += "\\n"; break;

@@ -539,5 +539,15 @@ const bool kModuleReflection = [] {
 
 }  // namespace
 
+namespace {
+
+// ffi.Module is final in the "__ffi_type_final__" column, as upstream
+// publishes it (a module kind is a C++ subclass, not a registered type).
+const bool kModuleFinal = RunAtLoad([] {
+  type_registry::RegisterAttr(kTVMFFIModule, "__ffi_type_final__", *Any(true).raw());
+});
+
+}  // namespace
+
 }  // namespace core
 }  // namespace tvmffi

@@ -4,6 +4,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -287,6 +288,43 @@ int32_t FieldRegion(int32_t outer, int64_t flags) {
   return outer;
 }
 
+// A type's custom structural hook, "__s_equal__" or "__s_hash__" (an
+// ffi.Function, as upstream's headers register it), if it has one.  The
+// column appears with the first registration and then stays put.
+struct StructuralHookColumn {
+  const char* name;
+  std::atomic<const TVMFFITypeAttrColumn*> column{nullptr};
+};
+StructuralHookColumn g_sequal_hook{"__s_equal__"};
+StructuralHookColumn g_shash_hook{"__s_hash__"};
+
+std::optional<Function> StructuralHook(StructuralHookColumn& hook, int32_t type_index) {
+  const TVMFFITypeAttrColumn* column = hook.column.load(std::memory_order_acquire);
+  if (column == nullptr) {
+    column = detail::KeyAttrColumn(hook.name);
+    if (column == nullptr) return std::nullopt;
+    hook.column.store(column, std::memory_order_release);
+  }
+  const TVMFFIAny* entry = detail::KeyAttrEntry(column, type_index);
+  if (entry == nullptr || entry->type_index != kTVMFFIFunction) return std::nullopt;
+  return Function(ObjectPtr<Object>::BorrowHandle(entry->v_obj));
+}
+
+// The field flags that stand for a hook callback's TVMFFIDefRegionKind.
+int64_t DefRegionFlags(int64_t kind) {
+  if (kind == kTVMFFIDefRegionKindRecursive) return kTVMFFIFieldFlagBitMaskSEqHashDefRecursive;
+  if (kind == kTVMFFIDefRegionKindNonRecursive) return kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive;
+  return 0;
+}
+
+AnyView ObjectAnyView(const Object* obj) {
+  TVMFFIAny v;
+  std::memset(&v, 0, sizeof(v));
+  v.type_index = obj->type_index();
+  v.v_obj = static_cast<TVMFFIObject*>(obj->handle());
+  return AnyView::FromRaw(v);
+}
+
 class EqualChecker {
  public:
   EqualChecker(bool map_free_vars, bool skip_tensor_content, bool track)
@@ -525,6 +563,20 @@ class EqualChecker {
     // The fields of a node inside a non-recursive region are no definitions.
     int32_t outer = region_ == kTVMFFIDefRegionKindNonRecursive ? kTVMFFIDefRegionKindNone : region_;
     int32_t saved = region_;
+    if (std::optional<Function> hook = StructuralHook(g_sequal_hook, info->type_index)) {
+      // The type compares itself: hook(lhs, rhs, cmp), where cmp(a, b,
+      // def_region_kind, field_name) compares two of its parts.
+      Function cmp = Function::FromTyped([&](AnyView a, AnyView b, int64_t kind, AnyView name) {
+        region_ = FieldRegion(outer, DefRegionFlags(kind));
+        bool ok = Equal(*a.raw(), *b.raw());
+        region_ = outer;
+        if (!ok) Fail(AccessKind::kAttr, Any(name), AccessKind::kAttr, Any(name));
+        return ok;
+      });
+      bool ok = (*hook)(ObjectAnyView(x), ObjectAnyView(y), cmp).As<bool>();
+      region_ = saved;
+      return ok;
+    }
     bool ok = ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
       region_ = FieldRegion(outer, f->flags);
@@ -676,6 +728,19 @@ class Hasher {
   uint64_t FieldsHash(const Object* obj, const TVMFFITypeInfo* info, uint64_t h) {
     int32_t outer = region_ == kTVMFFIDefRegionKindNonRecursive ? kTVMFFIDefRegionKindNone : region_;
     int32_t saved = region_;
+    if (std::optional<Function> hook = StructuralHook(g_shash_hook, info->type_index)) {
+      // The type hashes itself: hook(obj, init, hash), where hash(part,
+      // init, def_region_kind) mixes a part into init.
+      Function part = Function::FromTyped([&](AnyView v, int64_t init, int64_t kind) {
+        region_ = FieldRegion(outer, DefRegionFlags(kind));
+        uint64_t mixed = Mix(static_cast<uint64_t>(init), Hash(*v.raw()));
+        region_ = outer;
+        return static_cast<int64_t>(mixed);
+      });
+      int64_t out = (*hook)(ObjectAnyView(obj), static_cast<int64_t>(h), part).As<int64_t>();
+      region_ = saved;
+      return static_cast<uint64_t>(out);
+    }
     ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
       region_ = FieldRegion(outer, f->flags);
@@ -731,6 +796,7 @@ namespace {
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<AccessStepObj>("One step of an access path: kind (AccessKind) and key.",
                            kTVMFFISEqHashKindConstTreeNode)
+      .Attr("__ffi_type_final__", Any(true))
       .ReadOnlyField("kind", &AccessStepObj::kind, "0 attr, 1 array item, 2 map item, "
                                                    "3-5 the same, missing")
       .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key")
@@ -750,6 +816,7 @@ const bool kRegistered = RunAtLoad([] {
   };
   ObjectDef<AccessPathObj>("A path from a root value to a nested value.",
                            kTVMFFISEqHashKindConstTreeNode)
+      .Attr("__ffi_type_final__", Any(true))
       .ReadOnlyField("parent", &AccessPathObj::parent, "the path without its last step")
       .ReadOnlyField("step", &AccessPathObj::step, "the last step")
       .ReadOnlyField("depth", &AccessPathObj::depth, "number of steps")

@@ -75,6 +75,7 @@ Any NativeHook(void* fn) {
 
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<StructuralKeyObj>("A key compared by structural equality (hash cached).")
+      .Attr("__ffi_type_final__", Any(true))
       .ReadOnlyField("key", &StructuralKeyObj::key)
       .ReadOnlyField("hash_i64", &StructuralKeyObj::hash_i64)
       .Init<Any>("Constructor that takes any key and computes its structural hash")

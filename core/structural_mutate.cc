@@ -26,7 +26,8 @@ namespace core {
 namespace {
 
 const bool kRegistered = RunAtLoad([] {
-  ObjectDef<StructuralMutatorObj>("A structural mutation in progress.");
+  ObjectDef<StructuralMutatorObj>("A structural mutation in progress.")
+      .Attr("__ffi_type_final__", Any(false));
   TVMFFIAny none;
   std::memset(&none, 0, sizeof(none));
   for (const char* column : {"__s_mutate__", "__s_maybe_inplace_mutate__"}) {

@@ -282,7 +282,8 @@ Any NativeAttr(void* fn) {
 }
 
 const bool kRegistered = RunAtLoad([] {
-  ObjectDef<StructuralVisitorObj>("A structural traversal in progress.");
+  ObjectDef<StructuralVisitorObj>("A structural traversal in progress.")
+      .Attr("__ffi_type_final__", Any(false));
   TVMFFIByteArray name = {kVisitAttr, std::strlen(kVisitAttr)};
   TVMFFIAny none;
   std::memset(&none, 0, sizeof(none));

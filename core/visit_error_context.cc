@@ -97,37 +97,12 @@ class PathFinder {
   Array<Any> found_;
 };
 
-// The setter of prev_error_context: an object of any type, or None.
-int SetPrevContext(void* field, const TVMFFIAny* value) {
-  try {
-    ObjectRef* slot = static_cast<ObjectRef*>(field);
-    if (value->type_index == kTVMFFINone) {
-      *slot = ObjectRef();
-      return 0;
-    }
-    std::optional<ObjectRef> ref = TypeTraits<ObjectRef>::TryCast(value);
-    if (!ref.has_value()) ThrowTypeMismatch("Optional[ffi.Object]", value, "");
-    *slot = std::move(*ref);
-    return 0;
-  } catch (...) {
-    return SetRaisedFromCurrentException();
-  }
-}
-
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<VisitErrorContextObj> def("The nodes a visit error unwound through, innermost first.");
+  def.Attr("__ffi_type_final__", Any(true));
   def.ReadOnlyField("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern);
-  // Optional: registered by hand for a setter that takes None.
-  TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(
-      "prev_error_context", "", kTVMFFIFieldFlagBitMaskHasDefault);
-  info.size = sizeof(ObjectRef);
-  info.alignment = alignof(ObjectRef);
-  info.offset = reflection_detail::FieldOffset<VisitErrorContextObj>(
-      &VisitErrorContextObj::prev_error_context);
-  info.getter = &reflection_detail::GetField<ObjectRef>;
-  info.setter = reinterpret_cast<void*>(&SetPrevContext);
-  info.field_static_type_index = kTVMFFIObject;
-  reflection_detail::Check(TVMFFITypeRegisterField(def.type_index(), &info));
+  def.NullableRefField("prev_error_context", &VisitErrorContextObj::prev_error_context,
+                       kTVMFFIFieldFlagBitMaskHasDefault);
 });
 
 TVMFFI_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",

@@ -23,6 +23,7 @@ static_assert(sizeof(VisitInterruptObj) == 40, "ffi.VisitInterrupt: header, valu
 
 const bool kRegistered = RunAtLoad([] {
   ObjectDef<VisitInterruptObj>("Stops a structural visit; `value` is returned to its caller.")
+      .Attr("__ffi_type_final__", Any(true))
       // HasDefault with a zeroed default: None.
       .ReadOnlyFieldWithFlags("value", &VisitInterruptObj::value,
                               kTVMFFIFieldFlagBitMaskHasDefault, "The payload (None for none).");

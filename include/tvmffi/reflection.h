@@ -39,6 +39,8 @@ template <typename T>
 class ObjectRefOf : public ObjectRef {
  public:
   using ContainerType = T;
+  // Null (None): for a nullable field (ObjectDef::NullableRefField).
+  ObjectRefOf() = default;
   explicit ObjectRefOf(ObjectPtr<Object> p) : ObjectRef(std::move(p)) {}
   explicit ObjectRefOf(ObjectPtr<T> p) : ObjectRef(ObjectPtr<Object>(std::move(p))) {}
   T* get() const { return static_cast<T*>(get_mutable()); }
@@ -90,6 +92,28 @@ int SetField(void* field, const TVMFFIAny* value) {
     std::optional<F> converted = TypeTraits<F>::TryCast(value);
     if (!converted.has_value()) ThrowTypeMismatch(TypeTraits<F>::TypeStr(), value, "");
     *static_cast<F*>(field) = std::move(*converted);
+    return 0;
+  } catch (...) {
+    return SetRaisedFromCurrentException();
+  }
+}
+
+// TVMFFIFieldSetter of a nullable reference field (an ObjectRef or
+// ObjectRefOf<X>: one pointer, null for None), the layout of upstream's
+// Optional<ObjectRef> fields: None, or a value the reference type accepts.
+template <typename Ref>
+int SetNullableRef(void* field, const TVMFFIAny* value) {
+  try {
+    Ref* slot = static_cast<Ref*>(field);
+    if (value->type_index == kTVMFFINone) {
+      *slot = Ref();
+      return 0;
+    }
+    std::optional<Ref> ref = TypeTraits<Ref>::TryCast(value);
+    if (!ref.has_value()) {
+      ThrowTypeMismatch("Optional[" + TypeTraits<Ref>::TypeStr() + "]", value, "");
+    }
+    *slot = std::move(*ref);
     return 0;
   } catch (...) {
     return SetRaisedFromCurrentException();
@@ -233,9 +257,10 @@ inline void CopyFieldInto(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
 // field order (ancestors' fields first): `parent_required, child_required,
 // parent_default` (so a default declared before a required field is never
 // filled by position ahead of it).  A field with none of these is a
-// TypeError (``missing required argument `x` ``, or ``missing required
-// keyword-only argument `x` ``), as are unknown or repeated names.  InitOff
-// fields are no parameters: they get their default, if any.
+// TypeError (upstream's ``<type_key>.__ffi_init__() missing required
+// argument: 'x'``, or ``... missing required keyword-only argument: 'x'``),
+// as are unknown or repeated names.  InitOff fields are no parameters: they
+// get their default, if any.
 inline Function MakeAutoInit(int32_t type_index) {
   return Function::FromPacked([type_index](const AnyView* args, int32_t num_args, Any* rv) {
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
@@ -294,9 +319,11 @@ inline Function MakeAutoInit(int32_t type_index) {
     }
     for (size_t k = 0; k < fields.size(); ++k) {
       if (values[k] == nullptr && is_param(fields[k]) && !has_default(fields[k])) {
-        TVMFFI_THROW(TypeError) << context << "missing required "
+        // Upstream's wording (its tests look for "missing required").
+        TVMFFI_THROW(TypeError) << std::string(info->type_key.data, info->type_key.size)
+                                << ".__ffi_init__() missing required "
                                 << (is_positional(fields[k]) ? "" : "keyword-only ")
-                                << "argument `" << field_name(fields[k]) << "`";
+                                << "argument: '" << field_name(fields[k]) << "'";
       }
     }
 
@@ -403,6 +430,16 @@ class ObjectDef {
     return AddField(name, member, doc, flags, nullptr);
   }
 
+  // A nullable reference field (ObjectRef or ObjectRefOf<X>, null = None):
+  // its setter also takes None.  `flags` as given (no Writable unless asked).
+  template <typename C, typename F>
+  ObjectDef& NullableRefField(const char* name, F C::*member, int64_t flags,
+                              const std::string& doc = "") {
+    static_assert(std::is_base_of<ObjectRef, F>::value, "a nullable field is an object reference");
+    return AddField(name, member, doc, flags, nullptr,
+                    reinterpret_cast<void*>(&reflection_detail::SetNullableRef<F>));
+  }
+
   // An instance method: a callable whose first parameter is the object
   // (e.g. `const MyRef&`), or a member function of T.
   template <typename Fn>
@@ -458,7 +495,7 @@ class ObjectDef {
 
   template <typename C, typename F>
   ObjectDef& AddField(const char* name, F C::*member, const std::string& doc, int64_t flags,
-                      const Any* default_value) {
+                      const Any* default_value, void* setter = nullptr) {
     static_assert(std::is_base_of<C, T>::value, "the member must belong to T or a base of T");
     static_assert(TypeTraits<F>::kEnabled, "the field type has no TypeTraits");
     TVMFFIFieldInfo info = reflection_detail::MakeMemberInfo<TVMFFIFieldInfo>(name, doc, flags);
@@ -466,7 +503,8 @@ class ObjectDef {
     info.alignment = static_cast<int64_t>(alignof(F));
     info.offset = reflection_detail::FieldOffset<T>(member);
     info.getter = &reflection_detail::GetField<F>;
-    info.setter = reinterpret_cast<void*>(&reflection_detail::SetField<F>);
+    info.setter = setter != nullptr ? setter
+                                    : reinterpret_cast<void*>(&reflection_detail::SetField<F>);
     if (default_value != nullptr) info.default_value_or_factory = *default_value->raw();
     info.field_static_type_index = reflection_detail::StaticTypeIndexOf<F>();
     std::string metadata = detail::SchemaMetadata(detail::TypeSchemaOf<F>());

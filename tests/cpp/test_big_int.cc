@@ -193,3 +193,16 @@ TEST_CASE("BigInt: through Any and functions, reference counts balance", "[big_i
   CHECK(CallTesting("testing.big_int_from_words", int64_t(5), int64_t(0)).As<int64_t>() == 5);
   CHECK(CallTesting("testing.big_int_to_string", true).As<std::string>() == "1");
 }
+
+// ReprPrint shows a big integer's decimal text, as upstream's does (it
+// printed the default "<ffi.BigInt at 0x...>").
+TEST_CASE("BigInt: ReprPrint is the decimal text", "[big_int]") {
+  Any pos = Any::Adopt(FromWords({0, 1}));    // 2**64
+  Any neg = Any::Adopt(FromWords({0, -1}));   // -(2**64)
+  REQUIRE(pos.type_index() == kTVMFFIBigInt);
+  CHECK(Call("ffi.ReprPrint", pos).As<std::string>() == "18446744073709551616");
+  CHECK(Call("ffi.ReprPrint", neg).As<std::string>() == "-18446744073709551616");
+  Array<Any> items{pos};
+  CHECK(Call("ffi.ReprPrint", items).As<std::string>().find("18446744073709551616") !=
+        std::string::npos);
+}

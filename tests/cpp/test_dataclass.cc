@@ -310,7 +310,7 @@ TEST_CASE("Dataclass: __ffi_init__ takes positional, keyword and default values"
   CHECK(calls == 2);  // one fresh list per instance
   CHECK(HandleOf(Get(a, "items")) != HandleOf(Get(b, "items")));
   CHECK(ThrownBy([&] { init(); }) ==
-        "TypeError: __ffi_init__ of `dctest.Init`: missing required argument `x`");
+        "TypeError: dctest.Init.__ffi_init__() missing required argument: 'x'");
   CHECK(ThrownBy([&] { init("no"); }) ==
         "TypeError: __ffi_init__ of `dctest.Init`: argument `x`: field `dctest.Init.x` expects "
         "int, got str \"no\"");

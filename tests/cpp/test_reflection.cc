@@ -368,8 +368,8 @@ TEST_CASE("Reflection: AutoInit takes positional arguments and defaults", "[refl
                     "TypeError: __ffi_init__ of `testing.TestObjectBase`: argument `v_i64`: "
                     "expected int, got str");
   CHECK_THROWS_WITH(InitOf("testing.TestObjectDerived")(),
-                    "TypeError: __ffi_init__ of `testing.TestObjectDerived`: missing required argument "
-                    "`v_array`");
+                    "TypeError: testing.TestObjectDerived.__ffi_init__() missing required "
+                    "argument: 'v_array'");
 }
 
 TEST_CASE("Reflection: AutoInit's positional parameters put those without a default first",
@@ -438,7 +438,7 @@ TEST_CASE("Reflection: AutoInit honours KwOnly, InitOff and default factories",
                     "TypeError: __ffi_init__ of `refltest.Options`: unexpected keyword argument "
                     "`c`");
   CHECK_THROWS_WITH(init(kw, "b", int64_t(5)),
-                    "TypeError: __ffi_init__ of `refltest.Options`: missing required argument `a`");
+                    "TypeError: refltest.Options.__ffi_init__() missing required argument: 'a'");
 }
 
 TEST_CASE("Reflection: AutoInit fills required positional fields before defaulted ones",
@@ -452,10 +452,10 @@ TEST_CASE("Reflection: AutoInit fills required positional fields before defaulte
           .As<ObjectRefOf<OrderObj>>();
   CHECK((o->y == 10 && o->w == 20 && o->x == 30 && o->z == 40));
   CHECK_THROWS_WITH(init(int64_t(10), kw, "k", int64_t(5)),
-                    "TypeError: __ffi_init__ of `refltest.Order`: missing required argument `w`");
+                    "TypeError: refltest.Order.__ffi_init__() missing required argument: 'w'");
   CHECK_THROWS_WITH(init(int64_t(10), int64_t(20)),
-                    "TypeError: __ffi_init__ of `refltest.Order`: missing required keyword-only "
-                    "argument `k`");
+                    "TypeError: refltest.Order.__ffi_init__() missing required keyword-only "
+                    "argument: 'k'");
   CHECK_THROWS_WITH(init(int64_t(1), int64_t(2), int64_t(3), int64_t(4), int64_t(5)),
                     "TypeError: __ffi_init__ of `refltest.Order`: takes 4 positional arguments "
                     "but 5 were given");

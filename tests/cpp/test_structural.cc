@@ -610,6 +610,64 @@ TEST_CASE("StructuralVisit: a callback that clears the container being visited",
   CHECK(visited[4] == "2");
 }
 
+namespace {
+
+// A type that compares and hashes itself through "__s_equal__" and
+// "__s_hash__" (as upstream's TypeAttrDef registers them): `params` as a
+// definition region, `body` plainly, `note` not at all (no field flag says so).
+class HookFuncObj : public Object {
+ public:
+  Any params;
+  Any body;
+  String note;
+  TVMFFI_DECLARE_DYNAMIC_TYPE(HookFuncObj, "sttest.HookFunc", PlainObject)
+};
+
+Any HookFunc(Any params, Any body, const char* note) {
+  static const bool registered = [] {
+    Function eq = Function::FromTyped([](ObjectRef a, ObjectRef b, Function cmp) {
+      auto* x = static_cast<const HookFuncObj*>(a.get());
+      auto* y = static_cast<const HookFuncObj*>(b.get());
+      return cmp(x->params, y->params, int64_t(kTVMFFIDefRegionKindRecursive), String("params"))
+                 .As<bool>() &&
+             cmp(x->body, y->body, int64_t(kTVMFFIDefRegionKindNone), String("body")).As<bool>();
+    });
+    Function hash = Function::FromTyped([](ObjectRef a, int64_t init, Function part) {
+      auto* x = static_cast<const HookFuncObj*>(a.get());
+      int64_t h = part(x->params, init, int64_t(kTVMFFIDefRegionKindRecursive)).As<int64_t>();
+      return part(x->body, h, int64_t(kTVMFFIDefRegionKindNone)).As<int64_t>();
+    });
+    ObjectDef<HookFuncObj>("", kTVMFFISEqHashKindTreeNode)
+        .Field("params", &HookFuncObj::params)
+        .Field("body", &HookFuncObj::body)
+        .Field("note", &HookFuncObj::note)
+        .Attr("__s_equal__", Any(eq))
+        .Attr("__s_hash__", Any(hash));
+    return true;
+  }();
+  (void)registered;
+  ObjectPtr<HookFuncObj> f = MakeObject<HookFuncObj>();
+  f->params = std::move(params);
+  f->body = std::move(body);
+  f->note = String(note);
+  return Any(ObjectRef(std::move(f)));
+}
+
+}  // namespace
+
+// The hooks decide (before, the reflected fields were compared and the
+// differing `note` made these unequal).
+TEST_CASE("Structural: a type's __s_equal__ and __s_hash__ hooks", "[structural]") {
+  Any x = Var("x"), y = Var("y");
+  Any fa = HookFunc(Array<Any>{x}, Array<Any>{int64_t(1), x}, "comment a");
+  Any fb = HookFunc(Array<Any>{y}, Array<Any>{int64_t(1), y}, "comment b");
+  Any fc = HookFunc(Array<Any>{x}, Array<Any>{int64_t(1), int64_t(2)}, "comment a");
+  CHECK(StructuralEqual(fa, fb));  // params bind x to y; note is not looked at
+  CHECK(SameHash(fa, fb));
+  CHECK_FALSE(StructuralEqual(fa, fc));
+  CHECK(Mismatch(fa, fc) == "<root>.body[1] | <root>.body[1]");
+}
+
 TEST_CASE("Structural: DeepCopy keeps cycles through containers on the copied root",
           "[structural]") {
   // Map -> List -> back to the Map: the copied List points at the copied Map.

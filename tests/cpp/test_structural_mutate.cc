@@ -1,6 +1,7 @@
 // ffi.StructuralMutator: the type with upstream's layout, its hook columns,
-// the globals that dispatch through a mutator's vtable, the default mutation,
-// and the engines ffi.StructuralMap and ffi.StructuralMutate.
+// the built-in types' hooks, the globals that dispatch through a mutator's
+// vtable, the default mutation, and the engines ffi.StructuralMap and
+// ffi.StructuralMutate.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -117,6 +118,26 @@ using tvmffi::core::Array;
 using tvmffi::core::List;
 using tvmffi::core::Map;
 
+// The native hook of `column` registered for `type_index` (an opaque pointer).
+StructuralMutatorObj::MutateFn HookOf(const char* column, int32_t type_index) {
+  TVMFFIByteArray n = {column, std::strlen(column)};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&n);
+  REQUIRE(col != nullptr);
+  int32_t off = type_index - col->begin_index;
+  REQUIRE(off >= 0);
+  REQUIRE(off < col->size);
+  REQUIRE(col->data[off].type_index == kTVMFFIOpaquePtr);
+  return reinterpret_cast<StructuralMutatorObj::MutateFn>(col->data[off].v_ptr);
+}
+
+TVMFFIAny RawOf(const ObjectRef& ref) {
+  TVMFFIAny raw;
+  std::memset(&raw, 0, sizeof(raw));
+  raw.type_index = ref.type_index();
+  raw.v_obj = static_cast<TVMFFIObject*>(ref.handle());
+  return raw;
+}
+
 Any Entry(int32_t type_index, Function fn) { return Call("ffi.Array", int64_t(type_index), fn); }
 
 std::string Repr(const Any& v) { return Call("ffi.ReprPrint", v).As<std::string>(); }
@@ -139,6 +160,55 @@ Any CallMoved(const char* global, Any root, std::vector<Any> rest) {
 }
 
 }  // namespace
+
+// Code built against upstream's headers mutates these types through the
+// hooks (without them it asked for their __ffi_shallow_copy__ and failed).
+TEST_CASE("StructuralMutator: the built-in types' hooks", "[structural_mutate]") {
+  auto m = MakeObject<FakeMutator>();
+  for (int32_t leaf : {kTVMFFIStr, kTVMFFIBytes, kTVMFFIBigInt}) {
+    for (const char* column : {"__s_mutate__", "__s_maybe_inplace_mutate__"}) {
+      TVMFFIAny raw;
+      std::memset(&raw, 0, sizeof(raw));
+      CHECK(HookOf(column, leaf)(m.get(), raw).type_index == kTVMFFIUnchanged);
+    }
+  }
+
+  // Array: copy on write; the input keeps its items.
+  Array<int64_t> items{1, 0, 3};
+  Any changed = Any::Adopt(HookOf("__s_mutate__", kTVMFFIArray)(m.get(), RawOf(items)));
+  REQUIRE(changed.type_index() == kTVMFFIArray);
+  Array<int64_t> out = changed.As<Array<int64_t>>();
+  CHECK(out.get() != items.get());
+  CHECK((out[0] == 2 && out[1] == 0 && out[2] == 6));
+  CHECK((items[0] == 1 && items[1] == 0 && items[2] == 3));
+  // Nothing changed (0 is "unchanged"): the Unchanged marker, no copy.
+  Array<int64_t> zeros{0, 0};
+  CHECK(HookOf("__s_mutate__", kTVMFFIArray)(m.get(), RawOf(zeros)).type_index ==
+        kTVMFFIUnchanged);
+  // An item's error is the result.
+  Array<int64_t> bad{1, -1};
+  Any err = Any::Adopt(HookOf("__s_mutate__", kTVMFFIArray)(m.get(), RawOf(bad)));
+  CHECK(err.type_index() == kTVMFFIError);
+  // In place: the same array, its items replaced.
+  Array<int64_t> own{5, 7};
+  Any same = Any::Adopt(HookOf("__s_maybe_inplace_mutate__", kTVMFFIArray)(m.get(), RawOf(own)));
+  CHECK(same.As<Array<int64_t>>().get() == own.get());
+  CHECK((own[0] == 10 && own[1] == 14));
+
+  // Map: the values change, the keys stay; the input is untouched.
+  Map map{{std::string("a"), int64_t(1)}, {std::string("b"), int64_t(0)}};
+  Any mapped = Any::Adopt(HookOf("__s_mutate__", kTVMFFIMap)(m.get(), RawOf(map)));
+  REQUIRE(mapped.type_index() == kTVMFFIMap);
+  Map new_map = mapped.As<Map>();
+  CHECK(new_map.get() != map.get());
+  CHECK(new_map.at(std::string("a")).As<int64_t>() == 2);
+  CHECK(new_map.at(std::string("b")).As<int64_t>() == 0);
+  CHECK(map.at(std::string("a")).As<int64_t>() == 1);
+  for (int32_t container : {kTVMFFIList, kTVMFFIDict}) {
+    HookOf("__s_mutate__", container);
+    HookOf("__s_maybe_inplace_mutate__", container);
+  }
+}
 
 TEST_CASE("StructuralMutatorDefaultMutate: items and map values through the vtable",
           "[structural_mutate]") {

@@ -502,3 +502,33 @@ TEST_CASE("TypeRegistry: lookups run while another thread registers", "[type_reg
   CHECK(ok);
   for (int i = 1; i < kCount; ++i) CHECK(indices[i] == indices[i - 1] + 1);
 }
+
+// Code built against upstream's headers reads the "__ffi_type_final__"
+// column as a bool; the library's own types publish upstream's values
+// (before, ffi.Module's entry was None: "Cannot convert from type `None` to
+// `bool`").
+TEST_CASE("Type registry: the library's types publish __ffi_type_final__", "[type_registry]") {
+  TVMFFIByteArray column_name = {"__ffi_type_final__", 18};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&column_name);
+  REQUIRE(col != nullptr);
+  auto final_of = [&](const char* key) {
+    TVMFFIByteArray k = {key, std::strlen(key)};
+    int32_t index = -1;
+    REQUIRE(TVMFFITypeKeyToIndex(&k, &index) == 0);
+    int32_t off = index - col->begin_index;
+    REQUIRE((off >= 0 && off < col->size));
+    REQUIRE(col->data[off].type_index == kTVMFFIBool);
+    return col->data[off].v_int64 != 0;
+  };
+  for (const char* key : {"ffi.Module", "ffi.BigInt", "ffi.VisitInterrupt", "ffi.EnumState",
+                          "ffi.reflection.AccessStep", "ffi.reflection.AccessPath",
+                          "ffi.VisitErrorContext", "ffi.StructuralKey"}) {
+    INFO(key);
+    CHECK(final_of(key));
+  }
+  for (const char* key : {"ffi.Enum", "ffi.IntEnum", "ffi.StrEnum", "ffi.StructuralVisitor",
+                          "ffi.StructuralMutator"}) {
+    INFO(key);
+    CHECK_FALSE(final_of(key));
+  }
+}

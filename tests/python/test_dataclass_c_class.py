@@ -37,7 +37,7 @@ def test_init_positional_keywords_and_defaults():
     assert (p.x, p.y, p.label) == (1, 2.5, "a")
     q = DCPoint(x=4)
     assert (q.x, q.y, q.label) == (4, 0.5, "pt")
-    with pytest.raises(TypeError, match="missing required argument `x`"):
+    with pytest.raises(TypeError, match="missing required argument: 'x'"):
         DCPoint()
     with pytest.raises(TypeError, match="unexpected keyword argument `z`"):
         DCPoint(1, z=2)

@@ -82,7 +82,7 @@ def test_init_defaults_and_keywords(Point):
     assert (q.x, q.y, q.name) == (4, 1.5, "q")
     with pytest.raises(TypeError) as e:
         Point()
-    assert str(e.value).endswith("missing required argument `x`")
+    assert str(e.value).endswith("missing required argument: 'x'")
 
 
 def test_assignment_is_checked_with_a_clear_type_error(Point):

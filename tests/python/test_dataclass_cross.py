@@ -70,7 +70,7 @@ def test_cpp_writes_are_type_checked():
 
 
 def test_cpp_missing_argument_and_unknown_field():
-    with pytest.raises(TypeError, match="missing required argument `name`"):
+    with pytest.raises(TypeError, match="missing required argument: 'name'"):
         t().dataclass_create("testing.dcx.Item")
     with pytest.raises(AttributeError, match="has no field `nope`"):
         t().dataclass_get(Item("x"), "nope")

@@ -65,7 +65,7 @@ def test_signature_is_real():
     # The type's __ffi_init__ reports a missing argument, for Python and C++ alike.
     with pytest.raises(TypeError) as e:
         Point()
-    assert str(e.value) == "__ffi_init__ of `testing.pyc.Point`: missing required argument `x`"
+    assert str(e.value) == "testing.pyc.Point.__ffi_init__() missing required argument: 'x'"
     with pytest.raises(TypeError, match="unexpected keyword argument 'z'"):
         Point(1, z=3)
 
@@ -574,8 +574,8 @@ def test_keyword_only_parameters_put_required_first():
     with pytest.raises(TypeError) as e:
         KwOrder(2)
     assert str(e.value) == (
-        f"__ffi_init__ of `{KwOrder.__tvm_ffi_type_info__.type_key}`: "
-        "missing required keyword-only argument `d`"
+        f"{KwOrder.__tvm_ffi_type_info__.type_key}.__ffi_init__() "
+        "missing required keyword-only argument: 'd'"
     )
 
 

@@ -365,7 +365,7 @@ def test_keyword_construction():
     assert (k.a, k.b) == (4, 3)
     with pytest.raises(TypeError) as e:
         SKw(b=3)
-    assert str(e.value) == "__ffi_init__ of `testing.SKw`: missing required argument `a`"
+    assert str(e.value) == "testing.SKw.__ffi_init__() missing required argument: 'a'"
     with pytest.raises(TypeError) as e:
         SKw(1, nope=2)
     assert str(e.value) == "__ffi_init__ of `testing.SKw`: unexpected keyword argument `nope`"
