@@ -175,7 +175,7 @@ tsan:
 	  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread \
 	  -DTVM_FFI_BUILD_BENCH=OFF
 	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tvm_ffi_cpp_tests
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(abspath tests/tsan.supp)" \
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(abspath tests/tsan.supp)" \
 	  ./$(TSAN_BUILD)/tests/tvm_ffi_cpp_tests
 
 # memcheck over the C tests of the Release build in $(BUILD)/ (no extra

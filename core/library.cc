@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <condition_variable>
 #include <mutex>
 #include <unordered_map>
 
@@ -28,6 +29,8 @@ class SharedLibrary;
 struct OpenLibraries {
   std::mutex mutex;
   std::unordered_map<void*, std::weak_ptr<SharedLibrary>> by_handle;  // guarded by mutex
+  // Signalled when a dying library has removed its entry (see OpenSharedLibrary).
+  std::condition_variable entry_removed;
 };
 OpenLibraries& Open() {
   static OpenLibraries* open = new OpenLibraries();
@@ -42,12 +45,13 @@ class SharedLibrary final : public Library {
     {
       OpenLibraries& open = Open();
       std::lock_guard<std::mutex> lock(open.mutex);
-      // A concurrent open may have replaced this entry with a new Library of
-      // the same handle (this one was already dying): leave that one alone.
+      // Opens of this handle wait for this removal (OpenSharedLibrary), so
+      // the entry is this library's own; the check keeps it so.
       auto it = open.by_handle.find(handle_);
       if (it != open.by_handle.end() && it->second.expired()) open.by_handle.erase(it);
       context = DetachLibrary(*this);
     }
+    Open().entry_removed.notify_all();
     // Outside the lock (releasing runs deleters), and before the library's
     // code goes away.
     context.Reset();
@@ -112,12 +116,22 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
   }
   OpenLibraries& open = Open();
   std::unique_lock<std::mutex> lock(open.mutex);
-  std::weak_ptr<SharedLibrary>& entry = open.by_handle[handle];
-  if (std::shared_ptr<SharedLibrary> lib = entry.lock()) {
-    lock.unlock();
-    dlclose(handle);  // the reference this call added; `lib` holds its own
-    return lib;
+  // A library of this handle that is dying (no references left, destructor
+  // not yet run) still owns `__tvm_ffi__library_ctx`: wait until its
+  // destructor has detached it and removed its entry, so that the new
+  // context is written after (and ordered after, through this mutex) every
+  // use of the old one.
+  for (;;) {
+    auto it = open.by_handle.find(handle);
+    if (it == open.by_handle.end()) break;
+    if (std::shared_ptr<SharedLibrary> lib = it->second.lock()) {
+      lock.unlock();
+      dlclose(handle);  // the reference this call added; `lib` holds its own
+      return lib;
+    }
+    open.entry_removed.wait(lock);
   }
+  std::weak_ptr<SharedLibrary>& entry = open.by_handle[handle];
   std::shared_ptr<SharedLibrary> lib;
   try {
     lib = std::make_shared<SharedLibrary>(path, handle);
