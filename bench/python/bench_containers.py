@@ -47,6 +47,12 @@ CASES = [
     # deepcopy: ours and apache-tvm-ffi's both go through ffi.DeepCopy
     ("copy.deepcopy(a)", "deepcopy(a)", "deepcopy(l)", "list"),
     ("copy.deepcopy(m)", "deepcopy(m)", "deepcopy(d)", "dict"),
+    # names added for apache-tvm-ffi 0.1.15 parity (issue 20)
+    ("StructuralKey(a)", "skey(a)", "tuple(l)", "tuple(list)"),
+    ("hash(StructuralKey(a))", "hash(skey(a))", "hash(tuple(l))", "hash(tuple(list))"),
+    ("structural_walk(a)", "walk(a)", "list(l)", "list(list)"),
+    ("structural_map(m)", "smap(m)", "dict(d)", "dict(dict)"),
+    ("echo(tvm_ffi.float32)", "echo(f32)", "abs(1)", "abs(1)"),
 ]
 PER_ITEM = {"for x in a (per item)": N_ARRAY, "for k in m (per item)": N_MAP,
             "for k, v in m.items() (per item)": N_MAP}
@@ -67,6 +73,9 @@ def make_env():
         "array_size": tvm_ffi.get_global_func("ffi.ArraySize"),
         "add_one": tvm_ffi.get_global_func("testing.add_one"),
         "deepcopy": copy.deepcopy,
+        "skey": tvm_ffi.StructuralKey, "walk": tvm_ffi.structural_walk,
+        "smap": tvm_ffi.structural_map, "f32": tvm_ffi.float32,
+        "echo": tvm_ffi.get_global_func("testing.echo"),
     }
 
 
