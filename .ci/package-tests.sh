@@ -101,6 +101,12 @@ target_link_libraries(app_shared PRIVATE tvm_ffi::tvm_ffi)
 if(TARGET tvm_ffi::tvm_ffi_static)
   message(FATAL_ERROR "the wheel ships no libtvm_ffi.a, yet tvm_ffi::tvm_ffi_static exists")
 endif()
+# apache-tvm-ffi's names (tests/install/check_cmake_targets.sh builds with them).
+foreach(name tvm_ffi::header tvm_ffi::shared)
+  if(NOT TARGET ${name})
+    message(FATAL_ERROR "the wheel's CMake package has no ${name}")
+  endif()
+endforeach()
 EOF
 # Nothing from the system's pkg-config files (libunwind.pc among them), and no
 # PkgConfig module at all: the package must not need them.

@@ -17,19 +17,17 @@
 
 #include <tvm/ffi/c_api.h>
 
-#include <tvmffi/any.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/object.h>
-#include <tvmffi/string.h>
-#if __has_include(<tvmffi/array.h>)
-#include <tvmffi/array.h>
-#define BENCH_HAVE_CORE_ARRAY 1
-#endif
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/string.h>
 
 namespace {
 
-using namespace tvmffi::core;  // NOLINT(build/namespaces)
+using namespace tvm::ffi;  // NOLINT(build/namespaces)
 
 // Keeps the compiler from deleting a computation whose value is unused.
 template <typename T>
@@ -98,7 +96,7 @@ TVMFFIAny IntValue(int64_t x) {
 class SmallObj : public Object {
  public:
   int64_t value = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SmallObj, "bench.SmallObj", PlainObject)
+  TVM_FFI_DECLARE_OBJECT_INFO("bench.SmallObj", SmallObj, Object);
 };
 
 std::string CpuModel() {
@@ -150,15 +148,15 @@ int main() {
   }));
 
   // 3. Object create + destroy.
-  results.push_back(Measure("object create+destroy, MakeObject<SmallObj>", [] {
-    ObjectPtr<SmallObj> p = MakeObject<SmallObj>();
+  results.push_back(Measure("object create+destroy, make_object<SmallObj>", [] {
+    ObjectPtr<SmallObj> p = make_object<SmallObj>();
     DoNotOptimize(p);
   }));
 
   // 4. A 28-byte string (too long for the small form: a heap String object).
   static const char kText28[] = "a string of exactly 28 bytes";
   static_assert(sizeof(kText28) - 1 == 28, "28 bytes");
-  results.push_back(Measure("String create+destroy, 28 bytes (core::String)", [] {
+  results.push_back(Measure("String create+destroy, 28 bytes (ffi::String)", [] {
     String s(kText28, 28);
     DoNotOptimize(s);
   }));
@@ -171,12 +169,10 @@ int main() {
   }));
 
   // 5. An Array of three ints.
-#ifdef BENCH_HAVE_CORE_ARRAY
-  results.push_back(Measure("Array of 3 ints create+destroy (core::Array<int64_t>)", [] {
+  results.push_back(Measure("Array of 3 ints create+destroy (ffi::Array<int64_t>)", [] {
     Array<int64_t> a{1, 2, 3};
     DoNotOptimize(a);
   }));
-#endif
   if (std::optional<Function> make_array = Function::GetGlobal("ffi.Array")) {
     Function f = *make_array;
     results.push_back(Measure("Array of 3 ints create+destroy (global ffi.Array(1, 2, 3))", [&] {
@@ -189,7 +185,7 @@ int main() {
 
   // 6. Errors thrown and caught through a Function.
   Function thrower = Function::FromTyped(
-      [](int64_t x) -> int64_t { TVMFFI_THROW(ValueError) << "bad value " << x; }, "bench.throw");
+      [](int64_t x) -> int64_t { TVM_FFI_THROW(ValueError) << "bad value " << x; }, "bench.throw");
   results.push_back(Measure("error thrown in C++, caught in C++ through a Function", [&] {
     try {
       Any r = thrower(int64_t(1));

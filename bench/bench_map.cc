@@ -1,24 +1,29 @@
 // Map benchmark: nanoseconds per lookup and per insert, through the C++ Map
-// (inline) and the ffi.MapGetItem global (the C ABI).  Each figure is the
-// best of 7 timed runs of a loop long enough to take >= 20 ms, timed by the
-// thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) so that time spent descheduled
-// on a busy machine does not count.  Uses only API that existed before the map
-// layout change, so the same file measures both versions
-// (docs/performance.md, "Maps").
+// (lookups inline, inserts by the runtime) and the ffi.MapGetItem global (the
+// C ABI).  Each figure is the best of 7 timed runs of a loop long enough to
+// take >= 20 ms, timed by the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) so
+// that time spent descheduled on a busy machine does not count.  The row names stay fixed, so that
+// bench/map_ab.sh can pair the rows of two builds (docs/performance.md, "Maps").
 #include <algorithm>
 #include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include <tvmffi/function.h>
-#include <tvmffi/map.h>
-#include <tvmffi/string.h>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/string.h>
 
 namespace {
 
-using namespace tvmffi::core;  // NOLINT(build/namespaces)
+using tvm::ffi::Any;
+using tvm::ffi::Function;
+using tvm::ffi::String;
+using Map = tvm::ffi::Map<Any, Any>;
+using Pairs = std::vector<std::pair<Any, Any>>;
 
 template <typename T>
 inline void DoNotOptimize(const T& value) {
@@ -63,17 +68,27 @@ double LookupNs(const Map& m, const std::vector<Any>& keys) {
   });
 }
 
-// Inserting every key into a new map (growth and destruction included).
+// Each key mapped to `value`.
+Pairs PairsOf(const std::vector<Any>& keys, const std::vector<Any>& values) {
+  Pairs pairs;
+  for (size_t i = 0; i < keys.size(); ++i) pairs.emplace_back(keys[i], values[i]);
+  return pairs;
+}
+
+// Inserting every key into a new map (growth and destruction included).  Map
+// is immutable in the C++ API (Map::Set makes a new map), so the map is made
+// from all the pairs at once: the runtime's constructor inserts them one by
+// one into one new map, which grows as it fills.
 double InsertNs(const std::vector<Any>& keys) {
+  Pairs pairs = PairsOf(keys, std::vector<Any>(keys.size(), Any(int64_t(1))));
   return Measure([&](int64_t n) {
     int64_t done = 0;
     while (done < n) {
-      Map m;
-      for (const Any& k : keys) m.Set(k, int64_t(1));
+      Map m(pairs.begin(), pairs.end());
       DoNotOptimize(m);
       done += static_cast<int64_t>(keys.size());
     }
-  }) ;
+  });
 }
 
 }  // namespace
@@ -82,16 +97,14 @@ int main() {
   const int kSizes[] = {3, 1000};
   std::printf("| Operation | ns/op |\n|---|---:|\n");
   for (int size : kSizes) {
-    std::vector<Any> ints, strs;
+    std::vector<Any> ints, strs, values;
     for (int i = 0; i < size; ++i) {
       ints.push_back(Any(int64_t(i) * 7919));
       strs.push_back(Any(String("key number " + std::to_string(i))));
+      values.push_back(Any(int64_t(i)));
     }
-    Map mi, ms;
-    for (int i = 0; i < size; ++i) {
-      mi.Set(ints[i], int64_t(i));
-      ms.Set(strs[i], int64_t(i));
-    }
+    Pairs int_pairs = PairsOf(ints, values), str_pairs = PairsOf(strs, values);
+    Map mi(int_pairs.begin(), int_pairs.end()), ms(str_pairs.begin(), str_pairs.end());
     std::string n = std::to_string(size);
     Report(("Map lookup, " + n + " int keys, `Map::count`").c_str(), LookupNs(mi, ints));
     Report(("Map lookup, " + n + " str keys (heap, 13-15 bytes), `Map::count`").c_str(),

@@ -1,7 +1,7 @@
 // Helpers shared by the libFuzzer targets: a byte reader over the fuzz input
 // and the checks every call through the C ABI must pass.
-#ifndef TVMFFI_FUZZ_FUZZ_COMMON_H_
-#define TVMFFI_FUZZ_FUZZ_COMMON_H_
+#ifndef TVM_FFI_FUZZ_FUZZ_COMMON_H_
+#define TVM_FFI_FUZZ_FUZZ_COMMON_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -82,4 +82,4 @@ inline void ReleaseAny(TVMFFIAny* v) {
 
 }  // namespace fuzz
 
-#endif  // TVMFFI_FUZZ_FUZZ_COMMON_H_
+#endif  // TVM_FFI_FUZZ_FUZZ_COMMON_H_

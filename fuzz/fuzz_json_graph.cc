@@ -14,13 +14,18 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/tvmffi.h>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
 
-using tvmffi::core::Any;
-using tvmffi::core::AnyView;
-using tvmffi::core::Dict;
-using tvmffi::core::Function;
-using tvmffi::core::List;
+using tvm::ffi::Any;
+using tvm::ffi::Function;
+// JSON arrays and objects as the mutable containers (an ffi.Array or ffi.Map
+// converts to these by copying; an ffi.List or ffi.Dict is shared).
+using List = tvm::ffi::List<Any>;
+using Dict = tvm::ffi::Dict<Any, Any>;
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
@@ -57,12 +62,12 @@ Any Thaw(const Any& v, int depth) {
   if (depth > 16) return v;
   if (v.type_index() == kTVMFFIArray || v.type_index() == kTVMFFIList) {
     List out;
-    for (const Any& item : v.As<List>().ToVector()) out.push_back(Thaw(item, depth + 1));
+    for (const Any& item : v.cast<List>()) out.push_back(Thaw(item, depth + 1));
     return Any(out);
   }
   if (v.type_index() == kTVMFFIMap || v.type_index() == kTVMFFIDict) {
     Dict out;
-    for (const auto& kv : v.As<Dict>()) out.Set(kv.first, Thaw(kv.second, depth + 1));
+    for (const auto& kv : v.cast<Dict>()) out.Set(kv.first, Thaw(kv.second, depth + 1));
     return Any(out);
   }
   return v;
@@ -111,32 +116,32 @@ Any OddValue(Rng& r, int64_t n) {
 bool MutateGraph(Dict graph, Rng& r) {
   std::optional<Any> nodes_any = graph.Get(Any(std::string("nodes")));
   if (!nodes_any.has_value() || !IsList(*nodes_any)) return false;
-  List nodes = nodes_any->As<List>();
+  List nodes = nodes_any->cast<List>();
   int64_t n = nodes.size();
   if (n == 0) return false;
   int64_t i = static_cast<int64_t>(r.Below(n));
-  Any node_any = nodes.at(i);
+  Any node_any = nodes[i];
   auto pick_index = [&]() { return Any(static_cast<int64_t>(r.Below(n))); };
   switch (r.Below(10)) {
     case 0: {  // another type key
       if (!IsDict(node_any)) return false;
       const char* key = kTypeKeys[r.Below(sizeof(kTypeKeys) / sizeof(kTypeKeys[0]))];
-      node_any.As<Dict>().Set(Any(std::string("type")), Any(std::string(key)));
+      node_any.cast<Dict>().Set(Any(std::string("type")), Any(std::string(key)));
       return true;
     }
     case 1: {  // another index (or value) inside the node's data
       if (!IsDict(node_any)) return false;
-      Dict node = node_any.As<Dict>();
+      Dict node = node_any.cast<Dict>();
       std::optional<Any> data = node.Get(Any(std::string("data")));
       if (!data.has_value()) return false;
       if (IsList(*data)) {
-        List d = data->As<List>();
+        List d = data->cast<List>();
         if (d.size() == 0) return false;
         d.Set(static_cast<int64_t>(r.Below(d.size())), r.Below(4) ? pick_index() : OddValue(r, n));
         return true;
       }
       if (IsDict(*data)) {
-        Dict d = data->As<Dict>();
+        Dict d = data->cast<Dict>();
         if (d.size() == 0) return false;
         size_t k = r.Below(static_cast<size_t>(d.size()));
         Any key;
@@ -151,16 +156,16 @@ bool MutateGraph(Dict graph, Rng& r) {
     }
     case 2: {  // share: one more reference to an existing node
       if (!IsDict(node_any)) return false;
-      std::optional<Any> data = node_any.As<Dict>().Get(Any(std::string("data")));
+      std::optional<Any> data = node_any.cast<Dict>().Get(Any(std::string("data")));
       if (!data.has_value() || !IsList(*data)) return false;
-      List d = data->As<List>();
+      List d = data->cast<List>();
       d.push_back(pick_index());
       if (r.Below(2)) d.push_back(pick_index());
       return true;
     }
     case 3: {  // replace the data
       if (!IsDict(node_any)) return false;
-      node_any.As<Dict>().Set(Any(std::string("data")), OddValue(r, n));
+      node_any.cast<Dict>().Set(Any(std::string("data")), OddValue(r, n));
       return true;
     }
     case 4: {  // a copy of a node at the end (and maybe the root)
@@ -173,13 +178,13 @@ bool MutateGraph(Dict graph, Rng& r) {
       return true;
     case 6: {  // add or drop a field of an object node
       if (!IsDict(node_any)) return false;
-      std::optional<Any> data = node_any.As<Dict>().Get(Any(std::string("data")));
+      std::optional<Any> data = node_any.cast<Dict>().Get(Any(std::string("data")));
       if (!data.has_value() || !IsDict(*data)) return false;
-      Dict d = data->As<Dict>();
+      Dict d = data->cast<Dict>();
       static const char* const kNames[] = {"parent", "step", "depth", "kind", "key", "x"};
       Any name = Any(std::string(kNames[r.Below(6)]));
       if (d.count(name) != 0 && r.Below(2)) {
-        d.Erase(name);
+        d.erase(name);
       } else {
         d.Set(name, r.Below(2) ? pick_index() : OddValue(r, n));
       }
@@ -200,7 +205,7 @@ bool MutateGraph(Dict graph, Rng& r) {
     }
     case 8: {  // swap two nodes (forward references, cycles)
       int64_t j = static_cast<int64_t>(r.Below(n));
-      Any a = nodes.at(i), b = nodes.at(j);
+      Any a = nodes[i], b = nodes[j];
       nodes.Set(i, b);
       nodes.Set(j, a);
       return true;
@@ -209,7 +214,7 @@ bool MutateGraph(Dict graph, Rng& r) {
       if (r.Below(2)) {
         graph.Set(Any(std::string("metadata")), OddValue(r, n));
       } else if (r.Below(4) == 0) {
-        graph.Erase(Any(std::string(r.Below(2) ? "nodes" : "root_index")));
+        graph.erase(Any(std::string(r.Below(2) ? "nodes" : "root_index")));
       } else {
         graph.Set(Any(std::string("nodes")), Any(nodes));
       }
@@ -223,7 +228,7 @@ template <typename... Args>
 std::optional<Any> Try(const char* name, Args&&... args) {
   try {
     return Global(name)(std::forward<Args>(args)...);
-  } catch (const tvmffi::core::Error& e) {
+  } catch (const tvm::ffi::Error& e) {
     fuzz::Require(!e.kind().empty(), "an error without a kind");
     return std::nullopt;
   }
@@ -239,18 +244,18 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max
       Any parsed = Global("ffi.json.Parse")(std::string(reinterpret_cast<const char*>(data), size));
       Any graph = Thaw(parsed, 0);
       if (IsDict(graph)) {
-        Dict g = graph.As<Dict>();
+        Dict g = graph.cast<Dict>();
         bool changed = false;
         for (size_t k = 1 + r.Below(3); k > 0; --k) changed = MutateGraph(g, r) || changed;
         if (changed) {
-          std::string text = Global("ffi.json.Stringify")(graph).As<std::string>();
+          std::string text = Global("ffi.json.Stringify")(graph).cast<std::string>();
           if (text.size() <= max_size) {
             std::memcpy(data, text.data(), text.size());
             return text.size();
           }
         }
       }
-    } catch (const tvmffi::core::Error&) {
+    } catch (const tvm::ffi::Error&) {
       // Not a graph (or a mutation made it unprintable): mutate the bytes.
     }
   }

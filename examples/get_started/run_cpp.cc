@@ -1,21 +1,28 @@
 // Calls add_one from C++: load the library as a Module through libtvm_ffi,
-// take its function and call it with tensors over std::vector memory.
+// take its function and call it with DLTensor views of std::vector memory.
 //
 //   usage: run_cpp <path to libadd_one.so>
-#include <tvmffi/module.h>
-#include <tvmffi/tensor.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/module.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
 
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
-using tvmffi::core::Error;
-using tvmffi::core::Function;
-using tvmffi::core::Module;
-using tvmffi::core::Tensor;
+using tvm::ffi::Error;
+using tvm::ffi::Function;
+using tvm::ffi::Module;
+using tvm::ffi::Optional;
+using tvm::ffi::String;
 
-// A tensor over `data` (borrowed: `data` must outlive it).
-Tensor VectorOf(std::vector<float>& data, int64_t* shape) {
+// A 1-D float32 CPU tensor descriptor over `data` (borrowed: `data` and
+// `shape` must outlive it).  A DLTensor* argument is passed as a view: the
+// callee reads the memory and owns nothing.
+DLTensor VectorOf(std::vector<float>& data, int64_t* shape) {
   DLTensor t;
   std::memset(&t, 0, sizeof(t));
   t.data = data.data();
@@ -23,7 +30,7 @@ Tensor VectorOf(std::vector<float>& data, int64_t* shape) {
   t.ndim = 1;
   t.dtype = DLDataType{kDLFloat, 32, 1};
   t.shape = shape;
-  return Tensor::FromBorrowedDLTensor(t);
+  return t;
 }
 
 int main(int argc, char** argv) {
@@ -33,12 +40,19 @@ int main(int argc, char** argv) {
   }
   try {
     Module mod = Module::LoadFromFile(argv[1]);
-    Function add_one = mod["add_one"];
-    std::printf("run_cpp: doc: %s\n", mod.GetFunctionDoc("add_one").value_or("").c_str());
+    Optional<Function> found = mod->GetFunction("add_one");
+    if (!found.has_value()) {
+      std::printf("run_cpp: %s has no function add_one\n", argv[1]);
+      return 1;
+    }
+    Function add_one = *found;
+    String doc = mod->GetFunctionDoc("add_one").value_or("");
+    std::printf("run_cpp: doc: %s\n", doc.c_str());
 
     std::vector<float> x = {1.0f, 2.0f, 3.0f, 4.0f}, y(4, 0.0f);
     int64_t shape[1] = {4};
-    add_one(VectorOf(x, shape), VectorOf(y, shape));
+    DLTensor xt = VectorOf(x, shape), yt = VectorOf(y, shape);
+    add_one(&xt, &yt);
     std::printf("run_cpp: y =");
     for (float v : y) std::printf(" %g", static_cast<double>(v));
     std::printf("\n");
@@ -49,11 +63,12 @@ int main(int argc, char** argv) {
       }
     }
 
-    // Errors raised in the library arrive as tvmffi::core::Error.
+    // Errors raised in the library arrive as tvm::ffi::Error.
     std::vector<float> short_y(2, 0.0f);
     int64_t short_shape[1] = {2};
+    DLTensor short_yt = VectorOf(short_y, short_shape);
     try {
-      add_one(VectorOf(x, shape), VectorOf(short_y, short_shape));
+      add_one(&xt, &short_yt);
       std::printf("run_cpp: FAILED: no error for mismatched sizes\n");
       return 1;
     } catch (const Error& e) {

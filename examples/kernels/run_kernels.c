@@ -224,11 +224,15 @@ static void run_cpp_kernel(const char* path, TVMFFIObjectHandle tensor, float* d
   CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == 0); /* the first row catches up */
   CHECK(values_are(data, 6.0f));
 
-  /* Errors raised in C++ reach C as ordinary errors. */
+  /* Errors raised in C++ reach C as ordinary errors: the argument count the
+   * typed function checks, then the kernel's own checks. */
+  CHECK(TVMFFIFunctionCall(func, NULL, 0, &result) == -1);
+  CHECK(expect_error("TypeError",
+                     "Mismatched number of arguments when calling: "
+                     "`examples.add_one_cpp(0: AnyView) -> void`. Expected 1 but got 0 arguments"));
   arg = int_value(7);
   CHECK(TVMFFIFunctionCall(func, &arg, 1, &result) == -1);
-  CHECK(expect_error("TypeError",
-                     "In function examples.add_one_cpp: argument 1: expected ffi.Tensor, got int"));
+  CHECK(expect_error("TypeError", "add_one_cpp: expected a tensor, got int"));
 
   view.dtype.code = kDLInt;
   arg = dltensor_arg(&view);

@@ -12,8 +12,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 rm -rf "$WORK"
 mkdir -p "$WORK"
 cmake --install "$BUILD" --prefix "$WORK/prefix" >/dev/null
-for header in tvm/ffi/c_api.h tvm/ffi/extra/c_env_api.h tvmffi/tvmffi.h tvmffi/module.h \
-              tvmffi/export.h; do
+for header in tvm/ffi/c_api.h tvm/ffi/extra/c_env_api.h tvm/ffi/function.h \
+              tvm/ffi/container/tensor.h tvm/ffi/extra/module.h; do
   [ -f "$WORK/prefix/include/$header" ] || { echo "install: $header was not installed" >&2; exit 1; }
 done
 # Nothing of the source tree may leak in: build from a copy of the example.

@@ -14,7 +14,7 @@ TVM_FFI_DLL_EXPORT void* __tvm_ffi__library_ctx = NULL;
 #define U64(v)                                                                               \
   (unsigned char)((v)&0xff), (unsigned char)(((v) >> 8) & 0xff), 0, 0, 0, 0, 0, 0
 
-#ifdef TVMFFI_TEST_SELF_IMPORT
+#ifdef TVM_FFI_TEST_SELF_IMPORT
 /* The same library built as module_test_composite_cycle: one module, "_lib",
  * that imports itself (indptr = [0, 1], child_indices = [0]).  The loader
  * must refuse it. */

@@ -60,16 +60,29 @@ def _cpp_string_literal(text: str) -> str:
 
 
 # What upstream-style inline sources may use without including it themselves
-# (tvm::ffi::TensorView, TVM_FFI_ICHECK, ...), then the whole `tvmffi::` layer.
+# (tvm::ffi::TensorView, TVM_FFI_ICHECK, ...): apache-tvm-ffi's list.
 _INLINE_PROLOGUE = [
     "#include <tvm/ffi/container/tensor.h>",
     "#include <tvm/ffi/dtype.h>",
     "#include <tvm/ffi/error.h>",
     "#include <tvm/ffi/extra/c_env_api.h>",
     "#include <tvm/ffi/function.h>",
-    "#include <tvmffi/tvmffi.h>",
-    "#include <tvmffi/export.h>",
 ]
+
+
+def _doc_export(name: str, literal: str) -> List[str]:
+    """``__tvm_ffi__doc_<name>``, returning the docstring: what
+    ``TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC`` emits with metadata on, written out so
+    that the docstring is exported without it too.  The string is made by
+    libtvm_ffi, so it outlives this library."""
+    return [
+        f'extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_{name}(void*, const TVMFFIAny*, int32_t,',
+        "                                                 TVMFFIAny* result) {",
+        f"  static const char kDoc[] = {literal};",
+        "  TVMFFIByteArray bytes{kDoc, sizeof(kDoc) - 1};",
+        "  return TVMFFIStringFromByteArray(&bytes, result);",
+        "}",
+    ]
 
 
 def _inline_source(cpp_sources: List[str], functions: Dict[str, str]) -> str:
@@ -89,7 +102,7 @@ def _inline_source(cpp_sources: List[str], functions: Dict[str, str]) -> str:
                 "#if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA",
                 f"TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {literal});",
                 "#else",
-                f"TVMFFI_DLL_EXPORT_TYPED_FUNC_DOC({name}, {literal});",
+                *_doc_export(name, literal),
                 "#endif",
             ]
     lines.append("")
@@ -179,7 +192,7 @@ def _compile(
     for part in command + source_digests:
         h.update(part.encode())
         h.update(b"\0")
-    for path in (lib, os.path.join(include, "tvmffi"), os.path.join(include, "tvm", "ffi")):
+    for path in (lib, os.path.join(include, "tvm", "ffi")):
         st = os.stat(path)
         h.update(f"{path}:{st.st_mtime_ns}:{st.st_size}".encode())
     digest = h.hexdigest()
@@ -264,7 +277,7 @@ def build_inline(
     ``TVM_FFI_DLL_EXPORT_TYPED_FUNC`` (its type schema too with
     ``-DTVM_FFI_DLL_EXPORT_INCLUDE_METADATA=1``; a docstring always).  The
     sources may use ``tvm::ffi`` (tensor, dtype, error and function headers are
-    included for them) and the whole ``tvmffi::`` layer.
+    included for them; others they include themselves).
     A compile error raises RuntimeError carrying the compiler's output.
     """
     if cuda_sources or extra_cuda_cflags:

@@ -1,8 +1,8 @@
 // The C side of the Go sample: the ABI layouts it needs (as in
 // tvm/ffi/c_api.h), the library functions found with dlsym, and the
 // trampolines between Go and C function pointers.
-#ifndef TVMFFI_GO_BRIDGE_H_
-#define TVMFFI_GO_BRIDGE_H_
+#ifndef TVM_FFI_GO_BRIDGE_H_
+#define TVM_FFI_GO_BRIDGE_H_
 
 #include <stddef.h>
 #include <stdint.h>
