@@ -11,6 +11,24 @@ from __future__ import annotations
 from . import core
 
 
+def _checked(kind: str, obj, type_index: int):
+    """``obj`` when it is an FFI object of type ``type_index`` or of a type
+    derived from it; TypeError otherwise (reading another type's field would
+    read unrelated memory)."""
+    if not isinstance(obj, core.Object):
+        raise TypeError(f"{kind} expects a tvm_ffi.Object, got {type(obj).__name__}")
+    index = obj.__tvm_ffi_type_index__
+    if index != type_index:
+        from ._type_info import type_info  # noqa: PLC0415  (imports this module)
+
+        info = type_info(index) if index is not None else None
+        if info is None or type_index not in info.type_ancestors:
+            want = type_info(type_index).type_key
+            got = info.type_key if info is not None else "a null object"
+            raise TypeError(f"{kind} of a {want} field got {got}")
+    return obj
+
+
 class FieldGetter:
     """``getter(obj)``: the value of field ``field_index`` of type
     ``type_index`` in ``obj``."""
@@ -22,9 +40,8 @@ class FieldGetter:
         self.field_index = field_index
 
     def __call__(self, obj):
-        if not isinstance(obj, core.Object):
-            raise TypeError(f"FieldGetter expects a tvm_ffi.Object, got {type(obj).__name__}")
-        return core._field_get(obj, self.type_index, self.field_index)
+        return core._field_get(_checked("FieldGetter", obj, self.type_index),
+                               self.type_index, self.field_index)
 
 
 class FieldSetter:
@@ -38,9 +55,8 @@ class FieldSetter:
         self.field_index = field_index
 
     def __call__(self, obj, value) -> None:
-        if not isinstance(obj, core.Object):
-            raise TypeError(f"FieldSetter expects a tvm_ffi.Object, got {type(obj).__name__}")
-        core._field_set(obj, self.type_index, self.field_index, value)
+        core._field_set(_checked("FieldSetter", obj, self.type_index),
+                        self.type_index, self.field_index, value)
 
 
 class ByteArrayArg:

@@ -19,6 +19,8 @@ def build_ninja(build_dir: str) -> None:
     ``TVM_FFI_CPP_EXTENSION_LOG_BUILD`` = ``1`` logs (at INFO) ninja's stdout
     and stderr after a success, ``stdout`` or ``stderr`` only that stream.
     """
+    if not os.path.isdir(build_dir):
+        raise FileNotFoundError(f"build_ninja: the build folder {build_dir!r} does not exist")
     command = ["ninja", "-v"]
     jobs = os.environ.get("MAX_JOBS")
     if jobs is not None:
