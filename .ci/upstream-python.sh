@@ -8,7 +8,10 @@
 #   bash .ci/upstream-python.sh upstream-package <build dir>
 #       upstream's own Python package (its cp312 wheel, unpacked) with our
 #       <build>/libtvm_ffi.so in place of its libtvm_ffi.so; upstream's
-#       libtvm_ffi_testing.so stays and runs on our library too.
+#       libtvm_ffi_testing.so stays and runs on our library too.  First, its
+#       public names are compared with our package's (<build>/python):
+#       tests/upstream/public_names.py fails on any we lack that its
+#       allow-list does not excuse.
 #
 # Both run on Python 3.12 in the test environment (numpy, no torch), the setup
 # upstream's own pass count (TVM_FFI_SUITE_UPSTREAM_PASSED, 2579) was measured
@@ -63,6 +66,16 @@ case "$mode" in
 import tvm_ffi, tvm_ffi.testing
 print("upstream-python: upstream package", tvm_ffi.__version__, "imports over our library")' ||
       fail "upstream's package does not import over our libtvm_ffi.so"
+    # Every public name of upstream's package must exist in ours, except the
+    # commented allow-list in tests/upstream/public_names.py.
+    [ -f "$build/python/tvm_ffi/core.abi3.so" ] || fail "no Python extension in $build/python"
+    names="$TVM_FFI_CACHE_DIR/upstream-names-$version.json"
+    (cd "$TVM_FFI_CACHE_DIR" && PYTHONPATH="$pkg" "$venv/bin/python" \
+      "$ROOT/tests/upstream/public_names.py" collect "$names") ||
+      fail "listing the public names of upstream's package"
+    (cd "$TVM_FFI_CACHE_DIR" && PYTHONPATH="$build/python" "$venv/bin/python" \
+      "$ROOT/tests/upstream/public_names.py" check "$names") ||
+      fail "our package lacks public names of upstream's (listed above as MISSING)"
     PYTHONPATH="$pkg" TVM_FFI_PYTHON="$venv/bin/python" TVM_FFI_SUITE_NAME=upstream-package \
       TVM_FFI_SUITE_MIN_PERCENT="${TVM_FFI_SUITE_MIN_PERCENT:-90}" \
       bash "$ROOT/tests/upstream/run_python_suite.sh"

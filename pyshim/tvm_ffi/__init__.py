@@ -42,7 +42,7 @@ def _refuse_mixed_installation():
 _refuse_mixed_installation()
 
 from . import core
-from .core import Device, Function, Object
+from .core import CAny, Device, Function, Object
 from ._device import device
 from ._dtype import dtype
 from ._dtype import (  # the named dtypes (tvm_ffi.float32 ...); `bool` is dtype("bool")
@@ -102,6 +102,25 @@ core.TypeSchema = _TypeSchema  # upstream spells it tvm_ffi.core.TypeSchema
 core.Error = _Error
 core.OpaquePyObject = _OpaquePyObject
 core.CObject = core.Object
+from ._field_access import ByteArrayArg as _ByteArrayArg, FieldGetter as _FieldGetter  # noqa: E402
+from ._field_access import FieldSetter as _FieldSetter  # noqa: E402
+
+core.FieldGetter = _FieldGetter
+core.FieldSetter = _FieldSetter
+core.ByteArrayArg = _ByteArrayArg
+
+
+def _core_getattr(name):
+    # core.DLDeviceType is tvm_ffi.DLDeviceType, made on first use (_device.py).
+    if name == "DLDeviceType":
+        from ._device import DLDeviceType
+
+        return DLDeviceType
+    raise AttributeError(f"module 'tvm_ffi.core' has no attribute {name!r}")
+
+
+if not hasattr(core, "__getattr__"):
+    core.__getattr__ = _core_getattr
 _type_info._bind_builtin_classes(
     {
         "ffi.Object": core.Object,
@@ -154,6 +173,10 @@ def __getattr__(name):
         from ._device import DLDeviceType
 
         return DLDeviceType
+    if name == "LIB":  # libtvm_ffi as a ctypes.CDLL, loaded (RTLD_GLOBAL) on first use
+        lib = libinfo.load_lib_ctypes("apache-tvm-ffi", "tvm_ffi", "RTLD_GLOBAL")
+        globals()["LIB"] = lib
+        return lib
     if name == "cpp":  # the compiler driver, imported when first used
         import importlib
 
@@ -185,11 +208,12 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__version__ = "0.1.16"
-__version_tuple__ = (0, 1, 16)
+from ._version import __version__, __version_tuple__  # noqa: E402
 
 __all__ = [
     "Array",
+    "CAny",
+    "LIB",
     "DLDeviceType",
     "Dict",
     "List",

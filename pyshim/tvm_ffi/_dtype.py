@@ -125,3 +125,6 @@ _NAMED = (
     "float4_e2m1fnx2"
 ).split()
 globals().update({_n: dtype(_n) for _n in _NAMED})
+# The spelling torch uses (torch.float4_e2m1fn_x2) for a packed pair of fp4s; the
+# same dtype as float4_e2m1fnx2 (upstream's _dtype has both names).
+float4_e2m1fn_x2 = dtype("float4_e2m1fnx2")

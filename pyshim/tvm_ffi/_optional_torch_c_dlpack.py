@@ -71,3 +71,27 @@ def load_torch_c_dlpack_extension() -> Any:
     except ImportError:
         return None
     return addon if _check_and_update_dlpack_c_exchange_api(torch.Tensor) else None
+
+
+def _torch_cuda_stream_protocol(stream: Any) -> tuple[int, int]:
+    """``__cuda_stream__`` of a torch CUDA stream: (protocol version 0, the
+    ``cudaStream_t`` as an int)."""
+    return (0, stream.cuda_stream)
+
+
+def patch_torch_cuda_stream_protocol() -> None:
+    """Give ``torch.cuda.Stream`` the ``__cuda_stream__`` protocol (which
+    tvm_ffi reads stream arguments through) on torch releases that lack it.
+
+    Does nothing when torch is not installed, has no usable CUDA, or its
+    streams already have the method.  Like the rest of this module, it imports
+    torch only when called.
+    """
+    try:
+        import torch  # noqa: PLC0415
+    except ImportError:
+        return
+    if not torch.cuda.is_available():
+        return
+    if not hasattr(torch.cuda.Stream, "__cuda_stream__"):
+        torch.cuda.Stream.__cuda_stream__ = _torch_cuda_stream_protocol

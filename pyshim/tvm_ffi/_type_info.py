@@ -6,7 +6,7 @@ a class bound to the type carries it as ``cls.__tvm_ffi_type_info__``.
 """
 from __future__ import annotations
 
-from . import core
+from . import _field_access, core
 
 # TVMFFIFieldFlagBitMask (include/tvm/ffi/c_api.h).
 FLAG_WRITABLE = 1
@@ -76,8 +76,8 @@ class TypeField:
         self.frozen = not (flags & FLAG_WRITABLE)
         self._metadata = None
         self._metadata_json = ""
-        self.getter = None
-        self.setter = None
+        self.getter = _field_access.FieldGetter(type_index, field_index)
+        self.setter = _field_access.FieldSetter(type_index, field_index)
         self.ty = None
         self.c_init = not (flags & FLAG_INIT_OFF)
         self.c_kw_only = bool(flags & FLAG_KW_ONLY)

@@ -4,6 +4,7 @@ Shape (a tuple), plus the wrappers of ffi.Error and ffi.OpaquePyObject."""
 # has already imported at start-up: `collections.abc` is that module under its
 # public name, and importing it would import all of `collections` too.
 import _collections_abc as _abc
+import operator as _operator
 
 from . import core
 from .core import MISSING  # the sentinel ffi.MapGetItemOrMissing returns
@@ -301,3 +302,25 @@ class OpaquePyObject(core.Object):
 
     def pyobject(self):
         return core._opaque_pyobject(self)
+
+
+def normalize_index(length, idx):
+    """``idx`` (anything with ``__index__``) as an index into a sequence of
+    ``length`` elements: negative counts from the end; outside
+    ``[-length, length)`` raises IndexError, a non-integer TypeError."""
+    try:
+        index = _operator.index(idx)
+    except TypeError:
+        raise TypeError(f"indices must be integers or slices, not {type(idx).__name__}") from None
+    if not -length <= index < length:
+        raise IndexError(f"Index out of range. size: {length}, got index {index}")
+    return index + length if index < 0 else index
+
+
+def getitem_helper(obj, elem_getter, length, idx):
+    """``__getitem__`` over ``elem_getter(obj, i)`` for a sequence of
+    ``length`` elements: an element for an integer ``idx`` (checked by
+    :func:`normalize_index`), a list of elements for a slice."""
+    if isinstance(idx, slice):
+        return [elem_getter(obj, i) for i in range(*idx.indices(length))]
+    return elem_getter(obj, normalize_index(length, idx))

@@ -2,7 +2,7 @@
 
 The header's TVM_FFI_VERSION_MAJOR/MINOR/PATCH are the authority; CMake's
 project() version (pkg-config, CMake package), pyproject.toml and the Python
-package's __version__ must equal it.
+package's __version__ (pyshim/tvm_ffi/_version.py) must equal it.
 
     usage: check_version.py <source root>
 """
@@ -23,11 +23,11 @@ def main() -> int:
         "pyproject.toml": re.search(
             r'^version = "([^"]+)"', (root / "pyproject.toml").read_text(), re.M).group(1),
         "tvm_ffi.__version__": re.search(
-            r'^__version__ = "([^"]+)"',
-            (root / "pyshim/tvm_ffi/__init__.py").read_text(), re.M).group(1),
+            r'^version = __version__ = "([^"]+)"',
+            (root / "pyshim/tvm_ffi/_version.py").read_text(), re.M).group(1),
         "tvm_ffi.__version_tuple__": ".".join(re.search(
-            r"^__version_tuple__ = \((\d+), (\d+), (\d+)\)",
-            (root / "pyshim/tvm_ffi/__init__.py").read_text(), re.M).groups()),
+            r"^version_tuple = __version_tuple__ = \((\d+), (\d+), (\d+)\)",
+            (root / "pyshim/tvm_ffi/_version.py").read_text(), re.M).groups()),
     }
     bad = {k: v for k, v in found.items() if v != want}
     for k, v in found.items():

@@ -74,3 +74,40 @@ def test_no_torch_no_addon(monkeypatch):
     assert m.load_torch_c_dlpack_extension() is None
     with pytest.raises(AttributeError):
         tensor.__dlpack_c_exchange_api__  # noqa: B018 - nothing was published
+
+
+def _torch_with_stream(cuda: bool, stream_cls):
+    fake = _torch(cuda)
+    fake.cuda.Stream = stream_cls
+    return fake
+
+
+def test_patch_torch_cuda_stream_protocol_adds_the_method(monkeypatch):
+    class Stream:
+        cuda_stream = 0x1234
+
+    monkeypatch.setitem(sys.modules, "torch", _torch_with_stream(True, Stream))
+    m.patch_torch_cuda_stream_protocol()
+    assert Stream().__cuda_stream__() == (0, 0x1234)
+
+
+def test_patch_torch_cuda_stream_protocol_keeps_an_existing_method(monkeypatch):
+    class Stream:
+        def __cuda_stream__(self):
+            return (0, 7)
+
+    own = Stream.__cuda_stream__
+    monkeypatch.setitem(sys.modules, "torch", _torch_with_stream(True, Stream))
+    m.patch_torch_cuda_stream_protocol()
+    assert Stream.__cuda_stream__ is own
+
+
+def test_patch_torch_cuda_stream_protocol_without_cuda_or_torch(monkeypatch):
+    class Stream:
+        pass
+
+    monkeypatch.setitem(sys.modules, "torch", _torch_with_stream(False, Stream))
+    m.patch_torch_cuda_stream_protocol()
+    assert not hasattr(Stream, "__cuda_stream__")
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert m.patch_torch_cuda_stream_protocol() is None

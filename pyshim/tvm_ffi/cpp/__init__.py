@@ -7,6 +7,8 @@
 
 See docs/modules.md.
 """
+from . import dtype
+from .dtype import to_cpp_dtype
 from .extension import build, build_inline, load, load_inline
 
-__all__ = ["build", "build_inline", "load", "load_inline"]
+__all__ = ["build", "build_inline", "load", "load_inline", "to_cpp_dtype"]

@@ -19,6 +19,8 @@ from typing import Dict, List, Mapping, Optional, Sequence, Union
 
 from .. import libinfo
 from ..module import Module, load_module
+from ..libinfo import find_dlpack_include_path, find_include_path, find_libtvm_ffi  # noqa: F401
+from ._ninja import IS_WINDOWS, build_ninja, logger  # noqa: F401  (upstream's names here)
 
 _StrSeq = Union[str, Sequence[str], None]
 

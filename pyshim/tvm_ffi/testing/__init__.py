@@ -18,6 +18,8 @@ from ..registry import init_ffi_api
 _LIB = ctypes.CDLL(libinfo.find_libtvm_ffi_testing(), mode=ctypes.RTLD_GLOBAL)
 init_ffi_api("testing", __name__)
 
+from . import _ffi_api  # noqa: E402,F401  (the same functions, per-namespace module)
+
 from ._locking import run_with_gpu_lock  # noqa: E402
 from .testing import (  # noqa: E402
     TestCompare,
