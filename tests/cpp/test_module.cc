@@ -118,7 +118,7 @@ TEST_CASE("Module: metadata and docs of exported functions", "[module]") {
         std::optional<std::string>(
             "{\"type_schema\":\"{\\\"type\\\":\\\"ffi.Function\\\",\\\"named_args\\\":{"
             "\\\"return\\\":[{\\\"type\\\":\\\"None\\\"}],\\\"params\\\":[{\\\"type\\\":"
-            "\\\"ffi.Tensor\\\"}]}}\"}"));
+            "\\\"DLTensor*\\\"}]}}\"}"));
   CHECK(mod.GetFunctionDoc("add_one") == std::optional<std::string>("Returns x + 1.\nFor tests."));
   CHECK(mod.GetFunctionDoc("greet") == std::nullopt);
   CHECK(mod.GetFunctionMetadata("no_such_function") == std::nullopt);
@@ -153,7 +153,8 @@ TEST_CASE("Module: errors name the path, or the function and the library", "[mod
   // Errors raised inside the library reach the caller with their kind.
   CHECK(ThrownBy([&] { mod["fail"](3); }) == "ValueError: kernel failed with code 3");
   CHECK(ThrownBy([&] { mod["add_one"]("x"); }) ==
-        "TypeError: In function add_one: argument 1: expected int, got str");
+        "TypeError: Mismatched type on argument #0 when calling: `add_one(0: int) -> int`. "
+        "Expected `int` but got `const char*`");
   CHECK(ThrownBy([&] { mod["add_one"](); }) ==
         "TypeError: Mismatched number of arguments when calling: `add_one(0: int) -> int`. "
         "Expected 1 but got 0 arguments");
