@@ -10,6 +10,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 
 ErrorObj::ErrorObj(std::string kind, std::string message, std::string backtrace,
                    TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context)
@@ -52,6 +54,14 @@ void ErrorObj::UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* b
   }
 }
 
+}  // namespace core
+}  // namespace tvmffi
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
+
 namespace {
 
 // One strong reference to an Error, or nothing.  Released at thread exit.
@@ -87,7 +97,8 @@ namespace {
 // NULL is the empty string; data NULL with a size throws (the caller turns
 // it into -1 without touching the slot).
 std::string FromByteArray(const TVMFFIByteArray* b) {
-  return b == nullptr ? std::string() : std::string(ByteArrayView(b, "error text"));
+  return b == nullptr ? std::string()
+                      : std::string(::tvmffi::core::ByteArrayView(b, "error text"));
 }
 
 }  // namespace
@@ -96,8 +107,9 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                 const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
                 TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept {
   try {
-    *out = MakeObject<ErrorObj>(FromByteArray(kind), FromByteArray(message),
-                                FromByteArray(backtrace), cause, extra_context)
+    *out = ::tvmffi::core::MakeObject<::tvmffi::core::ErrorObj>(
+               FromByteArray(kind), FromByteArray(message), FromByteArray(backtrace), cause,
+               extra_context)
                .release_handle();
     return 0;
   } catch (...) {
@@ -122,8 +134,43 @@ void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexce
   }
 }
 
+void ErrorBuilder::Throw() const {
+  // The backtrace is taken here, below the builder's machinery frames.
+  const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
+  std::string message = stream_.str();
+  TVMFFIByteArray k = {kind_, std::strlen(kind_)};
+  TVMFFIByteArray m = {message.data(), message.size()};
+  TVMFFIByteArray b = bt == nullptr ? TVMFFIByteArray{"", 0} : *bt;
+  TVMFFIObjectHandle handle = nullptr;
+  if (CreateError(&k, &m, &b, nullptr, nullptr, &handle) != 0) {
+    throw std::bad_alloc();
+  }
+  throw ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
+      ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
+}
+
+int SetRaisedFromCurrentException() noexcept {
+  try {
+    throw;
+  } catch (const Error& e) {
+    TVMFFIErrorSetRaised(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(e));
+  } catch (const tvmffi::core::Error& e) {
+    // Thrown by the parts of the library still built on the older C++ layer.
+    TVMFFIErrorSetRaised(e.object()->handle());
+  } catch (const std::bad_alloc&) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
+  } catch (const std::exception& e) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", e.what());
+  } catch (...) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception");
+  }
+  return -1;
+}
+
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
 // ---------------------------------------------------------------------------
 // The frame cache, for tests and benchmarks (not a stable API).

@@ -1,22 +1,29 @@
 // Opaque objects: ffi.OpaquePyObject.
 #include "opaque.h"
 
-#include <tvmffi/error.h>
+#include "error_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
-
 namespace {
 
+// Transitional (issue 19): the object is still made with the older C++
+// layer's object model.
+namespace legacy = ::tvmffi::core;
+
 // layout = { TVMFFIObject, TVMFFIOpaqueObjectCell }, then the deleter.
-class OpaqueObj : public Object {
+class OpaqueObj : public legacy::Object {
  public:
   TVMFFIOpaqueObjectCell cell;
   OpaqueObj(void* handle, void (*deleter)(void*)) : deleter_(deleter) { cell.handle = handle; }
   ~OpaqueObj() {
     if (deleter_ != nullptr) deleter_(cell.handle);
   }
-  TVMFFI_DECLARE_STATIC_TYPE(OpaqueObj, kTVMFFIOpaquePyObject, "ffi.OpaquePyObject")
+  static constexpr int32_t kStaticTypeIndex = kTVMFFIOpaquePyObject;
+  static constexpr const char* kTypeKey = "ffi.OpaquePyObject";
+  static int32_t RuntimeTypeIndex() { return kStaticTypeIndex; }
 
  private:
   void (*deleter_)(void*);
@@ -24,14 +31,16 @@ class OpaqueObj : public Object {
 
 }  // namespace
 
-ObjectPtr<Object> MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
+TVMFFIObjectHandle MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
   if (type_index != OpaqueObj::kStaticTypeIndex) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIObjectCreateOpaque: type_index must be "
-                               << OpaqueObj::kStaticTypeIndex << " (" << OpaqueObj::kTypeKey
-                               << "), got " << type_index;
+    TVM_FFI_CORE_THROW(RuntimeError)
+        << "TVMFFIObjectCreateOpaque: type_index must be " << OpaqueObj::kStaticTypeIndex << " ("
+        << OpaqueObj::kTypeKey << "), got " << type_index;
   }
-  return ObjectPtr<Object>(MakeObject<OpaqueObj>(handle, deleter));
+  return legacy::MakeObject<OpaqueObj>(handle, deleter).release_handle();
 }
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
