@@ -4,14 +4,16 @@
 #include <cstring>
 
 #include <tvmffi/array.h>
+#include <tvmffi/error.h>
 #include <tvmffi/function.h>
 
 #include "backtrace.h"
+#include "string_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
 
 ErrorObj::ErrorObj(std::string kind, std::string message, std::string backtrace,
                    TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context)
@@ -30,16 +32,16 @@ ErrorObj::~ErrorObj() {
 }
 
 void ErrorObj::SyncCell() {
-  cell.kind = ToByteArray(kind_);
-  cell.message = ToByteArray(message_);
-  cell.backtrace = ToByteArray(backtrace_);
+  cell.kind = TVMFFIByteArray{kind_.data(), kind_.size()};
+  cell.message = TVMFFIByteArray{message_.data(), message_.size()};
+  cell.backtrace = TVMFFIByteArray{backtrace_.data(), backtrace_.size()};
 }
 
 void ErrorObj::UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
                                int32_t update_mode) {
   // Called through a C function pointer: nothing may escape.  On
   // out-of-memory the backtrace is left as it was.
-  ErrorObj* obj = static_cast<ErrorObj*>(Object::FromHandle(self));
+  ErrorObj* obj = static_cast<ErrorObj*>(static_cast<Object*>(self));
   try {
     std::string text = backtrace == nullptr || backtrace->size == 0
                            ? std::string()
@@ -53,14 +55,6 @@ void ErrorObj::UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* b
   } catch (...) {
   }
 }
-
-}  // namespace core
-}  // namespace tvmffi
-
-namespace tvm {
-namespace ffi {
-namespace detail {
-namespace core {
 
 namespace {
 
@@ -97,8 +91,7 @@ namespace {
 // NULL is the empty string; data NULL with a size throws (the caller turns
 // it into -1 without touching the slot).
 std::string FromByteArray(const TVMFFIByteArray* b) {
-  return b == nullptr ? std::string()
-                      : std::string(::tvmffi::core::ByteArrayView(b, "error text"));
+  return b == nullptr ? std::string() : std::string(ByteArrayView(b, "error text"));
 }
 
 }  // namespace
@@ -107,10 +100,9 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                 const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
                 TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept {
   try {
-    *out = ::tvmffi::core::MakeObject<::tvmffi::core::ErrorObj>(
-               FromByteArray(kind), FromByteArray(message), FromByteArray(backtrace), cause,
-               extra_context)
-               .release_handle();
+    *out = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(
+        make_object<ErrorObj>(FromByteArray(kind), FromByteArray(message),
+                              FromByteArray(backtrace), cause, extra_context));
     return 0;
   } catch (...) {
     *out = nullptr;
@@ -178,6 +170,8 @@ int SetRaisedFromCurrentException() noexcept {
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 // [hits, misses, size] of the per-address frame cache.

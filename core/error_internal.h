@@ -7,38 +7,7 @@
 #include <string>
 
 #include <tvm/ffi/error.h>
-#include <tvmffi/error.h>
-
-namespace tvmffi {
-namespace core {
-
-
-// layout = { TVMFFIObject, TVMFFIErrorCell, then this library's storage }.
-// Readers go through the cell: an Error made by another library has the same
-// cell but not the storage behind it.
-class ErrorObj : public Object {
- public:
-  TVMFFIErrorCell cell;
-
-  ErrorObj(std::string kind, std::string message, std::string backtrace,
-           TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context);
-  ~ErrorObj();
-  ErrorObj(const ErrorObj&) = delete;
-  ErrorObj& operator=(const ErrorObj&) = delete;
-
-  TVMFFI_DECLARE_STATIC_TYPE(ErrorObj, kTVMFFIError, "ffi.Error")
-
- private:
-  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
-                              int32_t update_mode);
-  void SyncCell();
-  std::string kind_;
-  std::string message_;
-  std::string backtrace_;
-};
-
-}  // namespace core
-}  // namespace tvmffi
+#include <tvm/ffi/object.h>
 
 // Library internals live in tvm::ffi::details::core: `details` is the public
 // headers' alias of tvm::ffi::detail (an alias cannot be reopened), and the
@@ -54,6 +23,32 @@ namespace core {
 // MemoryError "out of memory", any other std::exception as InternalError
 // with its what(), anything else as InternalError "unknown C++ exception".
 int SetRaisedFromCurrentException() noexcept;
+
+// The ffi.Error objects this library makes (CreateError).
+// layout = { TVMFFIObject, TVMFFIErrorCell, then this library's storage }.
+// Readers go through the cell: an Error made by another library has the same
+// cell but not the storage behind it.
+class ErrorObj : public Object {
+ public:
+  TVMFFIErrorCell cell;
+
+  ErrorObj(std::string kind, std::string message, std::string backtrace,
+           TVMFFIObjectHandle cause, TVMFFIObjectHandle extra_context);
+  ~ErrorObj();
+  ErrorObj(const ErrorObj&) = delete;
+  ErrorObj& operator=(const ErrorObj&) = delete;
+
+  static constexpr const int32_t _type_index = kTVMFFIError;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIError, ErrorObj, Object);
+
+ private:
+  static void UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
+                              int32_t update_mode);
+  void SyncCell();
+  std::string kind_;
+  std::string message_;
+  std::string backtrace_;
+};
 
 // The calling thread's error slot (error.cc).
 void ErrorSlotSet(TVMFFIObjectHandle error) noexcept;   // borrows error

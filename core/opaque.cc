@@ -1,6 +1,9 @@
 // Opaque objects: ffi.OpaquePyObject.
 #include "opaque.h"
 
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
 #include "error_internal.h"
 
 namespace tvm {
@@ -9,21 +12,16 @@ namespace detail {
 namespace core {
 namespace {
 
-// Transitional (issue 19): the object is still made with the older C++
-// layer's object model.
-namespace legacy = ::tvmffi::core;
-
 // layout = { TVMFFIObject, TVMFFIOpaqueObjectCell }, then the deleter.
-class OpaqueObj : public legacy::Object {
+class OpaqueObj : public Object {
  public:
   TVMFFIOpaqueObjectCell cell;
   OpaqueObj(void* handle, void (*deleter)(void*)) : deleter_(deleter) { cell.handle = handle; }
   ~OpaqueObj() {
     if (deleter_ != nullptr) deleter_(cell.handle);
   }
-  static constexpr int32_t kStaticTypeIndex = kTVMFFIOpaquePyObject;
-  static constexpr const char* kTypeKey = "ffi.OpaquePyObject";
-  static int32_t RuntimeTypeIndex() { return kStaticTypeIndex; }
+  static constexpr const int32_t _type_index = kTVMFFIOpaquePyObject;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.OpaquePyObject", OpaqueObj, Object);
 
  private:
   void (*deleter_)(void*);
@@ -32,12 +30,12 @@ class OpaqueObj : public legacy::Object {
 }  // namespace
 
 TVMFFIObjectHandle MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
-  if (type_index != OpaqueObj::kStaticTypeIndex) {
+  if (type_index != OpaqueObj::_type_index) {
     TVM_FFI_CORE_THROW(RuntimeError)
-        << "TVMFFIObjectCreateOpaque: type_index must be " << OpaqueObj::kStaticTypeIndex << " ("
-        << OpaqueObj::kTypeKey << "), got " << type_index;
+        << "TVMFFIObjectCreateOpaque: type_index must be " << OpaqueObj::_type_index << " ("
+        << OpaqueObj::_type_key << "), got " << type_index;
   }
-  return legacy::MakeObject<OpaqueObj>(handle, deleter).release_handle();
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<OpaqueObj>(handle, deleter));
 }
 
 }  // namespace core
