@@ -1,18 +1,20 @@
 // Exported: integers of any size (kTVMFFIInt or ffi.BigInt) to and from their words.
 #include <string_view>
 
-#include <tvmffi/string.h>
 #include "../core/big_int_internal.h"
+#include "../core/string_internal.h"
 #include "safe_call.h"
+
+namespace core = ::tvm::ffi::details::core;
 
 extern "C" {
 
 TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
-  TVMFFI_SAFE_CALL_BEGIN();
-  std::string_view bytes = tvmffi::core::ByteArrayView(input, "TVMFFIBigIntFromByteArray: input");
-  TVMFFI_CHECK_ARG_NOT_NULL(out);
-  tvmffi::core::MakeBigIntAny(bytes.data(), bytes.size(), out);
-  TVMFFI_SAFE_CALL_END();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
+  std::string_view bytes = core::ByteArrayView(input, "TVMFFIBigIntFromByteArray: input");
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(out);
+  core::MakeBigIntAny(bytes.data(), bytes.size(), out);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 // {NULL, 0} for NULL, a value that is no integer, or a BigInt without its object.
@@ -20,7 +22,7 @@ TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* val
   if (value != nullptr && value->type_index == kTVMFFIBigInt && value->v_obj == nullptr) {
     return TVMFFIByteArray{nullptr, 0};
   }
-  return tvmffi::core::BigIntContent(value);
+  return core::BigIntContent(value);
 }
 
 }  // extern "C"

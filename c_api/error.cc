@@ -6,7 +6,7 @@
 #include "../core/error_internal.h"
 #include "safe_call.h"
 
-namespace core = tvmffi::core;
+namespace core = ::tvm::ffi::details::core;
 
 extern "C" {
 

@@ -2,27 +2,26 @@
 #include <string>
 #include <string_view>
 
-#include <tvmffi/function.h>
-#include <tvmffi/string.h>
 #include "../core/duplicate_registration.h"
 #include "../core/function_internal.h"
+#include "../core/object_internal.h"
+#include "../core/string_internal.h"
 #include "../core/type_registry.h"
 #include "safe_call.h"
 
-using tvmffi::core::ByteArrayView;
-using tvmffi::core::Object;
-using tvmffi::core::ObjectPtr;
-using tvmffi::core::type_registry::IsUsableValue;
+namespace core = ::tvm::ffi::details::core;
+using core::ByteArrayView;
+using core::type_registry::IsUsableValue;
 
 namespace {
 
 int NotAFunction(TVMFFIObjectHandle func) noexcept {
   try {
-    TVMFFI_THROW(TypeError) << "TVMFFIFunctionCall: the callee is "
-                            << tvmffi::core::TypeIndexToDisplayName(TVMFFIObjectGetTypeIndex(func))
-                            << ", not ffi.Function";
+    TVM_FFI_CORE_THROW(TypeError)
+        << "TVMFFIFunctionCall: the callee is "
+        << core::TypeIndexToDisplayName(TVMFFIObjectGetTypeIndex(func)) << ", not ffi.Function";
   } catch (...) {
-    return tvmffi::core::SetRaisedFromCurrentException();
+    return tvm::ffi::details::core::SetRaisedFromCurrentException();
   }
 }
 
@@ -39,20 +38,20 @@ bool ArgsUsable(const TVMFFIAny* args, int32_t num_args) noexcept {
 // refused.
 __attribute__((noinline)) int BadCall(const TVMFFIAny* args, int32_t num_args,
                                       const TVMFFIAny* result) noexcept {
-  TVMFFI_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
   const char* fn = "TVMFFIFunctionCall";
   if (num_args < 0) {
-    TVMFFI_THROW(ValueError) << fn << ": num_args must not be negative, got " << num_args;
+    TVM_FFI_CORE_THROW(ValueError) << fn << ": num_args must not be negative, got " << num_args;
   }
   if (args == nullptr && num_args != 0) {
-    TVMFFI_THROW(ValueError) << fn << ": args is NULL but num_args is " << num_args;
+    TVM_FFI_CORE_THROW(ValueError) << fn << ": args is NULL but num_args is " << num_args;
   }
-  if (result == nullptr) TVMFFI_THROW(ValueError) << fn << ": result must not be NULL";
+  if (result == nullptr) TVM_FFI_CORE_THROW(ValueError) << fn << ": result must not be NULL";
   for (int32_t i = 0; i < num_args; ++i) {
-    tvmffi::core::type_registry::CheckUsableValue(
+    core::type_registry::CheckUsableValue(
         args[i], (std::string(fn) + ": argument " + std::to_string(i)).c_str());
   }
-  TVMFFI_SAFE_CALL_END();
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 }  // namespace
@@ -61,56 +60,54 @@ extern "C" {
 
 TVM_FFI_DLL int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call,
                                      void (*deleter)(void* self), TVMFFIObjectHandle* out) {
-  TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(safe_call);
-  TVMFFI_CHECK_ARG_NOT_NULL(out);
-  *out = tvmffi::core::MakeCFunction(self, safe_call, deleter).release_handle();
-  TVMFFI_SAFE_CALL_END();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(safe_call);
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(out);
+  *out = core::MakeCFunction(self, safe_call, deleter);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
-  TVMFFI_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
   std::string_view key = ByteArrayView(name, "TVMFFIFunctionGetGlobal: name");
-  TVMFFI_CHECK_ARG_NOT_NULL(out);
-  *out = tvmffi::core::GlobalFunctionFind(key).release_handle();
-  TVMFFI_SAFE_CALL_END();
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(out);
+  *out = core::GlobalFunctionFind(key);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f,
                                         int allow_override) {
-  TVMFFI_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
   std::string key(ByteArrayView(name, "TVMFFIFunctionSetGlobal: name"));
-  TVMFFI_CHECK_ARG_NOT_NULL(f);
-  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
-                             key, __builtin_return_address(0))) {
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(f);
+  if (!allow_override &&
+      core::duplicate_registration::SkipGlobalRepeat(key, __builtin_return_address(0))) {
     return 0;
   }
-  tvmffi::core::GlobalFunctionSet(std::move(key), ObjectPtr<Object>::BorrowHandle(f),
-                                  allow_override != 0, "", "",
-                                  kTVMFFIFieldFlagBitMaskIsStaticMethod);
-  TVMFFI_SAFE_CALL_END();
+  core::GlobalFunctionSet(std::move(key), f, allow_override != 0, "", "",
+                          kTVMFFIFieldFlagBitMaskIsStaticMethod);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info,
                                                       int allow_override) {
-  TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(method_info);
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(method_info);
   const char* fn = "TVMFFIFunctionSetGlobalFromMethodInfo";
   std::string name(ByteArrayView(&method_info->name, (fn + std::string(": name")).c_str()));
   std::string doc(ByteArrayView(&method_info->doc, (fn + std::string(": doc")).c_str()));
   std::string metadata(
       ByteArrayView(&method_info->metadata, (fn + std::string(": metadata")).c_str()));
   const TVMFFIAny& m = method_info->method;
-  tvmffi::core::type_registry::CheckUsableValue(m, (fn + std::string(": method")).c_str());
-  ObjectPtr<Object> func;
-  if (m.type_index >= kTVMFFIStaticObjectBegin) func = ObjectPtr<Object>::BorrowHandle(m.v_obj);
-  if (!allow_override && tvmffi::core::duplicate_registration::SkipGlobalRepeat(
-                             name, __builtin_return_address(0))) {
+  core::type_registry::CheckUsableValue(m, (fn + std::string(": method")).c_str());
+  TVMFFIObjectHandle func = m.type_index >= kTVMFFIStaticObjectBegin ? m.v_obj : nullptr;
+  if (!allow_override &&
+      core::duplicate_registration::SkipGlobalRepeat(name, __builtin_return_address(0))) {
     return 0;
   }
-  tvmffi::core::GlobalFunctionSet(std::move(name), std::move(func), allow_override != 0,
-                                  std::move(doc), std::move(metadata), method_info->flags);
-  TVMFFI_SAFE_CALL_END();
+  core::GlobalFunctionSet(std::move(name), func, allow_override != 0, std::move(doc),
+                          std::move(metadata), method_info->flags);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 // Kept as a real frame (not a tail call): backtraces stop at this symbol.

@@ -1,10 +1,10 @@
 // Exported: version, reference counting, opaque objects, custom allocator.
-#include <tvmffi/object.h>
 #include "safe_call.h"
 #include "../core/custom_allocator.h"
+#include "../core/object_internal.h"
 #include "../core/opaque.h"
 
-using tvmffi::core::Object;
+namespace core = ::tvm::ffi::details::core;
 
 extern "C" {
 
@@ -20,29 +20,29 @@ TVM_FFI_DLL int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
     TVMFFIErrorSetRaisedFromCStr("ValueError", "TVMFFIObjectIncRef: obj must not be NULL");
     return -1;
   }
-  Object::IncRef(static_cast<TVMFFIObject*>(obj));
+  core::ObjectIncRef(static_cast<TVMFFIObject*>(obj));
   return 0;
 }
 
 TVM_FFI_DLL int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
-  if (obj != nullptr) Object::DecRef(static_cast<TVMFFIObject*>(obj));
+  if (obj != nullptr) core::ObjectDecRef(static_cast<TVMFFIObject*>(obj));
   return 0;
 }
 
 TVM_FFI_DLL int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index,
                                          void (*deleter)(void* handle), TVMFFIObjectHandle* out) {
-  TVMFFI_SAFE_CALL_BEGIN();
-  TVMFFI_CHECK_ARG_NOT_NULL(out);
-  *out = tvmffi::core::MakeOpaqueObject(handle, type_index, deleter).release_handle();
-  TVMFFI_SAFE_CALL_END();
+  TVM_FFI_CORE_SAFE_CALL_BEGIN();
+  TVM_FFI_CORE_CHECK_ARG_NOT_NULL(out);
+  *out = core::MakeOpaqueObject(handle, type_index, deleter);
+  TVM_FFI_CORE_SAFE_CALL_END();
 }
 
 TVM_FFI_DLL TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) {
-  return tvmffi::core::GetCustomAllocator();
+  return core::GetCustomAllocator();
 }
 
 TVM_FFI_DLL int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
-  tvmffi::core::SetCustomAllocator(allocator);
+  core::SetCustomAllocator(allocator);
   return 0;
 }
 

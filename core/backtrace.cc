@@ -32,7 +32,9 @@
 #include <unordered_set>
 #include <vector>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 namespace {
 
@@ -119,11 +121,14 @@ bool IsMachinery(const std::string& name) {
       "tvmffi::core::ErrorThrower::",
       "tvmffi::core::ThrowRaised",
       "tvmffi::core::SetRaisedFromCurrentException",
-      "tvmffi::core::CaptureBacktrace",
-      "tvmffi::core::SetRaisedWithBacktrace",
+      "tvm::ffi::detail::core::CaptureBacktrace",
+      "tvm::ffi::detail::core::SetRaisedWithBacktrace",
       "tvmffi::core::(anonymous namespace)::CFunctionObj::",
       "tvmffi::core::Function::CallPacked",
       "tvmffi::core::Function::operator()",
+      "tvm::ffi::detail::core::ErrorBuilder::",
+      "tvm::ffi::detail::core::ErrorThrower::",
+      "tvm::ffi::detail::core::SetRaisedFromCurrentException",
       "TVMFFIBacktrace",
       "TVMFFIErrorSetRaised",
   };
@@ -788,4 +793,6 @@ void InstallCrashHandler() noexcept {
 }
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,11 +1,13 @@
 // Backtraces: the call stack as text, most recent call first.
-#ifndef TVMFFI_CORE_BACKTRACE_H_
-#define TVMFFI_CORE_BACKTRACE_H_
+#ifndef TVM_FFI_CORE_BACKTRACE_H_
+#define TVM_FFI_CORE_BACKTRACE_H_
 
 #include <cstdint>
 #include <string>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // How far a capture walks.
@@ -43,6 +45,8 @@ void ClearBacktraceCache() noexcept;  // also zeroes the counters
 void InstallCrashHandler() noexcept;
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_BACKTRACE_H_
+#endif  // TVM_FFI_CORE_BACKTRACE_H_

@@ -8,8 +8,16 @@
 #include <tvmffi/error.h>
 #include <tvmffi/function.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
+// Still on the older C++ layer (issue 19).
+namespace legacy = ::tvmffi::core;
+using legacy::BigIntObj;
+using legacy::MakeObjectWithExtra;
+using legacy::Object;
+using legacy::ObjectPtr;
 
 namespace {
 
@@ -113,4 +121,6 @@ TVMFFI_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
 }  // namespace
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -18,6 +18,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 // An owning Any holding a TypeError naming the offending type index.

@@ -1,6 +1,6 @@
 // Library-internal: the ffi.BigInt object (78) and the two C entry points' logic.
-#ifndef TVMFFI_CORE_BIG_INT_INTERNAL_H_
-#define TVMFFI_CORE_BIG_INT_INTERNAL_H_
+#ifndef TVM_FFI_CORE_BIG_INT_INTERNAL_H_
+#define TVM_FFI_CORE_BIG_INT_INTERNAL_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +25,14 @@ class BigIntObj : public Object {
 };
 
 static_assert(sizeof(BigIntObj) == 32, "BigInt words start at header + 32");
+
+}  // namespace core
+}  // namespace tvmffi
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
 
 // Writes the integer whose words (8 * k bytes at `data`, least significant
 // first, native order, two's complement; possibly unaligned, possibly with
@@ -51,6 +59,8 @@ void CheckBigIntStrDigits(size_t digits, const char* what);
 size_t BigIntDecimalDigitsBound(const TVMFFIAny* value);
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_BIG_INT_INTERNAL_H_
+#endif  // TVM_FFI_CORE_BIG_INT_INTERNAL_H_

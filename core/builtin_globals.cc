@@ -9,6 +9,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 TVMFFI_REGISTER_GLOBAL("ffi.String", [](String s) { return s; });

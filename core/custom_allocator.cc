@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cstdlib>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 namespace {
@@ -43,4 +45,6 @@ void SetCustomAllocator(TVMFFICustomAllocator* allocator) noexcept {
 }
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

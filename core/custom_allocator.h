@@ -1,11 +1,13 @@
 // The custom object allocator slot of v0.1.13 (TVMFFIGetCustomAllocator /
 // TVMFFISetCustomAllocator).  Library-internal.
-#ifndef TVMFFI_CORE_CUSTOM_ALLOCATOR_H_
-#define TVMFFI_CORE_CUSTOM_ALLOCATOR_H_
+#ifndef TVM_FFI_CORE_CUSTOM_ALLOCATOR_H_
+#define TVM_FFI_CORE_CUSTOM_ALLOCATOR_H_
 
 #include <tvm/ffi/c_api.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // The installed allocator; the default one until another is set.
@@ -14,6 +16,8 @@ TVMFFICustomAllocator* GetCustomAllocator() noexcept;
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) noexcept;
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_CUSTOM_ALLOCATOR_H_
+#endif  // TVM_FFI_CORE_CUSTOM_ALLOCATOR_H_

@@ -86,7 +86,7 @@ class CoreModuleProxy final : public ModuleObj {
 
 // `module` as a ModuleObj reference: itself, or a proxy when the core made it.
 ObjectRef AsModuleObjRef(const ObjectRef& module) {
-  if (tvmffi::core::IsCoreLibraryModule(HeaderOf(module))) {
+  if (detail::core::IsCoreLibraryModule(HeaderOf(module))) {
     return ObjectRef(make_object<CoreModuleProxy>(Any(module)));
   }
   return module;
@@ -224,14 +224,6 @@ struct ModuleObj::InternalUnsafe {
   }
 };
 
-int LookupFromModuleObjImports(TVMFFIObjectHandle library_ctx, const char* name,
-                               TVMFFIObjectHandle* out) noexcept {
-  TVM_FFI_SAFE_CALL_BEGIN();
-  *out = ModuleObj::InternalUnsafe::GetFunctionFromImports(
-      ModuleOfHeader(static_cast<TVMFFIObject*>(library_ctx)), name);
-  TVM_FFI_SAFE_CALL_END();
-}
-
 // Module ------------------------------------------------------------------------------
 
 Module Module::LoadFromFile(const String& file_name) {
@@ -241,10 +233,28 @@ Module Module::LoadFromFile(const String& file_name) {
 }
 
 void Module::VisitContextSymbols(const TypedFunction<void(String, void*)>& callback) {
-  for (const auto& [name, symbol] : tvmffi::core::env::ContextSymbols()) {
+  for (const auto& [name, symbol] : detail::core::env::ContextSymbols()) {
     callback(String(name), symbol);
   }
 }
 
+}  // namespace ffi
+}  // namespace tvm
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
+
+int LookupFromModuleObjImports(TVMFFIObjectHandle library_ctx, const char* name,
+                               TVMFFIObjectHandle* out) noexcept {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *out = ModuleObj::InternalUnsafe::GetFunctionFromImports(
+      ModuleOfHeader(static_cast<TVMFFIObject*>(library_ctx)), name);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+}  // namespace core
+}  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -22,6 +22,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace dataclass {
 namespace {
 

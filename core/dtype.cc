@@ -7,8 +7,13 @@
 #include <tvmffi/function.h>
 #include "dtype_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
+// Still on the older C++ layer (issue 19).
+namespace legacy = ::tvmffi::core;
+using legacy::Function;
 namespace dtype {
 namespace {
 
@@ -258,4 +263,6 @@ std::string Format(DLDataType dtype) {
 
 }  // namespace dtype
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

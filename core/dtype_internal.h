@@ -1,13 +1,15 @@
 // Data types: the parser and formatter behind TVMFFIDataTypeFromString/ToString.
-#ifndef TVMFFI_CORE_DTYPE_INTERNAL_H_
-#define TVMFFI_CORE_DTYPE_INTERNAL_H_
+#ifndef TVM_FFI_CORE_DTYPE_INTERNAL_H_
+#define TVM_FFI_CORE_DTYPE_INTERNAL_H_
 
 #include <string>
 #include <string_view>
 
-#include <tvmffi/dtype.h>
+#include <tvm/ffi/c_api.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // Library-internal (defined in dtype.cc, not exported).
@@ -26,6 +28,8 @@ std::string Format(DLDataType dtype);
 }  // namespace dtype
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_DTYPE_INTERNAL_H_
+#endif  // TVM_FFI_CORE_DTYPE_INTERNAL_H_

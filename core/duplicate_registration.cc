@@ -14,7 +14,9 @@
 #include "function_internal.h"
 #include "type_registry.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 namespace duplicate_registration {
 namespace {
@@ -136,7 +138,9 @@ bool SkipGlobalRepeat(const std::string& name, const void* caller) noexcept {
     Owners& t = Table();
     std::lock_guard<std::mutex> lock(t.mu);
     auto it = t.globals.find(name);
-    bool exists = GlobalFunctionFind(name) != nullptr;
+    TVMFFIObjectHandle found = GlobalFunctionFind(name);
+    bool exists = found != nullptr;
+    TVMFFIObjectDecRef(found);  // the registry still holds the function
     if (!exists) {
       // New, or removed since: this library owns the name from now on.
       t.globals[name] = lib;
@@ -155,4 +159,6 @@ bool SkipGlobalRepeat(const std::string& name, const void* caller) noexcept {
 
 }  // namespace duplicate_registration
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

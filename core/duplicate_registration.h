@@ -12,15 +12,17 @@
 // the registry as before.  "Library" is the loaded object (dladdr) that holds
 // the code calling the exported function; the first caller that registers
 // something for a type index or a global name becomes its owner.
-#ifndef TVMFFI_CORE_DUPLICATE_REGISTRATION_H_
-#define TVMFFI_CORE_DUPLICATE_REGISTRATION_H_
+#ifndef TVM_FFI_CORE_DUPLICATE_REGISTRATION_H_
+#define TVM_FFI_CORE_DUPLICATE_REGISTRATION_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 #include <string>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 namespace duplicate_registration {
 
@@ -38,6 +40,8 @@ bool SkipGlobalRepeat(const std::string& name, const void* caller) noexcept;
 
 }  // namespace duplicate_registration
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_DUPLICATE_REGISTRATION_H_
+#endif  // TVM_FFI_CORE_DUPLICATE_REGISTRATION_H_

@@ -12,8 +12,15 @@
 #include "module.h"
 #include "tensor_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
+// Still on the older C++ layer (issue 19).
+namespace legacy = ::tvmffi::core;
+using legacy::Module;
+using legacy::Object;
+using legacy::ObjectPtr;
 namespace env {
 namespace {
 
@@ -117,7 +124,7 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
                                   "returned no tensor";
   }
   try {
-    *out = TensorFromDLPackVersioned(made, 0, false).release_handle();
+    *out = TensorFromDLPackVersioned(made, 0, false);
   } catch (...) {
     if (made->deleter != nullptr) made->deleter(made);  // ours to free: nobody else has it
     throw;
@@ -202,4 +209,6 @@ TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char*
 
 }  // namespace env
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,15 +1,18 @@
 // The environment's library-internal side (defined in env.cc, not exported):
 // the per-thread stream table, the allocator, host callbacks and symbol tables.
-#ifndef TVMFFI_CORE_ENV_INTERNAL_H_
-#define TVMFFI_CORE_ENV_INTERNAL_H_
+#ifndef TVM_FFI_CORE_ENV_INTERNAL_H_
+#define TVM_FFI_CORE_ENV_INTERNAL_H_
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <tvmffi/env.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // Library-internal (defined in env.cc, not exported).  Functions that can
@@ -50,6 +53,8 @@ TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char*
 
 }  // namespace env
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_ENV_INTERNAL_H_
+#endif  // TVM_FFI_CORE_ENV_INTERNAL_H_

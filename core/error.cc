@@ -4,11 +4,15 @@
 #include <cstring>
 
 #include <tvmffi/array.h>
+#include <tvmffi/error.h>
 #include <tvmffi/function.h>
 
 #include "backtrace.h"
+#include "string_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 ErrorObj::ErrorObj(std::string kind, std::string message, std::string backtrace,
@@ -28,16 +32,16 @@ ErrorObj::~ErrorObj() {
 }
 
 void ErrorObj::SyncCell() {
-  cell.kind = ToByteArray(kind_);
-  cell.message = ToByteArray(message_);
-  cell.backtrace = ToByteArray(backtrace_);
+  cell.kind = TVMFFIByteArray{kind_.data(), kind_.size()};
+  cell.message = TVMFFIByteArray{message_.data(), message_.size()};
+  cell.backtrace = TVMFFIByteArray{backtrace_.data(), backtrace_.size()};
 }
 
 void ErrorObj::UpdateBacktrace(TVMFFIObjectHandle self, const TVMFFIByteArray* backtrace,
                                int32_t update_mode) {
   // Called through a C function pointer: nothing may escape.  On
   // out-of-memory the backtrace is left as it was.
-  ErrorObj* obj = static_cast<ErrorObj*>(Object::FromHandle(self));
+  ErrorObj* obj = static_cast<ErrorObj*>(static_cast<Object*>(self));
   try {
     std::string text = backtrace == nullptr || backtrace->size == 0
                            ? std::string()
@@ -96,9 +100,9 @@ int CreateError(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                 const TVMFFIByteArray* backtrace, TVMFFIObjectHandle cause,
                 TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) noexcept {
   try {
-    *out = MakeObject<ErrorObj>(FromByteArray(kind), FromByteArray(message),
-                                FromByteArray(backtrace), cause, extra_context)
-               .release_handle();
+    *out = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(
+        make_object<ErrorObj>(FromByteArray(kind), FromByteArray(message),
+                              FromByteArray(backtrace), cause, extra_context));
     return 0;
   } catch (...) {
     *out = nullptr;
@@ -122,8 +126,43 @@ void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexce
   }
 }
 
+void ErrorBuilder::Throw() const {
+  // The backtrace is taken here, below the builder's machinery frames.
+  const TVMFFIByteArray* bt = TVMFFIBacktrace(nullptr, 0, nullptr, 0);
+  std::string message = stream_.str();
+  TVMFFIByteArray k = {kind_, std::strlen(kind_)};
+  TVMFFIByteArray m = {message.data(), message.size()};
+  TVMFFIByteArray b = bt == nullptr ? TVMFFIByteArray{"", 0} : *bt;
+  TVMFFIObjectHandle handle = nullptr;
+  if (CreateError(&k, &m, &b, nullptr, nullptr, &handle) != 0) {
+    throw std::bad_alloc();
+  }
+  throw ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
+      ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
+}
+
+int SetRaisedFromCurrentException() noexcept {
+  try {
+    throw;
+  } catch (const Error& e) {
+    TVMFFIErrorSetRaised(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(e));
+  } catch (const tvmffi::core::Error& e) {
+    // Thrown by the parts of the library still built on the older C++ layer.
+    TVMFFIErrorSetRaised(e.object()->handle());
+  } catch (const std::bad_alloc&) {
+    TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
+  } catch (const std::exception& e) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", e.what());
+  } catch (...) {
+    TVMFFIErrorSetRaisedFromCStr("InternalError", "unknown C++ exception");
+  }
+  return -1;
+}
+
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
 // ---------------------------------------------------------------------------
 // The frame cache, for tests and benchmarks (not a stable API).
@@ -131,6 +170,8 @@ void SetRaisedWithBacktrace(const char* kind, const std::string& message) noexce
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 // [hits, misses, size] of the per-address frame cache.

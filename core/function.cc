@@ -7,7 +7,9 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "error_internal.h"
 #include "function_internal.h"
+#include "object_internal.h"
 
 namespace tvmffi {
 namespace core {
@@ -124,30 +126,6 @@ class GlobalRegistry {
 
 }  // namespace
 
-ObjectPtr<Object> MakeCFunction(void* self, TVMFFISafeCallType safe_call,
-                                void (*deleter)(void*)) {
-  if (self == nullptr && deleter == nullptr) {
-    return ObjectPtr<Object>(MakeObject<DirectCFunctionObj>(safe_call));
-  }
-  return ObjectPtr<Object>(MakeObject<CFunctionObj>(self, safe_call, deleter));
-}
-
-void GlobalFunctionSet(std::string name, ObjectPtr<Object> func, bool allow_override,
-                       std::string doc, std::string metadata, int64_t flags) {
-  if (name.empty()) TVMFFI_THROW(ValueError) << "a global function needs a non-empty name";
-  if (func == nullptr || func->type_index() != kTVMFFIFunction) {
-    TVMFFI_THROW(TypeError) << "global `" << name << "` must be an ffi.Function, got "
-                            << (func == nullptr ? std::string("None")
-                                                : TypeIndexToDisplayName(func->type_index()));
-  }
-  GlobalRegistry::Get().Set(std::move(name), std::move(func), allow_override, std::move(doc),
-                            std::move(metadata), flags);
-}
-
-ObjectPtr<Object> GlobalFunctionFind(std::string_view name) {
-  return GlobalRegistry::Get().Find(name);
-}
-
 // ---------------------------------------------------------------------------
 // Built-in globals about the registry itself.
 
@@ -182,9 +160,50 @@ TVMFFI_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call
   if (safe_call == nullptr) {
     TVMFFI_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
   }
-  return Function(MakeCFunction(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
-                                reinterpret_cast<void (*)(void*)>(deleter)));
+  return Function(ObjectPtr<Object>::AdoptHandle(::tvm::ffi::details::core::MakeCFunction(
+      self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+      reinterpret_cast<void (*)(void*)>(deleter))));
 });
 
 }  // namespace core
 }  // namespace tvmffi
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
+
+// The function objects and the registry are still on the older C++ layer
+// (issue 19).
+namespace legacy = ::tvmffi::core;
+
+TVMFFIObjectHandle MakeCFunction(void* self, TVMFFISafeCallType safe_call,
+                                 void (*deleter)(void*)) {
+  if (self == nullptr && deleter == nullptr) {
+    return legacy::MakeObject<legacy::DirectCFunctionObj>(safe_call).release_handle();
+  }
+  return legacy::MakeObject<legacy::CFunctionObj>(self, safe_call, deleter).release_handle();
+}
+
+void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_override,
+                       std::string doc, std::string metadata, int64_t flags) {
+  if (name.empty()) TVM_FFI_CORE_THROW(ValueError) << "a global function needs a non-empty name";
+  int32_t type_index = func == nullptr ? kTVMFFINone : TVMFFIObjectGetTypeIndex(func);
+  if (type_index != kTVMFFIFunction) {
+    TVM_FFI_CORE_THROW(TypeError) << "global `" << name << "` must be an ffi.Function, got "
+                                  << (func == nullptr ? std::string("None")
+                                                      : TypeIndexToDisplayName(type_index));
+  }
+  legacy::GlobalRegistry::Get().Set(std::move(name),
+                                    legacy::ObjectPtr<legacy::Object>::BorrowHandle(func),
+                                    allow_override, std::move(doc), std::move(metadata), flags);
+}
+
+TVMFFIObjectHandle GlobalFunctionFind(std::string_view name) {
+  return legacy::GlobalRegistry::Get().Find(name).release_handle();
+}
+
+}  // namespace core
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,25 +1,31 @@
 // Library-internal entry points of function.cc used by the C API.
-#ifndef TVMFFI_CORE_FUNCTION_INTERNAL_H_
-#define TVMFFI_CORE_FUNCTION_INTERNAL_H_
+#ifndef TVM_FFI_CORE_FUNCTION_INTERNAL_H_
+#define TVM_FFI_CORE_FUNCTION_INTERNAL_H_
 
+#include <tvm/ffi/c_api.h>
+
+#include <cstdint>
 #include <string>
 #include <string_view>
 
-#include <tvmffi/object.h>
-
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
-// A Function around a C safe-call (TVMFFIFunctionCreate semantics).
-ObjectPtr<Object> MakeCFunction(void* self, TVMFFISafeCallType safe_call,
-                                void (*deleter)(void*));
-// Registers `func` (must be an ffi.Function) under `name`.
-void GlobalFunctionSet(std::string name, ObjectPtr<Object> func, bool allow_override,
+// A new reference to a Function around a C safe-call (TVMFFIFunctionCreate
+// semantics).
+TVMFFIObjectHandle MakeCFunction(void* self, TVMFFISafeCallType safe_call,
+                                 void (*deleter)(void*));
+// Registers `func` (borrowed; must be an ffi.Function) under `name`.
+void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_override,
                        std::string doc, std::string metadata, int64_t flags);
-// Null when not registered.
-ObjectPtr<Object> GlobalFunctionFind(std::string_view name);
+// A new reference to the global `name`; NULL when not registered.
+TVMFFIObjectHandle GlobalFunctionFind(std::string_view name);
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_FUNCTION_INTERNAL_H_
+#endif  // TVM_FFI_CORE_FUNCTION_INTERNAL_H_

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <mutex>
 
-#include <tvmffi/error.h>
+#include "error_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 namespace {
@@ -25,7 +27,8 @@ std::atomic<void*>& AsAtomic(void** addr) {
 
 int HandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   if (handle_addr == nullptr || init_func == nullptr) {
-    TVMFFI_THROW(ValueError) << "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL";
+    TVM_FFI_CORE_THROW(ValueError)
+        << "TVMFFIHandleInitOnce: handle_addr and init_func must not be NULL";
   }
   if (AsAtomic(handle_addr).load(std::memory_order_acquire) != nullptr) return 0;
   std::lock_guard<std::mutex> lock(InitMutex());
@@ -34,7 +37,8 @@ int HandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   int rc = init_func(&result);
   if (rc != 0) return rc;
   if (result == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIHandleInitOnce: init_func succeeded but produced NULL";
+    TVM_FFI_CORE_THROW(RuntimeError)
+        << "TVMFFIHandleInitOnce: init_func succeeded but produced NULL";
   }
   AsAtomic(handle_addr).store(result, std::memory_order_release);
   return 0;
@@ -42,7 +46,7 @@ int HandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
 
 int HandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
   if (handle_addr == nullptr || deinit_func == nullptr) {
-    TVMFFI_THROW(ValueError)
+    TVM_FFI_CORE_THROW(ValueError)
         << "TVMFFIHandleDeinitOnce: handle_addr and deinit_func must not be NULL";
   }
   void* old = AsAtomic(handle_addr).exchange(nullptr, std::memory_order_acq_rel);
@@ -50,4 +54,6 @@ int HandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
 }
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

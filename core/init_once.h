@@ -1,9 +1,11 @@
 // One-time initialisation of a handle (TVMFFIHandleInitOnce /
 // TVMFFIHandleDeinitOnce).  Library-internal.
-#ifndef TVMFFI_CORE_INIT_ONCE_H_
-#define TVMFFI_CORE_INIT_ONCE_H_
+#ifndef TVM_FFI_CORE_INIT_ONCE_H_
+#define TVM_FFI_CORE_INIT_ONCE_H_
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // init_func and deinit_func are C functions: a non-zero return (error in the
@@ -13,6 +15,8 @@ int HandleInitOnce(void** handle_addr, int (*init_func)(void** result));
 int HandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle));
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_INIT_ONCE_H_
+#endif  // TVM_FFI_CORE_INIT_ONCE_H_

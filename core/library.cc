@@ -15,6 +15,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 
 namespace {
 

@@ -14,6 +14,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 
 namespace {
 
@@ -250,12 +252,6 @@ TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) 
   TVMFFIObjectHandle h = found->handle();
   import_lookups_.emplace(name, std::move(*found));
   return h;
-}
-
-bool IsCoreLibraryModule(const TVMFFIObject* obj) {
-  return obj != nullptr && obj->type_index == kTVMFFIModule &&
-         TVM_FFI_OBJECT_DELETER(const_cast<TVMFFIObject*>(obj)) ==
-             &detail::ObjectDeleter<LibraryModuleObj>;
 }
 
 LibraryModuleObj* AsLibraryModule(const Module& ref) {
@@ -551,3 +547,19 @@ const bool kModuleFinal = RunAtLoad([] {
 
 }  // namespace core
 }  // namespace tvmffi
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
+
+bool IsCoreLibraryModule(const TVMFFIObject* obj) {
+  return obj != nullptr && obj->type_index == kTVMFFIModule &&
+         TVM_FFI_OBJECT_DELETER(const_cast<TVMFFIObject*>(obj)) ==
+             &::tvmffi::core::detail::ObjectDeleter<::tvmffi::core::LibraryModuleObj>;
+}
+
+}  // namespace core
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -27,6 +27,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 const TVMFFITypeInfo* InfoOf(int32_t type_index) {

@@ -1,11 +1,15 @@
 // Opaque objects: ffi.OpaquePyObject.
 #include "opaque.h"
 
-#include <tvmffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
 
-namespace tvmffi {
+#include "error_internal.h"
+
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
-
 namespace {
 
 // layout = { TVMFFIObject, TVMFFIOpaqueObjectCell }, then the deleter.
@@ -16,7 +20,8 @@ class OpaqueObj : public Object {
   ~OpaqueObj() {
     if (deleter_ != nullptr) deleter_(cell.handle);
   }
-  TVMFFI_DECLARE_STATIC_TYPE(OpaqueObj, kTVMFFIOpaquePyObject, "ffi.OpaquePyObject")
+  static constexpr const int32_t _type_index = kTVMFFIOpaquePyObject;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC("ffi.OpaquePyObject", OpaqueObj, Object);
 
  private:
   void (*deleter_)(void*);
@@ -24,14 +29,16 @@ class OpaqueObj : public Object {
 
 }  // namespace
 
-ObjectPtr<Object> MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
-  if (type_index != OpaqueObj::kStaticTypeIndex) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIObjectCreateOpaque: type_index must be "
-                               << OpaqueObj::kStaticTypeIndex << " (" << OpaqueObj::kTypeKey
-                               << "), got " << type_index;
+TVMFFIObjectHandle MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*)) {
+  if (type_index != OpaqueObj::_type_index) {
+    TVM_FFI_CORE_THROW(RuntimeError)
+        << "TVMFFIObjectCreateOpaque: type_index must be " << OpaqueObj::_type_index << " ("
+        << OpaqueObj::_type_key << "), got " << type_index;
   }
-  return ObjectPtr<Object>(MakeObject<OpaqueObj>(handle, deleter));
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<OpaqueObj>(handle, deleter));
 }
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,18 +1,22 @@
 // Opaque objects (ffi.OpaquePyObject): a foreign handle and its release
 // function.  Library-internal.
-#ifndef TVMFFI_CORE_OPAQUE_H_
-#define TVMFFI_CORE_OPAQUE_H_
+#ifndef TVM_FFI_CORE_OPAQUE_H_
+#define TVM_FFI_CORE_OPAQUE_H_
 
-#include <tvmffi/object.h>
+#include <tvm/ffi/c_api.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
-// TVMFFIObjectCreateOpaque: `deleter(handle)` runs when the object dies.
-// RuntimeError unless type_index is kTVMFFIOpaquePyObject.
-ObjectPtr<Object> MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*));
+// TVMFFIObjectCreateOpaque: a new reference to an object whose death runs
+// `deleter(handle)`.  RuntimeError unless type_index is kTVMFFIOpaquePyObject.
+TVMFFIObjectHandle MakeOpaqueObject(void* handle, int32_t type_index, void (*deleter)(void*));
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_OPAQUE_H_
+#endif  // TVM_FFI_CORE_OPAQUE_H_

@@ -26,6 +26,8 @@
 
 namespace tvmffi {
 namespace core {
+// The internals already moved to tvm::ffi::details::core (issue 19).
+using namespace ::tvm::ffi::detail::core;
 namespace {
 
 // The comparison class of a value: both spellings of str and of bytes are one

@@ -6,8 +6,20 @@
 #include "dtype_internal.h"
 #include "tensor_internal.h"
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
+// Still on the older C++ layer (issue 19).
+namespace legacy = ::tvmffi::core;
+using legacy::IsContiguousLayout;
+using legacy::IsDirectAddressDevice;
+using legacy::MakeObjectWithExtra;
+using legacy::Object;
+using legacy::ObjectPtr;
+using legacy::Tensor;
+using legacy::TensorObj;
+using legacy::TypeIndexToDisplayName;
 namespace {
 
 // DLPack version written into exported versioned tensors.
@@ -63,7 +75,7 @@ static_assert(sizeof(LibTensorObj) % alignof(int64_t) == 0, "trailing dims stay 
 bool IsLibTensor(TVMFFIObjectHandle h) {
   const TVMFFIObject* header = static_cast<const TVMFFIObject*>(h);
   return header->type_index == kTVMFFITensor &&
-         TVM_FFI_OBJECT_DELETER(header) == &detail::ObjectDeleter<LibTensorObj>;
+         TVM_FFI_OBJECT_DELETER(header) == &legacy::detail::ObjectDeleter<LibTensorObj>;
 }
 
 std::string FormatDims(const int64_t* dims, int32_t n) {
@@ -207,14 +219,14 @@ void DeleteExportedVersioned(DLManagedTensorVersioned* self) {
 
 }  // namespace
 
-ObjectPtr<Object> TensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
-                                   bool require_contiguous) {
+TVMFFIObjectHandle TensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
+                                    bool require_contiguous) {
   CheckImport(from->dl_tensor, require_alignment, require_contiguous);
-  return MakeImported(from->dl_tensor, Owner::kLegacy, from, 0);
+  return MakeImported(from->dl_tensor, Owner::kLegacy, from, 0).release_handle();
 }
 
-ObjectPtr<Object> TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
-                                            int32_t require_alignment, bool require_contiguous) {
+TVMFFIObjectHandle TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
+                                             int32_t require_alignment, bool require_contiguous) {
   // Only the fields up to `flags` are known for other major versions.
   if (from->version.major != kExportDLPackMajor) {
     TVMFFI_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
@@ -228,7 +240,7 @@ ObjectPtr<Object> TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
   }
   CheckImport(from->dl_tensor, require_alignment, require_contiguous);
   uint64_t kept = from->flags & (DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED);
-  return MakeImported(from->dl_tensor, Owner::kVersioned, from, kept);
+  return MakeImported(from->dl_tensor, Owner::kVersioned, from, kept).release_handle();
 }
 
 DLManagedTensor* TensorToDLPack(TVMFFIObjectHandle tensor) {
@@ -254,7 +266,8 @@ DLManagedTensorVersioned* TensorToDLPackVersioned(TVMFFIObjectHandle tensor) {
   return out;
 }
 
-ObjectPtr<Object> TensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype) {
+TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
+                                          const DLTensor* prototype) {
   const char* func = "TVMFFITensorCreateUnsafeView";
   if (source == nullptr) TVMFFI_THROW(ValueError) << func << ": source must not be NULL";
   if (prototype == nullptr) TVMFFI_THROW(ValueError) << func << ": prototype must not be NULL";
@@ -284,7 +297,7 @@ ObjectPtr<Object> TensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTens
   }
   obj->dl_tensor.shape = dims;
   obj->dl_tensor.strides = dims + n;
-  return obj;
+  return obj.release_handle();
 }
 
 uint64_t TensorDLPackFlags(TVMFFIObjectHandle tensor) {
@@ -299,4 +312,6 @@ TVMFFI_REGISTER_GLOBAL("ffi.TensorIsReadOnly", [](Tensor t) {
 });
 
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

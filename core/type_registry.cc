@@ -14,9 +14,19 @@
 #include <tvmffi/error.h>
 #include <tvmffi/string.h>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 namespace type_registry {
+
+// Still on the older C++ layer (issue 19): its values and string helpers.
+using ::tvmffi::core::Any;
+using ::tvmffi::core::AnyView;
+using ::tvmffi::core::ByteArrayToString;
+using ::tvmffi::core::CheckByteArray;
+using ::tvmffi::core::TypeIndexToDisplayName;
+
 namespace {
 
 // Capacity of the index space: kNumChunks chunks of kChunkSize entry slots.
@@ -556,4 +566,6 @@ const TVMFFITypeAttrColumn* GetAttrColumn(const std::string& name) noexcept {
 
 }  // namespace type_registry
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,6 +1,6 @@
 // The type registry: keys, indices, ancestry, fields, methods, metadata, attributes.
-#ifndef TVMFFI_CORE_TYPE_REGISTRY_H_
-#define TVMFFI_CORE_TYPE_REGISTRY_H_
+#ifndef TVM_FFI_CORE_TYPE_REGISTRY_H_
+#define TVM_FFI_CORE_TYPE_REGISTRY_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace tvmffi {
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace core {
 
 // All functions are thread-safe (one mutex around mutation; entries never
@@ -66,6 +68,8 @@ inline void CheckUsableValue(const TVMFFIAny& v, const char* what) {
 
 }  // namespace type_registry
 }  // namespace core
-}  // namespace tvmffi
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_TYPE_REGISTRY_H_
+#endif  // TVM_FFI_CORE_TYPE_REGISTRY_H_

@@ -261,7 +261,7 @@ def test_library_frames_show_source_file_and_line():
     assert all(line > 0 for _, _, line in lib), lib
     innermost = frames[-1]
     assert re.search(r"(^|/)core/dtype\.cc$", innermost[1]), frames
-    assert innermost[0].startswith("tvmffi::core::dtype::"), frames
+    assert innermost[0].startswith("tvm::ffi::detail::core::dtype::"), frames
     # The line is the one that raises: it names the unknown dtype.
     src = libinfo.find_source_dir()
     if src is not None:
@@ -316,5 +316,5 @@ def test_without_libdw_frames_are_named_from_the_symbol_tables(kernel_lib, tmp_p
                                for part in res.stdout.split("--\n")]
     assert kernel_rows == [[name, kernel_lib, "0"] for name in LEVELS]
     [[name, filename, line]] = dtype_rows
-    assert name == "tvmffi::core::dtype::(anonymous namespace)::ThrowUnknown(...)"
+    assert name == "tvm::ffi::detail::core::dtype::(anonymous namespace)::ThrowUnknown(...)"
     assert os.path.basename(filename) == "libtvm_ffi.so" and line == "0"

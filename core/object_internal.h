@@ -1,0 +1,40 @@
+// Objects, library-internal side: the reference counting behind
+// TVMFFIObjectIncRef/DecRef (a death nested too deep on one thread is
+// deferred, so freeing a long chain cannot overflow the stack) and the names
+// of type indices in messages.
+//
+// Transitional (issue 19): the implementations are still those of the older
+// C++ layer's header; these are the names the C API files use, and the
+// bodies move here when that layer is retired.
+#ifndef TVM_FFI_CORE_OBJECT_INTERNAL_H_
+#define TVM_FFI_CORE_OBJECT_INTERNAL_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <string>
+
+#include <tvmffi/any.h>
+#include <tvmffi/object.h>
+
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace core {
+
+// One more strong reference (the caller holds one).
+inline void ObjectIncRef(TVMFFIObject* obj) { ::tvmffi::core::Object::IncRef(obj); }
+// One strong reference less; the last one destroys the object.
+inline void ObjectDecRef(TVMFFIObject* obj) { ::tvmffi::core::Object::DecRef(obj); }
+
+// The name of a type index as error messages show it ("int", "str",
+// "ffi.Array", ...).
+inline std::string TypeIndexToDisplayName(int32_t type_index) {
+  return ::tvmffi::core::TypeIndexToDisplayName(type_index);
+}
+
+}  // namespace core
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
+
+#endif  // TVM_FFI_CORE_OBJECT_INTERNAL_H_
