@@ -68,7 +68,7 @@ except ValueError as e:
     frame = traceback.extract_tb(e.__traceback__)[-1]
 print(f"innermost frame: {frame.filename}, line {frame.lineno}, in {frame.name}")
 assert frame.filename == "core/dtype.cc" and frame.lineno > 0, frame
-assert frame.name.startswith("tvmffi::core::dtype::") and len(frame.name) <= 128, frame.name
+assert frame.name.startswith("tvm::ffi::detail::core::dtype::") and len(frame.name) <= 128, frame.name
 EOF
 
 CONFIG="$WORK/venv-wheel/bin/tvm-ffi-config"
