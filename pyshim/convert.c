@@ -535,8 +535,10 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   }
 }
 
-int tvmffi_py_to_owned_any_in(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
-                              tvmffi_py_temps *outer) {
+/* Both entry points below (inlined into each: the callback return path
+ * takes the one without an outer state). */
+static inline int to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                               tvmffi_py_temps *outer) {
   tvmffi_py_temps temps;
   TVMFFIAny view;
   int rc;
@@ -557,7 +559,12 @@ int tvmffi_py_to_owned_any_in(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out
 }
 
 int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
-  return tvmffi_py_to_owned_any_in(st, obj, out, NULL);
+  return to_owned_any(st, obj, out, NULL);
+}
+
+int tvmffi_py_to_owned_any_in(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                              tvmffi_py_temps *outer) {
+  return to_owned_any(st, obj, out, outer);
 }
 
 /* ---- FFI -> Python ----------------------------------------------------------- */

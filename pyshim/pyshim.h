@@ -302,8 +302,6 @@ typedef struct tvmffi_py_temps {
   TVMFFIObjectHandle *temps;
   Py_ssize_t num_temps;
   Py_ssize_t cap_temps;
-  /* The state of the call this one is nested in, or NULL (this one is it). */
-  struct tvmffi_py_temps *root;
   /* The DLPack C exchange API of the first argument converted through one
    * (NULL: none), and the stream its producer reported for the first
    * non-CPU such tensor (stream_device_type -1: none). */
@@ -311,6 +309,8 @@ typedef struct tvmffi_py_temps {
   int32_t stream_device_type;
   int32_t stream_device_id;
   void *stream;
+  /* The state of the call this one is nested in, or NULL (this one is it). */
+  struct tvmffi_py_temps *root;
   /* In a root: the exchange API of the last tensor, or container carrying
    * one, met inside a nested conversion (the call's API when no argument
    * itself had one). */
@@ -495,6 +495,12 @@ static inline void tvmffi_py_set_small(TVMFFIAny *out, int32_t type_index, const
   memcpy(out->v_bytes, &word, sizeof(word));
 }
 
+/* tensor_input.c (declared here for tvmffi_py_arg_to_any below): a call
+ * argument through the exchange API api.  0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj,
+                                               const DLPackExchangeAPI *api, TVMFFIAny *out,
+                                               tvmffi_py_temps *temps);
+
 /*
  * The conversions of the most common call arguments and results, inline so
  * that Function_vectorcall makes no call into convert.c for them.  Both fall
@@ -534,6 +540,12 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
       return 0;
     }
     /* Never initialised: the general path raises the ValueError. */
+  }
+  /* The last type seen with a DLPack C exchange API (torch.Tensor): what
+   * tvmffi_py_to_any does for it after its exact-type checks, none of which
+   * such a type can pass. */
+  if (__builtin_expect(tp == st->argtype.exchange_type, 0)) {
+    return tvmffi_py_exchange_to_any(st, obj, st->argtype.exchange_api, out, temps);
   }
   return tvmffi_py_to_any(st, obj, out, temps);
 }
@@ -701,11 +713,9 @@ TVMFFI_PY_HIDDEN void tvmffi_py_tensor_clear(tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_arg(tvmffi_py_state *st, PyObject *obj,
                                           const tvmffi_py_type_record *rec, TVMFFIAny *out,
                                           tvmffi_py_temps *temps);
-/* A call argument through the exchange API api (convert.c calls it directly
- * for the last type seen with one).  0, or -1 with an error. */
-TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj,
-                                               const DLPackExchangeAPI *api, TVMFFIAny *out,
-                                               tvmffi_py_temps *temps);
+/* tvmffi_py_exchange_to_any (above): a call argument through an exchange
+ * API, which convert.c and tvmffi_py_arg_to_any call directly for the last
+ * type seen with one. */
 /* Consumes a DLPack capsule into a new tensor reference: 0, or -1 with an error. */
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject *cap,
                                                    int32_t align, int contiguous,
