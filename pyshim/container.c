@@ -72,11 +72,12 @@ static py_array *array_alloc(Py_ssize_t n) {
  * becomes an ffi.String, an object gains a reference).  `hold`: the item is
  * borrowed from a list, which Python code run by the conversion could
  * change, so hold a reference meanwhile. */
-static int item_to_owned(tvmffi_py_state *st, PyObject *item, int hold, TVMFFIAny *out) {
+static int item_to_owned(tvmffi_py_state *st, PyObject *item, int hold, tvmffi_py_temps *outer,
+                         TVMFFIAny *out) {
   tvmffi_py_temps temps;
   TVMFFIAny view;
   int rc;
-  tvmffi_py_temps_init(&temps);
+  tvmffi_py_temps_init_nested(&temps, outer);
   if (hold) Py_INCREF(item);
   rc = tvmffi_py_to_any(st, item, &view, &temps);
   if (hold) Py_DECREF(item);
@@ -122,7 +123,8 @@ static Py_ssize_t fill_int_run(PyObject *seq, int is_list, Py_ssize_t first, Py_
   return i;
 }
 
-int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq, TVMFFIObjectHandle *out) {
+int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq, tvmffi_py_temps *outer,
+                             TVMFFIObjectHandle *out) {
   int is_list = PyList_CheckExact(seq);
   Py_ssize_t n = is_list ? PyList_Size(seq) : PyTuple_Size(seq), i = 0;
   py_array *a;
@@ -143,7 +145,7 @@ int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq, TVMFFIObjectHan
       slot->type_index = kTVMFFIFloat;
       slot->zero_padding = 0;
       slot->v_float64 = PyFloat_AsDouble(item);
-    } else if (item_to_owned(st, item, is_list, slot) != 0) {
+    } else if (item_to_owned(st, item, is_list, outer, slot) != 0) {
       goto fail;
     }
     a->cell.size = ++i;
@@ -662,7 +664,7 @@ static int ArrayBase_init(PyObject *self, PyObject *args, PyObject *kwds) {
   if (parse_one_optional(args, kwds, "|O:Array", "input_list", &input) != 0) return -1;
   seq = as_list_or_tuple(input);
   if (seq == NULL) return -1;
-  rc = tvmffi_py_array_from_seq(st, seq, &h);
+  rc = tvmffi_py_array_from_seq(st, seq, NULL, &h);
   Py_DECREF(seq);
   if (rc != 0) return -1;
   install_handle(self, h);
@@ -717,7 +719,7 @@ static int ListBase_init(PyObject *self, PyObject *args, PyObject *kwds) {
   if (parse_one_optional(args, kwds, "|O:List", "input_list", &input) != 0) return -1;
   seq = as_list_or_tuple(input);
   if (seq == NULL) return -1;
-  rc = tvmffi_py_call_with_tuple(st, f, seq, &result);
+  rc = tvmffi_py_call_with_tuple(st, f, seq, NULL, &result);
   Py_DECREF(seq);
   if (rc != 0) return -1;
   install_handle(self, result.v_obj);

@@ -187,7 +187,7 @@ static int converts_without_python_code(PyObject *obj) {
  * are held by a new reference while converted, and indices are re-checked, so
  * a list changed meanwhile cannot crash the conversion. */
 int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f, PyObject *seq,
-                              TVMFFIAny *result) {
+                              tvmffi_py_temps *outer, TVMFFIAny *result) {
   int is_list = PyList_CheckExact(seq);
   Py_ssize_t n = is_list ? PyList_Size(seq) : PyTuple_Size(seq), i;
   TVMFFIAny inline_args[TVMFFI_PY_INLINE_ARGS];
@@ -206,7 +206,7 @@ int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f, PyObjec
       return -1;
     }
   }
-  tvmffi_py_temps_init(&inner);
+  tvmffi_py_temps_init_nested(&inner, outer);
   for (i = 0; i < n; ++i) {
     PyObject *item = is_list ? PyList_GetItem(seq, i) : PyTuple_GetItem(seq, i);
     int crc;
@@ -298,7 +298,7 @@ static int sequence_to_array(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   } else {
     seq = PySequence_Tuple(obj); /* subclasses may override item access */
   }
-  rc = seq == NULL ? -1 : tvmffi_py_array_from_seq(st, seq, &h);
+  rc = seq == NULL ? -1 : tvmffi_py_array_from_seq(st, seq, temps, &h);
   Py_XDECREF(seq);
   nesting_leave(&frame);
   if (rc != 0) return -1;
@@ -312,7 +312,7 @@ static int dict_to_map(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   nesting_frame frame;
   int rc;
   if (nesting_enter(&frame, obj) != 0) return -1;
-  rc = tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, out);
+  rc = tvmffi_py_map_from_mapping(st, TVMFFI_PY_G_MAP, obj, temps, out);
   nesting_leave(&frame);
   if (rc != 0) return -1;
   return tvmffi_py_temps_add(temps, out->v_obj);
@@ -427,12 +427,13 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   }
   if (tp == &PyTuple_Type || tp == &PyList_Type) return sequence_to_array(st, obj, out, temps);
   if (tp == &PyDict_Type) return dict_to_map(st, obj, out, temps);
-  if (tp == st->tensor.ndarray_type) {
-    return tvmffi_py_tensor_to_any(st, obj, out, temps) < 0 ? -1 : 0;
+  /* Shortcuts to two records of argtype.c: numpy.ndarray, and the last
+   * type seen with a DLPack C exchange API (torch.Tensor); tensor_input.c. */
+  if (tp == st->argtype.ndarray_type) {
+    return tvmffi_py_tensor_arg(st, obj, st->argtype.ndarray, out, temps);
   }
-  /* The last type seen with a DLPack C exchange API (torch.Tensor): exchange.c. */
-  if (tp == st->tensor.exchange_type) {
-    return tvmffi_py_exchange_to_any(st, obj, st->tensor.exchange_api, out, temps);
+  if (tp == st->argtype.exchange_type) {
+    return tvmffi_py_exchange_to_any(st, obj, st->argtype.exchange_api, out, temps);
   }
 
   if (tp == st->rvalue_ref_type) return tvmffi_py_rvalue_ref_to_any(obj, out);
@@ -444,7 +445,8 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
      * passes it on as a top-level one does (pyshim.h). */
     if (tvmffi_py_is_container_index(out->type_index) && TVMFFI_PY_IS_CONTAINER(st, obj) &&
         ((tvmffi_py_container *)obj)->exchange != NULL) {
-      st->tensor.nested_exchange = ((tvmffi_py_container *)obj)->exchange;
+      (temps->root != NULL ? temps->root : temps)->nested_exchange =
+          ((tvmffi_py_container *)obj)->exchange;
     }
     return 0;
   }
@@ -490,13 +492,11 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
     }
   }
 
-  /* numpy arrays and other DLPack producers: a tensor, without a copy (tensor.c). */
-  found = tvmffi_py_tensor_to_any(st, obj, out, temps);
-  if (found != 0) return found < 0 ? -1 : 0;
-
-  /* Rows read off the class: __tvm_ffi_object__, numpy.bool_, numpy dtypes,
-   * __cuda_stream__, __tvm_ffi_int__ ... (protocols.c). */
-  found = tvmffi_py_protocol_to_any(st, obj, out, temps);
+  /* Rows read off the class, by its record (argtype.c): tensors (numpy
+   * arrays, the DLPack C exchange API, __dlpack__; tensor_input.c),
+   * __tvm_ffi_object__, numpy.bool_, numpy dtypes, __cuda_stream__,
+   * __tvm_ffi_int__ ... */
+  found = tvmffi_py_argtype_to_any(st, obj, out, temps);
   if (found != 0) return found < 0 ? -1 : 0;
 
   if (PyTuple_Check(obj) || PyList_Check(obj)) return sequence_to_array(st, obj, out, temps);
@@ -535,7 +535,10 @@ int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   }
 }
 
-int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
+/* Both entry points below (inlined into each: the callback return path
+ * takes the one without an outer state). */
+static inline int to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                               tvmffi_py_temps *outer) {
   tvmffi_py_temps temps;
   TVMFFIAny view;
   int rc;
@@ -544,7 +547,7 @@ int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
     memset(out, 0, sizeof(*out));
     return 0;
   }
-  tvmffi_py_temps_init(&temps);
+  tvmffi_py_temps_init_nested(&temps, outer);
   rc = tvmffi_py_to_any(st, obj, &view, &temps);
   if (rc == 0) {
     memset(out, 0, sizeof(*out));
@@ -553,6 +556,15 @@ int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
   }
   tvmffi_py_temps_release(&temps);
   return rc;
+}
+
+int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out) {
+  return to_owned_any(st, obj, out, NULL);
+}
+
+int tvmffi_py_to_owned_any_in(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                              tvmffi_py_temps *outer) {
+  return to_owned_any(st, obj, out, outer);
 }
 
 /* ---- FFI -> Python ----------------------------------------------------------- */

@@ -8,8 +8,8 @@
  * What is trusted is checked in tvmffi_py_exchange_lookup.  With it:
  *
  * - call arguments and from_dlpack take the tensor through
- *   managed_tensor_from_py_object_no_sync (dlpack.c finds the table, once
- *   per type; convert.c sends the last such type straight here);
+ *   managed_tensor_from_py_object_no_sync (tensor_input.c; the table is
+ *   looked up here once per type, for the type's record in argtype.c);
  * - a call that got such tensors runs with the producer's current stream
  *   (current_work_stream, for the first non-CPU tensor) and its tensor
  *   allocator installed in the FFI environment, both restored afterwards;
@@ -144,80 +144,6 @@ int tvmffi_py_exchange_lookup(tvmffi_py_state *st, PyTypeObject *tp, const DLPac
   }
   *owner = attr;
   return 1;
-}
-
-/* ---- tensors in ---------------------------------------------------------------------- */
-
-/* After a producer function returned non-zero: its Python error, or one
- * saying it gave none. */
-static void producer_failed(PyObject *obj, const char *what) {
-  PyObject *name;
-  if (PyErr_Occurred()) return;
-  name = type_name_of(Py_TYPE(obj));
-  if (name == NULL) return;
-  PyErr_Format(PyExc_BufferError, "%s of the DLPack C exchange API of class %U failed", what,
-               name);
-  Py_DECREF(name);
-}
-
-/* A new DLManagedTensorVersioned for obj from the producer, or NULL with an error. */
-static DLManagedTensorVersioned *managed_from_producer(PyObject *obj,
-                                                       const DLPackExchangeAPI *api) {
-  DLManagedTensorVersioned *mt = NULL;
-  if (api->managed_tensor_from_py_object_no_sync(obj, &mt) != 0 || mt == NULL) {
-    if (mt != NULL && mt->deleter != NULL) mt->deleter(mt);
-    producer_failed(obj, "managed_tensor_from_py_object_no_sync");
-    return NULL;
-  }
-  return mt;
-}
-
-/* Wraps mt in a tensor (steals mt either way). */
-static int tensor_of_managed(tvmffi_py_state *st, DLManagedTensorVersioned *mt, int32_t align,
-                             int contiguous, TVMFFIObjectHandle *out) {
-  int rc = TVMFFITensorFromDLPackVersioned(mt, align, contiguous, out);
-  if (rc != 0) {
-    if (mt->deleter != NULL) mt->deleter(mt);
-    tvmffi_py_raise_from_ffi(st, rc);
-    return -1;
-  }
-  return 0;
-}
-
-int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj, const DLPackExchangeAPI *api,
-                              TVMFFIAny *out, tvmffi_py_temps *temps) {
-  DLManagedTensorVersioned *mt = managed_from_producer(obj, api);
-  DLDevice device;
-  TVMFFIObjectHandle h;
-  if (mt == NULL) return -1;
-  device = mt->dl_tensor.device;
-  if (tensor_of_managed(st, mt, 0, 0, &h) != 0) return -1;
-  out->type_index = kTVMFFITensor;
-  out->zero_padding = 0;
-  out->v_obj = (TVMFFIObject *)h;
-  if (tvmffi_py_temps_add(temps, h) != 0) return -1;
-  if (temps->exchange == NULL) temps->exchange = api;
-  st->tensor.nested_exchange = api;
-  /* The stream the producer works on, for the first non-CPU tensor. */
-  if (device.device_type != kDLCPU && temps->stream_device_type == -1 &&
-      api->current_work_stream != NULL) {
-    void *stream = NULL;
-    if (api->current_work_stream(device.device_type, device.device_id, &stream) != 0) {
-      producer_failed(obj, "current_work_stream");
-      return -1;
-    }
-    temps->stream_device_type = (int32_t)device.device_type;
-    temps->stream_device_id = device.device_id;
-    temps->stream = stream;
-  }
-  return 0;
-}
-
-int tvmffi_py_exchange_to_tensor(tvmffi_py_state *st, PyObject *obj, const DLPackExchangeAPI *api,
-                                 int32_t align, int contiguous, TVMFFIObjectHandle *out) {
-  DLManagedTensorVersioned *mt = managed_from_producer(obj, api);
-  if (mt == NULL) return -1;
-  return tensor_of_managed(st, mt, align, contiguous, out);
 }
 
 /* ---- the call ------------------------------------------------------------------------ */

@@ -668,7 +668,7 @@ static PyObject *Map_reduce(PyObject *self, PyObject *unused) {
 /* ---- construction ------------------------------------------------------------------------ */
 
 int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, PyObject *mapping,
-                               TVMFFIAny *out) {
+                               tvmffi_py_temps *outer, TVMFFIAny *out) {
   TVMFFIObjectHandle f = tvmffi_py_global(st, which);
   PyObject *flat, *pairs = NULL;
   Py_ssize_t n, i;
@@ -710,7 +710,7 @@ int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, PyObject *mapping
     Py_DECREF(pairs);
   }
   if (flat == NULL) return -1;
-  rc = tvmffi_py_call_with_tuple(st, f, flat, out);
+  rc = tvmffi_py_call_with_tuple(st, f, flat, outer, out);
   Py_DECREF(flat);
   return rc;
 }
@@ -721,7 +721,7 @@ static int map_init(PyObject *self, PyObject *args, PyObject *kwds, int which, c
   TVMFFIAny v;
   TVMFFIObjectHandle old;
   if (!PyArg_ParseTupleAndKeywords(args, kwds, fmt, kwlist, &input)) return -1;
-  if (tvmffi_py_map_from_mapping(((tvmffi_py_object *)self)->state, which, input, &v) != 0) {
+  if (tvmffi_py_map_from_mapping(((tvmffi_py_object *)self)->state, which, input, NULL, &v) != 0) {
     return -1;
   }
   old = ((tvmffi_py_object *)self)->handle;

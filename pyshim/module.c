@@ -7,14 +7,18 @@
  *   object.c    core.Object, the class table, reflection (_type_info, _field_get ...)
  *   function.c  core.Function, the global function registry
  *   convert.c   Python values <-> FFI values, the convert-call-release loop
+ *   argtype.c   what a Python class offers to argument conversion: one cached
+ *               record per class, its kind (TVMFFI_PY_KIND_*), the protocol rows
  *   container.c Array / List protocols (core.SeqBase, ArrayBase, ListBase)
  *   map.c       Map / Dict protocols (core.MapBase, DictBase, views, iterator)
  *   device.c    core.Device, core.DataType
  *   error.c     FFI errors <-> Python exceptions
  *   callback.c  Python callables as FFI functions, ffi.OpaquePyObject, exit
  *   tensor.c    core.Tensor, its DLPack export, from_dlpack
- *   dlpack.c    DLPack capsules and producers as tensors
- *   numpy.c     numpy arrays as tensors without a capsule
+ *   tensor_input.c  Python values as tensors: DLPack capsules and __dlpack__,
+ *               numpy arrays without a capsule, the DLPack C exchange API
+ *   exchange.c  the DLPack C exchange API: the checked table, stream and
+ *               allocator around a call, tensors back out; DLTensorTestWrapper
  *   property.c  core.FFIProperty (field descriptor), _alloc_type_index, MISSING, KWARGS
  */
 #include "pyshim.h"
@@ -170,7 +174,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   Py_VISIT(st->c_void_p);
   {
     int r = tvmffi_py_tensor_traverse(st, visit, arg);
-    if (r == 0) r = tvmffi_py_protocol_traverse(st, visit, arg);
+    if (r == 0) r = tvmffi_py_argtype_traverse(st, visit, arg);
     if (r != 0) return r;
   }
   return 0;
@@ -210,7 +214,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->device_cls);
   Py_CLEAR(st->c_void_p);
   tvmffi_py_tensor_clear(st);
-  tvmffi_py_protocol_clear(st);
+  tvmffi_py_argtype_clear(st);
   Py_CLEAR(st->str_ffi_error);
   Py_CLEAR(st->str_value);
   Py_CLEAR(st->str_dtype_slot);

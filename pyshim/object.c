@@ -764,7 +764,8 @@ static PyObject *mod_init_handle_from_iterable(PyObject *module, PyObject *const
     tuple = PySequence_Tuple(args[2]);
   }
   if (tuple == NULL) return NULL;
-  rc = tvmffi_py_call_with_tuple(st, ((tvmffi_py_object *)args[1])->handle, tuple, &result);
+  rc = tvmffi_py_call_with_tuple(st, ((tvmffi_py_object *)args[1])->handle, tuple, NULL,
+                                 &result);
   Py_DECREF(tuple);
   if (rc != 0) return NULL;
   if (result.type_index < kTVMFFIStaticObjectBegin) {

@@ -30,55 +30,77 @@
 #define TVMFFI_PY_HIDDEN
 #endif
 
-/* tensor.c's part of the module state, visited and cleared by
- * tvmffi_py_tensor_traverse/clear.  Owned references; NULL = unset or free. */
+/* tensor.c's part of the module state (and tensor_input.c's numpy cache),
+ * visited and cleared by tvmffi_py_tensor_traverse/clear.  Owned
+ * references; NULL = unset or free. */
 #define TVMFFI_PY_TENSOR_CACHE 16
 typedef struct {
   PyTypeObject *type;         /* core.Tensor (subclass of Object, final)   */
-  PyTypeObject *ndarray_type; /* numpy.ndarray, once an array was seen     */
   PyObject *kwnames;          /* ("max_version",), to call __dlpack__      */
   PyObject *max_version;      /* (1, 3)                                    */
   PyObject *dlpack_kw[4];     /* "stream", "max_version", "dl_device", "copy" */
-  /* Python types and what tensor.c found on them (its KIND_* bits). */
-  PyTypeObject *types[TVMFFI_PY_TENSOR_CACHE];
-  unsigned char kinds[TVMFFI_PY_TENSOR_CACHE];
   /* numpy dtypes (descr objects) with their DLPack types and item sizes. */
   PyObject *descrs[TVMFFI_PY_TENSOR_CACHE];
   DLDataType dtypes[TVMFFI_PY_TENSOR_CACHE];
   Py_ssize_t itemsizes[TVMFFI_PY_TENSOR_CACHE];
   /* numpy's array struct agreed with the buffer protocol: 1 yes, -1 no, 0 untested. */
   int ndarray_layout;
-  /* exchange.c: the DLPack C exchange API of cached types (borrowed from
-   * the capsule or class in exchange_owners, which are owned), and the last
-   * type seen with one, for convert.c's pointer compare. */
-  const DLPackExchangeAPI *exchange_apis[TVMFFI_PY_TENSOR_CACHE];
-  PyObject *exchange_owners[TVMFFI_PY_TENSOR_CACHE];
-  PyTypeObject *exchange_type;
-  const DLPackExchangeAPI *exchange_api;
   /* TVM_FFI_SKIP_DLPACK_C_EXCHANGE_API=1 at import: never use the C API. */
   int skip_exchange;
-  /* The exchange API of a tensor converted inside a list or dict argument
-   * (whose conversion has temporaries of its own); reset by every call. */
-  const DLPackExchangeAPI *nested_exchange;
-  /* Owners of exchange APIs met after the cache above was full: kept for the
-   * module's life, since returned containers keep the API pointer. */
-  PyObject *extra_exchange_owners; /* list or NULL */
 } tvmffi_py_tensor_state;
 
 #define TVMFFI_PY_OBJECT_TYPE_CACHE 4
 #define TVMFFI_PY_SMALL_STR_CACHE 64
 
-/* protocols.c's part of the module state. */
-#define TVMFFI_PY_PROTOCOL_CACHE 32
+/*
+ * argtype.c: what a Python class offers to argument conversion, one record
+ * per class, and the one vocabulary of conversion rows (the kind: which row
+ * of argtype.c's table applies to the class's instances).
+ */
+enum {
+  TVMFFI_PY_KIND_NONE = 0,      /* none: convert.c's generic rows            */
+  TVMFFI_PY_KIND_FFI_OBJECT,    /* __tvm_ffi_object__() (wins over tensors)  */
+  TVMFFI_PY_KIND_NUMPY_ARRAY,   /* exactly numpy.ndarray: a tensor           */
+  TVMFFI_PY_KIND_EXCHANGE,      /* DLPack C exchange API: a tensor           */
+  TVMFFI_PY_KIND_DLPACK,        /* __dlpack__(): a tensor                    */
+  TVMFFI_PY_KIND_NUMPY_BOOL,    /* numpy.bool_: bool                         */
+  TVMFFI_PY_KIND_CUDA_STREAM,   /* __cuda_stream__(): opaque pointer         */
+  TVMFFI_PY_KIND_OPAQUE_PTR,    /* __tvm_ffi_opaque_ptr__(): opaque pointer  */
+  TVMFFI_PY_KIND_NUMPY_DTYPE,   /* numpy.dtype: DataType                     */
+  TVMFFI_PY_KIND_DLPACK_DEVICE, /* __dlpack_device__(): Device               */
+  TVMFFI_PY_KIND_INT,           /* __tvm_ffi_int__(): int                    */
+  TVMFFI_PY_KIND_FLOAT,         /* __tvm_ffi_float__(): float                */
+  TVMFFI_PY_KIND_VALUE          /* __tvm_ffi_value__(): converted again      */
+};
+
+typedef struct {
+  PyTypeObject *type;                /* owned; NULL: a free slot                  */
+  const DLPackExchangeAPI *exchange; /* its checked exchange API, or NULL
+                                      * (borrowed from exchange_owner)          */
+  PyObject *exchange_owner;          /* owned: the capsule that holds the table  */
+  unsigned char kind;                /* TVMFFI_PY_KIND_*: the row for arguments  */
+  unsigned char dlpack;              /* defines __dlpack__ (from_dlpack, and the
+                                      * fallback when the exchange API refuses)  */
+} tvmffi_py_type_record;
+
+#define TVMFFI_PY_TYPE_CACHE 32
 #define TVMFFI_PY_VALUE_DEPTH 64
 typedef struct {
-  /* Python classes (owned) and which conversion row applies to them. */
-  PyTypeObject *types[TVMFFI_PY_PROTOCOL_CACHE];
-  unsigned char kinds[TVMFFI_PY_PROTOCOL_CACHE];
+  /* The records of the classes seen, filled in order (a full cache stops caching). */
+  tvmffi_py_type_record records[TVMFFI_PY_TYPE_CACHE];
+  /* Shortcuts into records, borrowed, for convert.c's pointer compares:
+   * numpy.ndarray, and the last class found with an exchange API (KIND_EXCHANGE). */
+  PyTypeObject *ndarray_type;
+  const tvmffi_py_type_record *ndarray;
+  PyTypeObject *exchange_type;
+  const DLPackExchangeAPI *exchange_api;
+  /* Owners of exchange APIs met after the cache was full: kept for the
+   * module's life, since returned containers keep the API pointer. */
+  PyObject *extra_exchange_owners; /* list or NULL */
   /* Borrowed: objects whose __tvm_ffi_value__ is being converted (cycles). */
   PyObject *chain[TVMFFI_PY_VALUE_DEPTH];
   int depth;
-} tvmffi_py_protocol_state;
+} tvmffi_py_argtype_state;
 
 /* Global functions the extension calls, by slot in tvmffi_py_state.globals
  * (names in module.c). */
@@ -150,10 +172,10 @@ typedef struct {
    * subclass of device_type), NULL for device_type itself. */
   PyTypeObject *device_cls;
 
-  /* core.Tensor and the DLPack argument path (tensor.c). */
+  /* core.Tensor and tensor input (tensor.c, tensor_input.c). */
   tvmffi_py_tensor_state tensor;
-  /* Conversion protocols of Python classes (protocols.c). */
-  tvmffi_py_protocol_state protocol;
+  /* What Python classes offer to argument conversion (argtype.c). */
+  tvmffi_py_argtype_state argtype;
 
   /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
   PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
@@ -263,22 +285,36 @@ typedef struct {
 } tvmffi_py_datatype;
 
 /*
- * Objects made while converting call arguments, released after the call.
- * Small calls use the inline buffers only.
+ * The conversion state of one call (or of one value converted on its own):
+ * the objects made while converting, released after the call (small calls
+ * use the inline buffer only), and what the tensors met say about the call.
+ * Every conversion function takes it explicitly; nothing of it lives in the
+ * module state, so a call made while converting (Python code run by
+ * __tvm_ffi_value__, __dlpack__ ...) has its own and leaves this one alone.
+ *
+ * A list, tuple or dict argument is converted into a container with a state
+ * of its own (its elements' temporaries die when the container is built);
+ * that state is nested: `root` points at the state of the call.
  */
 #define TVMFFI_PY_INLINE_ARGS 8
-typedef struct {
+typedef struct tvmffi_py_temps {
   TVMFFIObjectHandle inline_temps[TVMFFI_PY_INLINE_ARGS];
   TVMFFIObjectHandle *temps;
   Py_ssize_t num_temps;
   Py_ssize_t cap_temps;
-  /* exchange.c: the DLPack C exchange API of the first argument converted
-   * through one (NULL: none), and the stream its producer reported for the
-   * first non-CPU such tensor (stream_device_type -1: none). */
+  /* The DLPack C exchange API of the first argument converted through one
+   * (NULL: none), and the stream its producer reported for the first
+   * non-CPU such tensor (stream_device_type -1: none). */
   const DLPackExchangeAPI *exchange;
   int32_t stream_device_type;
   int32_t stream_device_id;
   void *stream;
+  /* The state of the call this one is nested in, or NULL (this one is it). */
+  struct tvmffi_py_temps *root;
+  /* In a root: the exchange API of the last tensor, or container carrying
+   * one, met inside a nested conversion (the call's API when no argument
+   * itself had one). */
+  const DLPackExchangeAPI *nested_exchange;
 } tvmffi_py_temps;
 
 
@@ -344,8 +380,24 @@ static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {
   t->temps = t->inline_temps;
   t->num_temps = 0;
   t->cap_temps = TVMFFI_PY_INLINE_ARGS;
+  t->root = NULL;
   t->exchange = NULL;
   t->stream_device_type = -1;
+  t->nested_exchange = NULL;
+}
+
+/* A state nested in `outer` (NULL: a root of its own). */
+static inline void tvmffi_py_temps_init_nested(tvmffi_py_temps *t, tvmffi_py_temps *outer) {
+  tvmffi_py_temps_init(t);
+  if (outer != NULL) t->root = outer->root != NULL ? outer->root : outer;
+}
+
+/* Records that a tensor (or a container) converted with state t came
+ * through exchange API api: t's own first API, and the root's nested one. */
+static inline void tvmffi_py_temps_note_exchange(tvmffi_py_temps *t,
+                                                 const DLPackExchangeAPI *api) {
+  if (t->exchange == NULL) t->exchange = api;
+  (t->root != NULL ? t->root : t)->nested_exchange = api;
 }
 
 /* convert.c */
@@ -368,14 +420,23 @@ TVMFFI_PY_HIDDEN int tvmffi_py_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFI
 /* An exact or derived str: a small string, a borrowed UTF-8 view, or (with
  * NUL bytes inside) an ffi.String owned by temps. */
 TVMFFI_PY_HIDDEN int tvmffi_py_str_to_any(PyObject *obj, TVMFFIAny *out, tvmffi_py_temps *temps);
+/* An owned value of obj (a copy where the view would borrow), converted in
+ * a state of its own. */
 TVMFFI_PY_HIDDEN int tvmffi_py_to_owned_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out);
+/* The same, in a state nested in `outer` (NULL: none): for a value met while
+ * converting the arguments of a call. */
+TVMFFI_PY_HIDDEN int tvmffi_py_to_owned_any_in(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                                               tvmffi_py_temps *outer);
 /* ctypes.c_void_p (borrowed): NULL without an error when ctypes is not imported
  * and import_it is 0, NULL with an error when importing failed. */
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_c_void_p_class(tvmffi_py_state *st, int import_it);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_any(tvmffi_py_state *st, TVMFFIAny *value);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_from_view(tvmffi_py_state *st, const TVMFFIAny *view);
+/* Calls f with the items of a tuple or list, converted in a state nested in
+ * `outer` (NULL: none); *result owned. */
 TVMFFI_PY_HIDDEN int tvmffi_py_call_with_tuple(tvmffi_py_state *st, TVMFFIObjectHandle f,
-                                              PyObject *tuple, TVMFFIAny *result);
+                                              PyObject *tuple, tvmffi_py_temps *outer,
+                                              TVMFFIAny *result);
 
 /* object.c: whether tp is core.Object or a subclass, remembering the answer
  * for a few types (see tvmffi_py_is_object_type). */
@@ -434,6 +495,12 @@ static inline void tvmffi_py_set_small(TVMFFIAny *out, int32_t type_index, const
   memcpy(out->v_bytes, &word, sizeof(word));
 }
 
+/* tensor_input.c (declared here for tvmffi_py_arg_to_any below): a call
+ * argument through the exchange API api.  0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj,
+                                               const DLPackExchangeAPI *api, TVMFFIAny *out,
+                                               tvmffi_py_temps *temps);
+
 /*
  * The conversions of the most common call arguments and results, inline so
  * that Function_vectorcall makes no call into convert.c for them.  Both fall
@@ -473,6 +540,12 @@ static inline int tvmffi_py_arg_to_any(tvmffi_py_state *st, PyObject *obj, TVMFF
       return 0;
     }
     /* Never initialised: the general path raises the ValueError. */
+  }
+  /* The last type seen with a DLPack C exchange API (torch.Tensor): what
+   * tvmffi_py_to_any does for it after its exact-type checks, none of which
+   * such a type can pass. */
+  if (__builtin_expect(tp == st->argtype.exchange_type, 0)) {
+    return tvmffi_py_exchange_to_any(st, obj, st->argtype.exchange_api, out, temps);
   }
   return tvmffi_py_to_any(st, obj, out, temps);
 }
@@ -514,7 +587,6 @@ static inline int tvmffi_py_call_ex(tvmffi_py_state *st, TVMFFIObjectHandle f,
     }
   }
   tvmffi_py_temps_init(&temps);
-  st->tensor.nested_exchange = NULL;
   for (i = 0; i < n; ++i) {
     if (tvmffi_py_arg_to_any(st, args[i], &cargs[i], &temps) != 0) {
       tvmffi_py_temps_release(&temps);
@@ -522,7 +594,7 @@ static inline int tvmffi_py_call_ex(tvmffi_py_state *st, TVMFFIObjectHandle f,
       return -1;
     }
   }
-  if (temps.exchange == NULL) temps.exchange = st->tensor.nested_exchange;
+  if (temps.exchange == NULL) temps.exchange = temps.nested_exchange;
   memset(result, 0, sizeof(*result));
   if (temps.exchange != NULL) {
     /* Tensors came through a DLPack C exchange API (exchange.c). */
@@ -574,9 +646,10 @@ static inline PyObject *tvmffi_py_result_from_any(tvmffi_py_state *st, TVMFFIAny
 
 /* container.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_container(PyObject *module, tvmffi_py_state *st);
-/* A new ffi.Array (new reference in *out) of the items of an exact list or tuple. */
+/* A new ffi.Array (new reference in *out) of the items of an exact list or
+ * tuple, converted in states nested in `outer` (NULL: none). */
 TVMFFI_PY_HIDDEN int tvmffi_py_array_from_seq(tvmffi_py_state *st, PyObject *seq,
-                                              TVMFFIObjectHandle *out);
+                                              tvmffi_py_temps *outer, TVMFFIObjectHandle *out);
 /* The FFI object of obj if it is an initialised wrapper (borrowed), else NULL
  * with no error set. */
 static inline TVMFFIObject *tvmffi_py_handle_if_object(tvmffi_py_state *st, PyObject *obj) {
@@ -587,9 +660,10 @@ static inline TVMFFIObject *tvmffi_py_handle_if_object(tvmffi_py_state *st, PyOb
 /* map.c */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_map(PyObject *module, tvmffi_py_state *st);
 /* A new ffi.Map or ffi.Dict (global `which`) of the items of a dict or any
- * mapping with items(); result in *out (owned). */
+ * mapping with items(), converted in a state nested in `outer` (NULL: none);
+ * result in *out (owned). */
 TVMFFI_PY_HIDDEN int tvmffi_py_map_from_mapping(tvmffi_py_state *st, int which, PyObject *mapping,
-                                                TVMFFIAny *out);
+                                                tvmffi_py_temps *outer, TVMFFIAny *out);
 
 /* callback.c */
 /* The exit gate: takes the GIL (PyGILState_Ensure into *g) and returns 1
@@ -632,17 +706,22 @@ TVMFFI_PY_HIDDEN void tvmffi_py_tensor_clear(tvmffi_py_state *st);
 #define TVMFFI_PY_CAPSULE_USED_LEGACY "used_dltensor"
 #define TVMFFI_PY_CAPSULE_USED_VERSIONED "used_dltensor_versioned"
 
-/* dlpack.c: the import side */
-/* 1: obj (a numpy array or any __dlpack__ producer) became a tensor owned by
- * temps; 0: obj is no tensor, nothing done; -1: error raised. */
-TVMFFI_PY_HIDDEN int tvmffi_py_tensor_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
-                                             tvmffi_py_temps *temps);
+/* tensor_input.c: Python values as tensors */
+/* A call argument whose type's record (argtype.c) says it is a tensor
+ * (KIND_NUMPY_ARRAY, KIND_EXCHANGE or KIND_DLPACK): a tensor owned by temps
+ * (with its exchange API and stream recorded there).  0, or -1 with an error. */
+TVMFFI_PY_HIDDEN int tvmffi_py_tensor_arg(tvmffi_py_state *st, PyObject *obj,
+                                          const tvmffi_py_type_record *rec, TVMFFIAny *out,
+                                          tvmffi_py_temps *temps);
+/* tvmffi_py_exchange_to_any (above): a call argument through an exchange
+ * API, which convert.c and tvmffi_py_arg_to_any call directly for the last
+ * type seen with one. */
 /* Consumes a DLPack capsule into a new tensor reference: 0, or -1 with an error. */
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject *cap,
                                                    int32_t align, int contiguous,
                                                    TVMFFIObjectHandle *out);
-/* A capsule or any DLPack producer as a new tensor reference: 1 done, 0 obj
- * is neither (nothing done), -1 error. */
+/* A capsule or any tensor producer as a new tensor reference (from_dlpack):
+ * 1 done, 0 obj is neither (nothing done), -1 error. */
 TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj,
                                                   int32_t align, int contiguous,
                                                   TVMFFIObjectHandle *out);
@@ -653,16 +732,6 @@ TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject 
  * environment), -1 error (a malformed or unsupported table). */
 TVMFFI_PY_HIDDEN int tvmffi_py_exchange_lookup(tvmffi_py_state *st, PyTypeObject *tp,
                                                const DLPackExchangeAPI **api, PyObject **owner);
-/* A call argument through api: a tensor owned by temps, its API and stream
- * recorded in temps.  0, or -1 with an error. */
-TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj,
-                                               const DLPackExchangeAPI *api, TVMFFIAny *out,
-                                               tvmffi_py_temps *temps);
-/* A new tensor reference for obj through api (from_dlpack).  0, or -1 with
- * an error (BufferError when the producer or the checks refused). */
-TVMFFI_PY_HIDDEN int tvmffi_py_exchange_to_tensor(tvmffi_py_state *st, PyObject *obj,
-                                                  const DLPackExchangeAPI *api, int32_t align,
-                                                  int contiguous, TVMFFIObjectHandle *out);
 /* Steals *result, a kTVMFFITensor: the producer's own tensor type through
  * api when it can take it back, else a core.Tensor. */
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_exchange_result(tvmffi_py_state *st,
@@ -670,20 +739,18 @@ TVMFFI_PY_HIDDEN PyObject *tvmffi_py_exchange_result(tvmffi_py_state *st,
                                                      TVMFFIAny *result);
 TVMFFI_PY_HIDDEN int tvmffi_py_init_exchange(PyObject *module, tvmffi_py_state *st);
 
-/* protocols.c: conversion rows read off a value's class */
-/* 1: obj converted into *out (objects made are owned by temps); 0: no such
- * row applies to obj; -1: error raised. */
-TVMFFI_PY_HIDDEN int tvmffi_py_protocol_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
-                                               tvmffi_py_temps *temps);
-TVMFFI_PY_HIDDEN int tvmffi_py_protocol_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
-TVMFFI_PY_HIDDEN void tvmffi_py_protocol_clear(tvmffi_py_state *st);
-
-/* numpy.c: numpy arrays without a capsule */
-/* 1 done (new reference in *out), 0 not possible this way (use __dlpack__),
- * -1 error. */
-TVMFFI_PY_HIDDEN int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *arr,
-                                                 int32_t align, int contiguous,
-                                                 TVMFFIObjectHandle *out);
+/* argtype.c: what a Python class offers to argument conversion */
+/* The record of class tp: the cached one, or (cache full) one filled into
+ * *scratch for this conversion only.  NULL with an error when classifying
+ * tp raised (nothing is cached then). */
+TVMFFI_PY_HIDDEN const tvmffi_py_type_record *tvmffi_py_type_record_of(
+    tvmffi_py_state *st, PyTypeObject *tp, tvmffi_py_type_record *scratch);
+/* The row of obj's class: 1 obj converted into *out (objects made are owned
+ * by temps); 0 no row applies (KIND_NONE); -1 error raised. */
+TVMFFI_PY_HIDDEN int tvmffi_py_argtype_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
+                                              tvmffi_py_temps *temps);
+TVMFFI_PY_HIDDEN int tvmffi_py_argtype_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
+TVMFFI_PY_HIDDEN void tvmffi_py_argtype_clear(tvmffi_py_state *st);
 
 /* cany.c: core.CAny, an owned TVMFFIAny (TypeSchema.convert results). */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_cany(PyObject *module, tvmffi_py_state *st);

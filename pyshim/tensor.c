@@ -1,6 +1,5 @@
 /* tensor.c: core.Tensor, its export as a DLPack capsule, and from_dlpack.
- * The import side lives in dlpack.c (capsules, __dlpack__ producers, which
- * types are tensors) and numpy.c (numpy arrays without a capsule).
+ * The import side (how a Python value becomes a tensor) is tensor_input.c.
  *
  * In Python terms:
  *
@@ -16,16 +15,6 @@
  *   def _set_class_tensor(cls); _CLASS_TENSOR   (the class tensors are wrapped in)
  *   __dlpack_version__ = (1, 3)
  *
- * How a Python object becomes a tensor (call arguments and from_dlpack):
- * - exactly numpy.ndarray, dtype seen before: numpy's array struct is read
- *   (no Python call, no capsule);
- * - exactly numpy.ndarray otherwise: the buffer protocol, when the format is
- *   a plain bool/int/float/complex, which also teaches the dtype and checks
- *   the struct layout; bfloat16 and float8 arrays of ml_dtypes through a
- *   same-size unsigned view;
- * - anything else with __dlpack__: the capsule protocol, asking for a
- *   versioned capsule first and falling back to the legacy call.
- * The tensor keeps the Python object alive until its last FFI reference goes.
  */
 #include "pyshim.h"
 
@@ -512,15 +501,8 @@ int tvmffi_py_tensor_traverse(tvmffi_py_state *st, visitproc visit, void *arg) {
   Py_VISIT(st->tensor.type);
   Py_VISIT(st->tensor.kwnames);
   Py_VISIT(st->tensor.max_version);
-  Py_VISIT(st->tensor.ndarray_type);
   for (i = 0; i < 4; ++i) Py_VISIT(st->tensor.dlpack_kw[i]);
-  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    Py_VISIT(st->tensor.types[i]);
-    Py_VISIT(st->tensor.descrs[i]);
-    Py_VISIT(st->tensor.exchange_owners[i]);
-  }
-  Py_VISIT(st->tensor.exchange_type);
-  Py_VISIT(st->tensor.extra_exchange_owners);
+  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) Py_VISIT(st->tensor.descrs[i]);
   return 0;
 }
 
@@ -529,17 +511,8 @@ void tvmffi_py_tensor_clear(tvmffi_py_state *st) {
   Py_CLEAR(st->tensor.type);
   Py_CLEAR(st->tensor.kwnames);
   Py_CLEAR(st->tensor.max_version);
-  Py_CLEAR(st->tensor.ndarray_type);
   for (i = 0; i < 4; ++i) Py_CLEAR(st->tensor.dlpack_kw[i]);
-  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) {
-    Py_CLEAR(st->tensor.types[i]);
-    Py_CLEAR(st->tensor.descrs[i]);
-    Py_CLEAR(st->tensor.exchange_owners[i]);
-    st->tensor.exchange_apis[i] = NULL;
-  }
-  Py_CLEAR(st->tensor.exchange_type);
-  Py_CLEAR(st->tensor.extra_exchange_owners);
-  st->tensor.exchange_api = NULL;
+  for (i = 0; i < TVMFFI_PY_TENSOR_CACHE; ++i) Py_CLEAR(st->tensor.descrs[i]);
   st->tensor.ndarray_layout = 0;
 }
 

@@ -297,7 +297,8 @@ def test_the_exchange_api_of_an_uncached_type_stays_alive_for_returned_container
     # came in.  With the per-type cache full, the API's owner (here the
     # class's capsule) must still be kept, not dropped after the call.
     base = tvm_ffi.from_dlpack(np.arange(4, dtype="float32"))
-    fillers = [type(f"Fill{i}", (W,), {}) for i in range(16)]
+    # More classes than the per-type record cache holds (32, argtype.c).
+    fillers = [type(f"Fill{i}", (W,), {}) for i in range(40)]
     for cls in fillers:
         t.echo(cls(base))
     cap = W._api("good")
@@ -308,3 +309,76 @@ def test_the_exchange_api_of_an_uncached_type_stays_alive_for_returned_container
     gc.collect()
     assert sys.getrefcount(cap) == before  # the class's reference moved to the module
     assert type(r[0]) is W
+
+
+# ---- the exchange API is state of the call, not of the module ----------------------
+# A call made while the arguments of another are converted (by __tvm_ffi_value__,
+# __dlpack__ ...) has a conversion state of its own: it neither forgets the outer
+# call's exchange API nor hands its own to the outer call.
+
+
+class CallsWhileConverted:
+    """Converts to `value`, calling testing.echo(arg) on the way."""
+
+    def __init__(self, arg, value=7):
+        self.arg = arg
+        self.value = value
+        self.result = None
+
+    def __tvm_ffi_value__(self):
+        self.result = t.echo(self.arg)
+        return self.value
+
+
+def test_a_call_made_during_conversion_keeps_the_outer_calls_exchange_api():
+    a = np.arange(3, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(a))
+    inner = CallsWhileConverted(1)
+    # w (inside the list) gives the outer call its exchange API; the inner call,
+    # made while the next item converts, has none and must not reset it.
+    r = t.echo([w, inner])
+    assert inner.result == 1
+    assert list(r)[1] == 7
+    first = r[0]
+    assert type(first) is W and t.tensor_data_ptr(first) == a.ctypes.data
+    # The same for a dict argument and for a top-level argument after the list.
+    m = t.echo({"w": w, "x": CallsWhileConverted(2)})
+    assert type(m["w"]) is W and m["x"] == 7
+    get = tvm_ffi.get_global_func("ffi.ArrayGetItem")
+    x = get([w], CallsWhileConverted(3, value=0))
+    assert type(x) is W and t.tensor_data_ptr(x) == a.ctypes.data
+
+
+def test_a_call_made_during_conversion_does_not_give_the_outer_call_its_exchange_api():
+    a = np.arange(3, dtype="float32")
+    b = np.arange(5, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(b))
+    inner = CallsWhileConverted(w)
+    # The inner call takes w through the exchange API; the outer call has only a
+    # tvm_ffi.Tensor and must stay a call without one (no allocator, no W back).
+    W._reset()
+    r = t.echo([tvm_ffi.from_dlpack(a), inner])
+    # The inner call: w in through the API once, its result out once.
+    assert W._counts() == counts(from_py=1, to_py=1)
+    assert type(inner.result) is W
+    first = r[0]
+    # The outer call had no exchange API: its result holds a tvm_ffi.Tensor,
+    # and reading it calls nothing of the API.
+    assert type(first) is tvm_ffi.Tensor
+    assert W._counts() == counts(from_py=1, to_py=1)
+    assert t.tensor_data_ptr(first) == a.ctypes.data
+    assert t.tensor_data_ptr(inner.result) == b.ctypes.data
+
+
+def test_exchange_api_of_a_tensor_returned_by_tvm_ffi_value_reaches_the_call():
+    # __tvm_ffi_value__ returning an exchange-API tensor is converted in a state
+    # nested in the call's: the call gets the API (torch in, torch out).
+    a = np.arange(2, dtype="float32")
+    w = W(tvm_ffi.from_dlpack(a))
+
+    class Holder:
+        def __tvm_ffi_value__(self):
+            return w
+
+    out = t.echo([Holder()])
+    assert type(out[0]) is W and t.tensor_data_ptr(out[0]) == a.ctypes.data

@@ -1,10 +1,115 @@
-/* numpy.c: numpy arrays (and other buffer exporters) as ffi.Tensor without a
- * DLPack capsule: numpy's array struct for dtypes seen before, else the
- * buffer protocol; ml_dtypes arrays through a same-size unsigned view. */
+/* tensor_input.c: every way a Python value becomes an ffi.Tensor, for call
+ * arguments (tvmffi_py_tensor_arg) and for from_dlpack
+ * (tvmffi_py_tensor_from_object):
+ *
+ * - exactly numpy.ndarray, dtype seen before: numpy's array struct is read
+ *   (no Python call, no capsule);
+ * - exactly numpy.ndarray otherwise: the buffer protocol, when the format is
+ *   a plain bool/int/float/complex, which also teaches the dtype and checks
+ *   the struct layout; bfloat16 and float8 arrays of ml_dtypes through a
+ *   same-size unsigned view;
+ * - types with a DLPack C exchange API (exchange.c finds and checks the
+ *   table): managed_tensor_from_py_object_no_sync, with the API and the
+ *   producer's stream recorded in the call's conversion state (a refusal,
+ *   BufferError, falls back to __dlpack__ for from_dlpack);
+ * - anything else with __dlpack__: the capsule protocol, asking for a
+ *   versioned capsule first and falling back to the legacy call; and
+ *   DLPack capsules themselves ("dltensor_versioned" or legacy "dltensor")
+ *   for from_dlpack.
+ * The tensor keeps the Python object alive until its last FFI reference goes.
+ *
+ * Which of these a type offers is its record in argtype.c (TVMFFI_PY_KIND_*),
+ * decided once per type.
+ */
 #include "pyshim.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- DLPack capsules ------------------------------------------------------------ */
+
+/* Consumes a "dltensor_versioned" or "dltensor" capsule into a new tensor and
+ * renames it "used_...".  On failure the capsule is left as it was, so that
+ * its destructor still frees the tensor. */
+int tvmffi_py_tensor_from_capsule(tvmffi_py_state *st, PyObject *cap, int32_t align, int contiguous,
+                               TVMFFIObjectHandle *out) {
+  const char *name;
+  int rc;
+  if (!PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "expected a DLPack capsule, got %R", cap);
+    return -1;
+  }
+  name = PyCapsule_GetName(cap);
+  if (name == NULL && PyErr_Occurred()) return -1;
+  if (name != NULL && strcmp(name, TVMFFI_PY_CAPSULE_VERSIONED) == 0) {
+    DLManagedTensorVersioned *mt = PyCapsule_GetPointer(cap, TVMFFI_PY_CAPSULE_VERSIONED);
+    if (mt == NULL) return -1;
+    rc = TVMFFITensorFromDLPackVersioned(mt, align, contiguous, out);
+    if (rc != 0) {
+      tvmffi_py_raise_from_ffi(st, rc);
+      return -1;
+    }
+    /* Cannot fail: the capsule is valid (its pointer was just read). */
+    PyCapsule_SetName(cap, TVMFFI_PY_CAPSULE_USED_VERSIONED);
+    return 0;
+  }
+  if (name != NULL && strcmp(name, TVMFFI_PY_CAPSULE_LEGACY) == 0) {
+    DLManagedTensor *mt = PyCapsule_GetPointer(cap, TVMFFI_PY_CAPSULE_LEGACY);
+    if (mt == NULL) return -1;
+    rc = TVMFFITensorFromDLPack(mt, align, contiguous, out);
+    if (rc != 0) {
+      tvmffi_py_raise_from_ffi(st, rc);
+      return -1;
+    }
+    PyCapsule_SetName(cap, TVMFFI_PY_CAPSULE_USED_LEGACY);
+    return 0;
+  }
+  if (name != NULL &&
+      (strcmp(name, TVMFFI_PY_CAPSULE_USED_VERSIONED) == 0 || strcmp(name, TVMFFI_PY_CAPSULE_USED_LEGACY) == 0)) {
+    PyErr_Format(PyExc_ValueError, "the DLPack capsule was already consumed (its name is '%s')",
+                 name);
+    return -1;
+  }
+  PyErr_Format(PyExc_TypeError,
+               "expected a DLPack capsule named 'dltensor_versioned' or 'dltensor', got one "
+               "named %s%s%s",
+               name ? "'" : "", name ? name : "NULL", name ? "'" : "");
+  return -1;
+}
+
+/* obj.__dlpack__(max_version=(1, 3)), or obj.__dlpack__() for producers
+ * that do not know max_version (they raise TypeError), then consumes it. */
+static int tensor_from_dlpack_method(tvmffi_py_state *st, PyObject *obj, int32_t align,
+                                     int contiguous, TVMFFIObjectHandle *out) {
+  PyObject *args[2], *cap;
+  int rc;
+  args[0] = obj;
+  args[1] = st->tensor.max_version;
+  cap = PyObject_VectorcallMethod(st->str_dlpack, args, 1, st->tensor.kwnames);
+  if (cap == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+    PyErr_Clear();
+    cap = PyObject_VectorcallMethod(st->str_dlpack, args, 1, NULL);
+    if (cap == NULL) return -1;
+  }
+  if (!PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "__dlpack__() of %R returned %R, not a DLPack capsule", obj,
+                 cap);
+    Py_DECREF(cap);
+    return -1;
+  }
+  rc = tvmffi_py_tensor_from_capsule(st, cap, align, contiguous, out);
+  if (rc != 0) {
+    /* An unconsumed capsule frees its tensor now: its destructor must not
+     * see the pending exception. */
+    PyObject *exc = PyErr_GetRaisedException();
+    Py_DECREF(cap);
+    PyErr_SetRaisedException(exc);
+  } else {
+    Py_DECREF(cap);
+  }
+  return rc;
+}
 
 /* ---- numpy arrays without a capsule ------------------------------------------------ */
 
@@ -307,10 +412,138 @@ clear:
   return 0;
 }
 
-int tvmffi_py_tensor_from_numpy(tvmffi_py_state *st, PyObject *arr, int32_t align,
-                                int contiguous, TVMFFIObjectHandle *out) {
+/* 1 done (new reference in *out), 0 not possible this way (use __dlpack__),
+ * -1 error. */
+static int tensor_from_numpy(tvmffi_py_state *st, PyObject *arr, int32_t align, int contiguous,
+                             TVMFFIObjectHandle *out) {
   int rc = tensor_from_ndarray(st, arr, align, contiguous, out);
   if (rc == 0) rc = tensor_from_buffer(st, arr, NULL, arr, align, contiguous, out);
   if (rc == 0) rc = tensor_from_ml_dtypes(st, arr, align, contiguous, out);
   return rc;
+}
+
+/* ---- the DLPack C exchange API ----------------------------------------------------- */
+
+/* After a producer function returned non-zero: its Python error, or one
+ * saying it gave none. */
+static void producer_failed(PyObject *obj, const char *what) {
+  PyObject *name;
+  if (PyErr_Occurred()) return;
+  name = PyType_GetQualName(Py_TYPE(obj));
+  if (name == NULL) {
+    PyErr_Clear();
+    name = PyUnicode_FromString("?");
+    if (name == NULL) return;
+  }
+  PyErr_Format(PyExc_BufferError, "%s of the DLPack C exchange API of class %U failed", what,
+               name);
+  Py_DECREF(name);
+}
+
+/* A new DLManagedTensorVersioned for obj from the producer, or NULL with an error. */
+static DLManagedTensorVersioned *managed_from_producer(PyObject *obj,
+                                                       const DLPackExchangeAPI *api) {
+  DLManagedTensorVersioned *mt = NULL;
+  if (api->managed_tensor_from_py_object_no_sync(obj, &mt) != 0 || mt == NULL) {
+    if (mt != NULL && mt->deleter != NULL) mt->deleter(mt);
+    producer_failed(obj, "managed_tensor_from_py_object_no_sync");
+    return NULL;
+  }
+  return mt;
+}
+
+/* Wraps mt in a tensor (steals mt either way). */
+static int tensor_of_managed(tvmffi_py_state *st, DLManagedTensorVersioned *mt, int32_t align,
+                             int contiguous, TVMFFIObjectHandle *out) {
+  int rc = TVMFFITensorFromDLPackVersioned(mt, align, contiguous, out);
+  if (rc != 0) {
+    if (mt->deleter != NULL) mt->deleter(mt);
+    tvmffi_py_raise_from_ffi(st, rc);
+    return -1;
+  }
+  return 0;
+}
+
+int tvmffi_py_exchange_to_any(tvmffi_py_state *st, PyObject *obj, const DLPackExchangeAPI *api,
+                              TVMFFIAny *out, tvmffi_py_temps *temps) {
+  DLManagedTensorVersioned *mt = managed_from_producer(obj, api);
+  DLDevice device;
+  TVMFFIObjectHandle h;
+  if (mt == NULL) return -1;
+  device = mt->dl_tensor.device;
+  if (tensor_of_managed(st, mt, 0, 0, &h) != 0) return -1;
+  out->type_index = kTVMFFITensor;
+  out->zero_padding = 0;
+  out->v_obj = (TVMFFIObject *)h;
+  if (tvmffi_py_temps_add(temps, h) != 0) return -1;
+  tvmffi_py_temps_note_exchange(temps, api);
+  /* The stream the producer works on, for the first non-CPU tensor. */
+  if (device.device_type != kDLCPU && temps->stream_device_type == -1 &&
+      api->current_work_stream != NULL) {
+    void *stream = NULL;
+    if (api->current_work_stream(device.device_type, device.device_id, &stream) != 0) {
+      producer_failed(obj, "current_work_stream");
+      return -1;
+    }
+    temps->stream_device_type = (int32_t)device.device_type;
+    temps->stream_device_id = device.device_id;
+    temps->stream = stream;
+  }
+  return 0;
+}
+
+/* A new tensor reference for obj through api.  0, or -1 with an error
+ * (BufferError when the producer or the checks refused). */
+static int exchange_to_tensor(tvmffi_py_state *st, PyObject *obj, const DLPackExchangeAPI *api,
+                              int32_t align, int contiguous, TVMFFIObjectHandle *out) {
+  DLManagedTensorVersioned *mt = managed_from_producer(obj, api);
+  if (mt == NULL) return -1;
+  return tensor_of_managed(st, mt, align, contiguous, out);
+}
+
+
+/* ---- by the type's record ------------------------------------------------------------ */
+
+/* A new tensor reference for obj, whose type offers a tensor (rec->dlpack
+ * or rec->exchange).  numpy's own paths first; then the exchange API, where
+ * a BufferError (the producer or the checks refused) falls back to
+ * __dlpack__ when the type has it. */
+static int tensor_from_producer(tvmffi_py_state *st, PyObject *obj,
+                                const tvmffi_py_type_record *rec, int32_t align, int contiguous,
+                                TVMFFIObjectHandle *out) {
+  if (rec->kind == TVMFFI_PY_KIND_NUMPY_ARRAY) {
+    int rc = tensor_from_numpy(st, obj, align, contiguous, out);
+    if (rc != 0) return rc < 0 ? -1 : 0;
+  }
+  if (rec->exchange != NULL) {
+    if (exchange_to_tensor(st, obj, rec->exchange, align, contiguous, out) == 0) return 0;
+    if (!rec->dlpack || !PyErr_ExceptionMatches(PyExc_BufferError)) return -1;
+    PyErr_Clear();
+  }
+  return tensor_from_dlpack_method(st, obj, align, contiguous, out);
+}
+
+int tvmffi_py_tensor_arg(tvmffi_py_state *st, PyObject *obj, const tvmffi_py_type_record *rec,
+                         TVMFFIAny *out, tvmffi_py_temps *temps) {
+  TVMFFIObjectHandle h;
+  if (rec->kind == TVMFFI_PY_KIND_EXCHANGE) {
+    return tvmffi_py_exchange_to_any(st, obj, rec->exchange, out, temps);
+  }
+  if (tensor_from_producer(st, obj, rec, 0, 0, &h) != 0) return -1;
+  out->type_index = kTVMFFITensor;
+  out->v_obj = (TVMFFIObject *)h;
+  return tvmffi_py_temps_add(temps, h);
+}
+
+int tvmffi_py_tensor_from_object(tvmffi_py_state *st, PyObject *obj, int32_t align,
+                                 int contiguous, TVMFFIObjectHandle *out) {
+  tvmffi_py_type_record scratch;
+  const tvmffi_py_type_record *rec;
+  if (PyCapsule_CheckExact(obj)) {
+    return tvmffi_py_tensor_from_capsule(st, obj, align, contiguous, out) != 0 ? -1 : 1;
+  }
+  rec = tvmffi_py_type_record_of(st, Py_TYPE(obj), &scratch);
+  if (rec == NULL) return -1;
+  if (!rec->dlpack && rec->exchange == NULL) return 0;
+  return tensor_from_producer(st, obj, rec, align, contiguous, out) != 0 ? -1 : 1;
 }
