@@ -235,10 +235,15 @@ static PyObject *call_method(PyObject *obj, const char *name) {
 }
 
 /* A DataType from the str() of a numpy dtype ("float32", "bfloat16"...). */
-static int dtype_to_any(PyObject *dtype, TVMFFIAny *out) {
-  PyObject *text = PyObject_Str(dtype);
+static int dtype_to_any(tvmffi_py_state *st, PyObject *dtype, TVMFFIAny *out) {
+  PyObject *text;
   TVMFFIByteArray b;
   int rc;
+  if (tvmffi_py_dtype_memo_find(st, dtype, &out->v_dtype)) {
+    out->type_index = kTVMFFIDataType;
+    return 0;
+  }
+  text = PyObject_Str(dtype);
   if (text == NULL) return -1;
   if (tvmffi_py_str_to_bytearray(text, &b) != 0) {
     Py_DECREF(text);
@@ -255,6 +260,7 @@ static int dtype_to_any(PyObject *dtype, TVMFFIAny *out) {
   }
   Py_DECREF(text);
   out->type_index = kTVMFFIDataType;
+  tvmffi_py_dtype_memo_add(st, dtype, out->v_dtype);
   return 0;
 }
 
@@ -322,17 +328,25 @@ int tvmffi_py_argtype_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
   }
   if (PyType_Check(obj)) {
     /* A numpy scalar type (np.float32, ml_dtypes.bfloat16) names a dtype. */
-    int r = is_numpy_subclass((PyTypeObject *)obj, "generic");
     PyObject *dtype_cls, *dtype;
+    int r;
+    /* Only numpy scalar types are remembered, so a hit needs no other check. */
+    if (tvmffi_py_dtype_memo_find(st, obj, &out->v_dtype)) {
+      out->type_index = kTVMFFIDataType;
+      return 1;
+    }
+    r = is_numpy_subclass((PyTypeObject *)obj, "generic");
     if (r <= 0) return r;
     dtype_cls = numpy_attr("dtype");
     if (dtype_cls == NULL) return -1;
     dtype = tvmffi_py_call1(dtype_cls, obj);
     Py_DECREF(dtype_cls);
     if (dtype == NULL) return -1;
-    rc = dtype_to_any(dtype, out);
+    rc = dtype_to_any(st, dtype, out);
     Py_DECREF(dtype);
-    return rc < 0 ? -1 : 1;
+    if (rc < 0) return -1;
+    tvmffi_py_dtype_memo_add(st, obj, out->v_dtype);
+    return 1;
   }
   switch (kind) {
     case TVMFFI_PY_KIND_NONE:
@@ -362,7 +376,7 @@ int tvmffi_py_argtype_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
       return 1;
     }
     case TVMFFI_PY_KIND_NUMPY_DTYPE:
-      return dtype_to_any(obj, out) < 0 ? -1 : 1;
+      return dtype_to_any(st, obj, out) < 0 ? -1 : 1;
     case TVMFFI_PY_KIND_CUDA_STREAM:
     case TVMFFI_PY_KIND_OPAQUE_PTR:
     case TVMFFI_PY_KIND_DLPACK_DEVICE:

@@ -783,6 +783,8 @@ static PyObject *mod_set_class(PyObject *module, PyObject *const *args, Py_ssize
     *slot = args[1] == Py_None ? NULL : Py_NewRef(args[1]);
     Py_XDECREF(old);
   }
+  /* Remembered results were made by the previous class. */
+  if (slot == &st->dtype_cls) tvmffi_py_dtype_memo_clear(st);
   Py_RETURN_NONE;
 }
 

@@ -312,15 +312,73 @@ static PyObject *datatype_to_str(tvmffi_py_state *st, DLDataType dt) {
   return res;
 }
 
-/* Returned dtypes: tvm_ffi.dtype when the package set it, else core.DataType. */
+static uint32_t pack_dtype(DLDataType dt) {
+  return (uint32_t)dt.code | ((uint32_t)dt.bits << 8) | ((uint32_t)dt.lanes << 16);
+}
+
+/* Returned dtypes: tvm_ffi.dtype when the package set it, else core.DataType.
+ * A tvm_ffi.dtype is a str that nobody mutates, so equal results share one. */
 PyObject *tvmffi_py_dtype_from_dl(tvmffi_py_state *st, DLDataType dt) {
+  tvmffi_py_dtype_memo *m = &st->dtype_memo;
+  uint32_t key = pack_dtype(dt);
   PyObject *s, *res;
+  int i;
   if (st->dtype_cls == NULL) return tvmffi_py_datatype_new(st, dt);
+  for (i = 0; i < TVMFFI_PY_DTYPE_CACHE; ++i) {
+    if (m->python_value[i] != NULL && m->python_key[i] == key) return Py_NewRef(m->python_value[i]);
+  }
   s = datatype_to_str(st, dt);
   if (s == NULL) return NULL;
   res = tvmffi_py_call1(st->dtype_cls, s);
   Py_DECREF(s);
+  if (res != NULL) {
+    PyObject *old = m->python_value[m->python_next];
+    m->python_key[m->python_next] = key;
+    m->python_value[m->python_next] = Py_NewRef(res);
+    m->python_next = (m->python_next + 1) % TVMFFI_PY_DTYPE_CACHE;
+    Py_XDECREF(old);
+  }
   return res;
+}
+
+int tvmffi_py_dtype_memo_find(tvmffi_py_state *st, PyObject *key, DLDataType *out) {
+  tvmffi_py_dtype_memo *m = &st->dtype_memo;
+  int i;
+  for (i = 0; i < TVMFFI_PY_DTYPE_CACHE; ++i) {
+    if (m->numpy_key[i] == key) {
+      *out = m->numpy_value[i];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void tvmffi_py_dtype_memo_add(tvmffi_py_state *st, PyObject *key, DLDataType dt) {
+  tvmffi_py_dtype_memo *m = &st->dtype_memo;
+  PyObject *old = m->numpy_key[m->numpy_next];
+  m->numpy_key[m->numpy_next] = Py_NewRef(key);
+  m->numpy_value[m->numpy_next] = dt;
+  m->numpy_next = (m->numpy_next + 1) % TVMFFI_PY_DTYPE_CACHE;
+  Py_XDECREF(old);
+}
+
+void tvmffi_py_dtype_memo_clear(tvmffi_py_state *st) {
+  tvmffi_py_dtype_memo *m = &st->dtype_memo;
+  int i;
+  for (i = 0; i < TVMFFI_PY_DTYPE_CACHE; ++i) {
+    Py_CLEAR(m->numpy_key[i]);
+    Py_CLEAR(m->python_value[i]);
+  }
+}
+
+int tvmffi_py_dtype_memo_traverse(tvmffi_py_state *st, visitproc visit, void *arg) {
+  tvmffi_py_dtype_memo *m = &st->dtype_memo;
+  int i;
+  for (i = 0; i < TVMFFI_PY_DTYPE_CACHE; ++i) {
+    Py_VISIT(m->numpy_key[i]);
+    Py_VISIT(m->python_value[i]);
+  }
+  return 0;
 }
 
 /* DataType(str) parses with TVMFFIDataTypeFromString. */

@@ -175,6 +175,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg) {
   {
     int r = tvmffi_py_tensor_traverse(st, visit, arg);
     if (r == 0) r = tvmffi_py_argtype_traverse(st, visit, arg);
+    if (r == 0) r = tvmffi_py_dtype_memo_traverse(st, visit, arg);
     if (r != 0) return r;
   }
   return 0;
@@ -215,6 +216,7 @@ static int module_clear(PyObject *module) {
   Py_CLEAR(st->c_void_p);
   tvmffi_py_tensor_clear(st);
   tvmffi_py_argtype_clear(st);
+  tvmffi_py_dtype_memo_clear(st);
   Py_CLEAR(st->str_ffi_error);
   Py_CLEAR(st->str_value);
   Py_CLEAR(st->str_dtype_slot);

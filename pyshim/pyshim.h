@@ -102,6 +102,23 @@ typedef struct {
   int depth;
 } tvmffi_py_argtype_state;
 
+/* Data types both ways, remembered (device.c).  Converting a numpy dtype
+ * means str(dtype) (microseconds in numpy) and a parse; making a returned
+ * tvm_ffi.dtype means formatting and a Python constructor.  Both are pure
+ * functions of their input, so a few recent answers are kept: `from_numpy`
+ * by the identity of the numpy dtype (or numpy scalar type) it was read
+ * from, `to_python` by the packed DLDataType.  Entries are strong
+ * references; a slot is reused round robin. */
+#define TVMFFI_PY_DTYPE_CACHE 16
+typedef struct tvmffi_py_dtype_memo {
+  PyObject *numpy_key[TVMFFI_PY_DTYPE_CACHE];
+  DLDataType numpy_value[TVMFFI_PY_DTYPE_CACHE];
+  int numpy_next;
+  uint32_t python_key[TVMFFI_PY_DTYPE_CACHE];
+  PyObject *python_value[TVMFFI_PY_DTYPE_CACHE];
+  int python_next;
+} tvmffi_py_dtype_memo;
+
 /* Global functions the extension calls, by slot in tvmffi_py_state.globals
  * (names in module.c). */
 enum {
@@ -176,6 +193,8 @@ typedef struct {
   tvmffi_py_tensor_state tensor;
   /* What Python classes offer to argument conversion (argtype.c). */
   tvmffi_py_argtype_state argtype;
+  /* Recent data type conversions (device.c). */
+  tvmffi_py_dtype_memo dtype_memo;
 
   /* Recently seen subclasses of core.Object (owned; tvmffi_py_is_object_type). */
   PyTypeObject *object_types[TVMFFI_PY_OBJECT_TYPE_CACHE];
@@ -760,6 +779,12 @@ TVMFFI_PY_HIDDEN int tvmffi_py_init_device(PyObject *module, tvmffi_py_state *st
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_device_new(tvmffi_py_state *st, DLDevice dev);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_datatype_new(tvmffi_py_state *st, DLDataType dt);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_dtype_from_dl(tvmffi_py_state *st, DLDataType dt);
+/* 1 and *out set when `key` (a numpy dtype or scalar type) was converted lately, else 0. */
+TVMFFI_PY_HIDDEN int tvmffi_py_dtype_memo_find(tvmffi_py_state *st, PyObject *key, DLDataType *out);
+TVMFFI_PY_HIDDEN void tvmffi_py_dtype_memo_add(tvmffi_py_state *st, PyObject *key, DLDataType dt);
+/* Forget every entry (module clear, and when the package sets its dtype class). */
+TVMFFI_PY_HIDDEN void tvmffi_py_dtype_memo_clear(tvmffi_py_state *st);
+TVMFFI_PY_HIDDEN int tvmffi_py_dtype_memo_traverse(tvmffi_py_state *st, visitproc visit, void *arg);
 
 /* *out = obj (an int or an object with __index__) as an int32; OverflowError
  * naming `what` and the value when it does not fit, never a silent

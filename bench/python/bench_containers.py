@@ -53,6 +53,7 @@ CASES = [
     ("structural_walk(a)", "walk(a)", "list(l)", "list(list)"),
     ("structural_map(m)", "smap(m)", "dict(d)", "dict(dict)"),
     ("echo(tvm_ffi.float32)", "echo(f32)", "abs(1)", "abs(1)"),
+    ("echo(numpy.dtype('float32'))", "echo(np_f32)", "abs(1)", "abs(1)"),
 ]
 PER_ITEM = {"for x in a (per item)": N_ARRAY, "for k in m (per item)": N_MAP,
             "for k, v in m.items() (per item)": N_MAP}
@@ -76,7 +77,16 @@ def make_env():
         "skey": tvm_ffi.StructuralKey, "walk": tvm_ffi.structural_walk,
         "smap": tvm_ffi.structural_map, "f32": tvm_ffi.float32,
         "echo": tvm_ffi.get_global_func("testing.echo"),
+        "np_f32": _numpy_float32(),
     }
+
+
+def _numpy_float32():
+    try:
+        import numpy
+    except ImportError:  # the row then reads n/a
+        return None
+    return numpy.dtype("float32")
 
 
 TIMER = time.process_time

@@ -49,3 +49,52 @@ def test_dtype_round_trip_and_numpy():
     assert type(out) is dtype and out == "bfloat16"
     np = pytest.importorskip("numpy")
     assert np.zeros(2, dtype=dtype("float32")).dtype == np.float32
+
+
+# More distinct data types than the extension remembers (16), so that entries
+# are replaced while the loop runs: every answer must still be the right one.
+_MANY = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+         "float16", "float32", "float64", "bool", "int8x4", "float32x2", "bfloat16",
+         "float8_e4m3fn", "float8_e5m2", "int32x8", "uint8x16", "float64x2"]
+
+
+def test_returned_dtypes_stay_right_past_the_memo():
+    import tvm_ffi.testing as t
+
+    for _ in range(3):
+        for text in _MANY:
+            out = t.echo(dtype(text))
+            assert type(out) is dtype and out == text
+            assert (out.bits, out.lanes) == (dtype(text).bits, dtype(text).lanes)
+
+
+def test_numpy_dtypes_and_scalar_types_convert_past_the_memo():
+    import sys
+
+    import tvm_ffi.testing as t
+
+    np = pytest.importorskip("numpy")
+    names = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+             "float16", "float32", "float64", "bool", "complex64"]
+    wanted = {"bool": "bool", "complex64": None}
+    for _ in range(3):
+        for name in names:
+            d = np.dtype(name)
+            if name == "complex64":
+                # No FFI data type: refused every time, never remembered as one.
+                with pytest.raises(ValueError, match="numpy dtype dtype\\('complex64'\\) has no FFI"):
+                    t.echo(d)
+                continue
+            assert t.echo(d) == wanted.get(name, name)
+            assert t.echo(d.type) == wanted.get(name, name)  # np.int8 ... as a type
+    # The memo holds one reference per remembered dtype, not one per call.
+    d = np.dtype([("a", "i4")])  # a fresh, non-singleton dtype object
+    before = sys.getrefcount(d)
+    with pytest.raises(ValueError):
+        t.echo(d)
+    assert sys.getrefcount(d) == before
+    d = np.dtype(np.int16).newbyteorder("=")
+    before = sys.getrefcount(d)
+    for _ in range(100):
+        assert t.echo(d) == "int16"
+    assert sys.getrefcount(d) <= before + 1
