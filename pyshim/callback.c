@@ -108,6 +108,8 @@ static void release_pyobject(PyObject *obj) {
   tvmffi_py_gil_leave(g);
 }
 
+void tvmffi_py_release_pyobject(void *obj) { release_pyobject((PyObject *)obj); }
+
 /* Closure of a Python callable wrapped as an FFI function.  Allocated with
  * malloc so that it can be freed without the GIL.  Live closures form a list
  * (guarded by closures_lock) so that interpreter exit can drop their Python

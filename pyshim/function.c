@@ -2,6 +2,7 @@
 #include "pyshim.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 __attribute__((noinline)) int tvmffi_py_function_call(TVMFFIObjectHandle f, TVMFFIAny *args,
@@ -158,6 +159,143 @@ static int Function_set_release_gil(PyObject *self, PyObject *value, void *closu
   return 0;
 }
 
+/* ---- Functions from foreign symbols --------------------------------------------- */
+
+/* (symbol, keep_alive_object=None) of __from_extern_c__ (keep_alive_object
+ * keyword only) and __from_mlir_packed_safe_call__ (either way). */
+static int foreign_symbol_args(const char *name, int keep_positional, PyObject *const *args,
+                               Py_ssize_t nargs, PyObject *kwnames, void **symbol,
+                               PyObject **keep) {
+  Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames), i;
+  *keep = Py_None;
+  if (nargs < 1 || nargs > (keep_positional ? 2 : 1)) {
+    PyErr_Format(PyExc_TypeError, "%s() takes the symbol address%s, got %zd positional arguments",
+                 name, keep_positional ? " and keep_alive_object" : "", nargs);
+    return -1;
+  }
+  if (nargs == 2) *keep = args[1];
+  for (i = 0; i < nkw; ++i) {
+    PyObject *key = PyTuple_GetItem(kwnames, i);
+    if (PyUnicode_CompareWithASCIIString(key, "keep_alive_object") != 0 || nargs == 2) {
+      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", name, key);
+      return -1;
+    }
+    *keep = args[nargs + i];
+  }
+  if (!PyLong_Check(args[0])) {
+    PyErr_Format(PyExc_TypeError, "%s() needs the symbol's address as an int, got %R", name,
+                 args[0]);
+    return -1;
+  }
+  *symbol = PyLong_AsVoidPtr(args[0]);
+  if (*symbol == NULL) {
+    if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "%s(): the symbol address is 0", name);
+    return -1;
+  }
+  return 0;
+}
+
+/* Function.__from_extern_c__(c_symbol, *, keep_alive_object=None): a C
+ * function with the safe-call signature (its first argument, the handle, is
+ * the keep-alive object or NULL and should be ignored). */
+static PyObject *Function_from_extern_c(PyObject *cls, PyObject *const *args, Py_ssize_t nargs,
+                                        PyObject *kwnames) {
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype((PyTypeObject *)cls);
+  void *symbol;
+  PyObject *keep;
+  TVMFFIObjectHandle h = NULL;
+  int rc;
+  if (st == NULL) return NULL;
+  if (foreign_symbol_args("__from_extern_c__", 0, args, nargs, kwnames, &symbol, &keep) != 0) {
+    return NULL;
+  }
+  if (keep == Py_None) {
+    rc = TVMFFIFunctionCreate(NULL, (TVMFFISafeCallType)symbol, NULL, &h);
+  } else {
+    rc = TVMFFIFunctionCreate(Py_NewRef(keep), (TVMFFISafeCallType)symbol,
+                              tvmffi_py_release_pyobject, &h);
+    if (rc != 0) Py_DECREF(keep); /* the library does not call the deleter on failure */
+  }
+  if (rc != 0) {
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  return tvmffi_py_function_wrap(st, h);
+}
+
+/* MLIR's packed calling convention: one array of pointers to the arguments
+ * and results, here (handle, args, num_args, result, return code). */
+typedef void (*tvmffi_py_mlir_packed_fn)(void **);
+
+typedef struct {
+  tvmffi_py_mlir_packed_fn fn;
+  PyObject *keep; /* owned, or NULL */
+} mlir_closure;
+
+static int mlir_closure_call(void *self, const TVMFFIAny *args, int32_t num_args,
+                             TVMFFIAny *result) {
+  mlir_closure *c = (mlir_closure *)self;
+  void *handle = self;
+  int rc = 0;
+  void *packed[5];
+  packed[0] = &handle;
+  packed[1] = (void *)&args;
+  packed[2] = &num_args;
+  packed[3] = &result;
+  packed[4] = &rc;
+  c->fn(packed);
+  return rc;
+}
+
+static void mlir_closure_free(void *self) {
+  mlir_closure *c = (mlir_closure *)self;
+  tvmffi_py_release_pyobject(c->keep);
+  free(c);
+}
+
+/* Function.__from_mlir_packed_safe_call__(mlir_packed_symbol, keep_alive_object=None). */
+static PyObject *Function_from_mlir_packed(PyObject *cls, PyObject *const *args,
+                                           Py_ssize_t nargs, PyObject *kwnames) {
+  tvmffi_py_state *st = tvmffi_py_state_of_subtype((PyTypeObject *)cls);
+  void *symbol;
+  PyObject *keep;
+  mlir_closure *c;
+  TVMFFIObjectHandle h = NULL;
+  int rc;
+  if (st == NULL) return NULL;
+  if (foreign_symbol_args("__from_mlir_packed_safe_call__", 1, args, nargs, kwnames, &symbol,
+                          &keep) != 0) {
+    return NULL;
+  }
+  c = (mlir_closure *)malloc(sizeof(*c));
+  if (c == NULL) return PyErr_NoMemory();
+  c->fn = (tvmffi_py_mlir_packed_fn)symbol;
+  c->keep = keep == Py_None ? NULL : Py_NewRef(keep);
+  rc = TVMFFIFunctionCreate(c, mlir_closure_call, mlir_closure_free, &h);
+  if (rc != 0) {
+    Py_XDECREF(c->keep); /* the library does not call the deleter on failure */
+    free(c);
+    tvmffi_py_raise_from_ffi(st, rc);
+    return NULL;
+  }
+  return tvmffi_py_function_wrap(st, h);
+}
+
+static PyMethodDef Function_methods[] = {
+    {"__from_extern_c__", TVMFFI_PY_METH(Function_from_extern_c),
+     METH_CLASS | METH_FASTCALL | METH_KEYWORDS,
+     "__from_extern_c__(c_symbol, *, keep_alive_object=None)\n--\n\n"
+     "A Function calling the C function at address c_symbol, which has the "
+     "safe-call signature and ignores its first argument. keep_alive_object "
+     "(say, the JIT engine that made the code) lives as long as the Function."},
+    {"__from_mlir_packed_safe_call__", TVMFFI_PY_METH(Function_from_mlir_packed),
+     METH_CLASS | METH_FASTCALL | METH_KEYWORDS,
+     "__from_mlir_packed_safe_call__(mlir_packed_symbol, keep_alive_object=None)\n--\n\n"
+     "A Function calling a safe-call function compiled by MLIR with its packed "
+     "interface: one void** array pointing at (handle, args, num_args, result, "
+     "return code)."},
+    {NULL, NULL, 0, NULL}};
+
 static PyGetSetDef Function_getset[] = {
     {"release_gil", Function_get_release_gil, Function_set_release_gil,
      "Whether calls release the GIL while the C function runs.", NULL},
@@ -177,6 +315,7 @@ static PyType_Slot Function_slots[] = {
     {Py_tp_clear, Function_clear},
     {Py_tp_getset, Function_getset},
     {Py_tp_members, Function_members},
+    {Py_tp_methods, Function_methods},
     {Py_tp_doc, "An FFI function. Calls convert their arguments and result (positional only)."},
     {0, NULL}};
 

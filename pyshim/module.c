@@ -136,8 +136,28 @@ static int promote_libtvm_ffi_to_global(void) {
   return 0;
 }
 
+/* _dlopen_global(path): loads a shared library RTLD_GLOBAL and keeps it for
+ * the life of the process (the package loads libtvm_ffi_testing so, as
+ * upstream's extension does by linking it; ctypes would cost its import). */
+static PyObject *mod_dlopen_global(PyObject *module, PyObject *arg) {
+  PyObject *bytes;
+  void *handle;
+  (void)module;
+  if (!PyUnicode_FSConverter(arg, &bytes)) return NULL;
+  handle = dlopen(PyBytes_AsString(bytes), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == NULL) {
+    const char *why = dlerror();
+    PyErr_Format(PyExc_OSError, "cannot load %R: %s", arg, why ? why : "dlopen failed");
+    Py_DECREF(bytes);
+    return NULL;
+  }
+  Py_DECREF(bytes);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"_libtvm_ffi_path", mod_libtvm_ffi_path, METH_NOARGS, NULL},
+    {"_dlopen_global", mod_dlopen_global, METH_O, NULL},
     {NULL, NULL, 0, NULL}};
 
 /* ---- state lifecycle ------------------------------------------------------------ */

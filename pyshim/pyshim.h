@@ -393,6 +393,8 @@ TVMFFI_PY_HIDDEN int tvmffi_py_init_function(PyObject *module, tvmffi_py_state *
 /* property.c: core.FFIProperty, _alloc_type_index, MISSING, KWARGS. */
 TVMFFI_PY_HIDDEN int tvmffi_py_init_property(PyObject *module, tvmffi_py_state *st);
 TVMFFI_PY_HIDDEN PyObject *tvmffi_py_function_wrap(tvmffi_py_state *st, TVMFFIObjectHandle h);
+/* callback.c: drops a Python reference from any thread (an FFI deleter). */
+TVMFFI_PY_HIDDEN void tvmffi_py_release_pyobject(void *obj);
 
 /* No temporaries yet (the inline buffer only); inline: every call starts so. */
 static inline void tvmffi_py_temps_init(tvmffi_py_temps *t) {

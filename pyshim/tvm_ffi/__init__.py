@@ -134,6 +134,19 @@ _type_info._bind_builtin_classes(
     }
 )
 
+# apache-tvm-ffi's extension links libtvm_ffi_testing, so its testing.*
+# functions and testing types exist as soon as tvm_ffi is imported, and code
+# and tests written for it call them without importing tvm_ffi.testing.  The
+# library is loaded the same way here (a few milliseconds; not the Python
+# module tvm_ffi.testing, which imports more).  A build without it loads none.
+try:
+    _testing_lib_path = libinfo.find_libtvm_ffi_testing()
+except RuntimeError:
+    _testing_lib_path = None
+if _testing_lib_path is not None:
+    core._dlopen_global(_testing_lib_path)
+del _testing_lib_path
+
 # Measured on the reference machine: releasing and re-taking the GIL costs
 # about 60 ns, more than a whole minimal call, so calls keep the GIL unless a
 # Function's release_gil is set (docs/python.md, "The GIL").

@@ -198,3 +198,51 @@ def test_function_subclass_with_its_own_init_starts_empty():
     # core.Function itself still wants exactly one callable.
     with pytest.raises(TypeError, match=r"^Function\(\) needs a callable, got 128$"):
         tvm_ffi.Function(128)
+
+
+def _refcount_after(fn):
+    import sys
+
+    keep = object()
+    before = sys.getrefcount(keep)
+    f = fn(keep)
+    held = sys.getrefcount(keep) - before
+    del f
+    return held, sys.getrefcount(keep) - before
+
+
+def test_function_from_extern_c_symbol():
+    import tvm_ffi.testing  # noqa: F401  (registers testing.get_add_one_c_symbol)
+
+    sym = tvm_ffi.get_global_func("testing.get_add_one_c_symbol")()
+    f = tvm_ffi.Function.__from_extern_c__(sym)
+    assert type(f) is tvm_ffi.Function and f(1) == 2 and f(41) == 42
+    with pytest.raises(TypeError, match="Cannot convert from type `None` to `int`"):
+        f(None)
+    # keep_alive_object: held exactly as long as the Function, then released once.
+    assert _refcount_after(lambda k: tvm_ffi.Function.__from_extern_c__(
+        sym, keep_alive_object=k)) == (1, 0)
+    with pytest.raises(ValueError, match=r"__from_extern_c__\(\): the symbol address is 0"):
+        tvm_ffi.Function.__from_extern_c__(0)
+    with pytest.raises(TypeError, match="needs the symbol's address as an int, got 'x'"):
+        tvm_ffi.Function.__from_extern_c__("x")
+    with pytest.raises(TypeError, match="got 2 positional arguments"):
+        tvm_ffi.Function.__from_extern_c__(sym, [])  # keep_alive_object is keyword only
+    with pytest.raises(TypeError, match="unexpected keyword argument 'keep'"):
+        tvm_ffi.Function.__from_extern_c__(sym, keep=[])
+
+
+def test_function_from_mlir_packed_safe_call():
+    import tvm_ffi.testing  # noqa: F401
+
+    sym = tvm_ffi.get_global_func("testing.get_mlir_add_one_c_symbol")()
+    f = tvm_ffi.Function.__from_mlir_packed_safe_call__(sym)
+    assert f(1) == 2 and f(-3) == -2
+    with pytest.raises(TypeError, match="Cannot convert from type `None` to `int`"):
+        f(None)
+    assert _refcount_after(lambda k: tvm_ffi.Function.__from_mlir_packed_safe_call__(
+        sym, keep_alive_object=k)) == (1, 0)
+    assert _refcount_after(lambda k: tvm_ffi.Function.__from_mlir_packed_safe_call__(
+        sym, k)) == (1, 0)
+    with pytest.raises(ValueError, match="the symbol address is 0"):
+        tvm_ffi.Function.__from_mlir_packed_safe_call__(0)

@@ -205,3 +205,19 @@ def test_run_check_signal_without_a_signal(capfd):
     assert capfd.readouterr().out == "Function finished without catching signal\n"
     assert _schema("run_check_signal")["named_args"] == {"return": [_ty("None")],
                                                          "params": [_ty("int")]}
+
+
+def test_import_tvm_ffi_alone_registers_the_testing_library():
+    # As with apache-tvm-ffi (whose extension links libtvm_ffi_testing): the
+    # testing.* functions and types exist without importing tvm_ffi.testing.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tvm_ffi\n"
+        "assert 'tvm_ffi.testing' not in sys.modules\n"
+        "print(tvm_ffi.get_global_func('testing.echo')(5))\n"
+        "print('testing.TestIntPair' in tvm_ffi.registry.get_registered_type_keys())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["5", "True"]
