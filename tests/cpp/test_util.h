@@ -2,30 +2,48 @@
 //
 // Calling globals, reading raised errors as "Kind: message", byte arrays,
 // and objects whose release is counted.
-#ifndef TVMFFI_TESTS_CPP_TEST_UTIL_H_
-#define TVMFFI_TESTS_CPP_TEST_UTIL_H_
+#ifndef TVM_FFI_TESTS_CPP_TEST_UTIL_H_
+#define TVM_FFI_TESTS_CPP_TEST_UTIL_H_
+
+#ifdef TVM_FFI_TESTS_LEGACY_TEST_UTIL
+// Test files not yet ported to tvm::ffi: see test_util_legacy.h.
+#include "test_util_legacy.h"
+#else
 
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
-#include <tvmffi/any.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/object.h>
+#include <tvm/ffi/tvm_ffi.h>
 
 namespace test_util {
 
-using tvmffi::core::Any;
-using tvmffi::core::Error;
-using tvmffi::core::Function;
-using tvmffi::core::Object;
-using tvmffi::core::ObjectPtr;
-using tvmffi::core::ObjectRef;
+using tvm::ffi::Any;
+using tvm::ffi::Error;
+using tvm::ffi::Function;
+using tvm::ffi::Object;
+using tvm::ffi::ObjectPtr;
+using tvm::ffi::ObjectRef;
+using tvm::ffi::details::AnyUnsafe;
+using tvm::ffi::details::ObjectUnsafe;
+
+// The ObjectPtr that takes over the reference `h` holds.
+inline ObjectPtr<Object> AdoptHandle(TVMFFIObjectHandle h) {
+  return ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(h));
+}
+
+// The object behind a handle (no reference taken).
+inline Object* ObjectOf(TVMFFIObjectHandle h) { return static_cast<Object*>(h); }
+
+// The TVMFFIAny an Any holds (the Any keeps owning it).
+inline const TVMFFIAny* RawOf(const Any& v) { return AnyUnsafe::TVMFFIAnyPtrFromAny(v); }
 
 // Calls the global function `name` (through TVMFFIFunctionCall).
 template <typename... Args>
@@ -64,7 +82,7 @@ inline std::optional<Error> TakeRaisedError() {
   TVMFFIObjectHandle h = nullptr;
   TVMFFIErrorMoveFromRaised(&h);
   if (h == nullptr) return std::nullopt;
-  return Error(ObjectPtr<Object>::AdoptHandle(h));
+  return ObjectUnsafe::ObjectRefFromObjectPtr<Error>(AdoptHandle(h));
 }
 
 // The raised error as (kind, message); ("<none>", "") when there is none.
@@ -108,17 +126,53 @@ inline void CountingDeleter(void* counter) { ++*static_cast<int*>(counter); }
 inline ObjectRef MakeCounted(int* counter) {
   TVMFFIObjectHandle h = nullptr;
   REQUIRE(TVMFFIObjectCreateOpaque(counter, kTVMFFIOpaquePyObject, &CountingDeleter, &h) == 0);
-  return ObjectRef(ObjectPtr<Object>::AdoptHandle(h));
+  return ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(AdoptHandle(h));
+}
+
+// An ffi.Tensor the library makes (TVMFFITensorFromDLPack) over a DLTensor
+// owned by someone else: shape and strides are copied, the data is
+// borrowed and must outlive the tensor.
+inline tvm::ffi::Tensor BorrowedTensor(const DLTensor& t) {
+  if (t.ndim < 0) throw std::invalid_argument("negative ndim");
+  size_t n = static_cast<size_t>(t.ndim);
+  void* mem = std::malloc(sizeof(DLManagedTensor) + 2 * n * sizeof(int64_t));
+  if (mem == nullptr) throw std::bad_alloc();
+  DLManagedTensor* mt = static_cast<DLManagedTensor*>(mem);
+  int64_t* dims = reinterpret_cast<int64_t*>(mt + 1);
+  mt->dl_tensor = t;
+  if (n != 0) {
+    std::memcpy(dims, t.shape, n * sizeof(int64_t));
+    mt->dl_tensor.shape = dims;
+    if (t.strides != nullptr) {
+      std::memcpy(dims + n, t.strides, n * sizeof(int64_t));
+      mt->dl_tensor.strides = dims + n;
+    }
+  }
+  mt->manager_ctx = nullptr;
+  mt->deleter = [](DLManagedTensor* self) { std::free(self); };
+  TVMFFIObjectHandle h = nullptr;
+  if (TVMFFITensorFromDLPack(mt, 0, 0, &h) != 0) {
+    std::free(mt);
+    throw tvm::ffi::details::MoveFromSafeCallRaised();
+  }
+  return ObjectUnsafe::ObjectRefFromObjectPtr<tvm::ffi::Tensor>(AdoptHandle(h));
 }
 
 // The raw handle an Any holds (must be an object).
 inline TVMFFIObjectHandle HandleOf(const Any& v) {
   REQUIRE(v.type_index() >= kTVMFFIStaticObjectBegin);
-  return v.raw()->v_obj;
+  return RawOf(v)->v_obj;
 }
 
-inline std::string StrOf(const Any& v) { return v.As<std::string>(); }
+// The handle of the object a reference holds (nullptr when it holds none).
+inline TVMFFIObjectHandle HandleOf(const ObjectRef& r) {
+  return ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(r);
+}
+
+inline std::string StrOf(const Any& v) { return v.cast<std::string>(); }
 
 }  // namespace test_util
 
-#endif  // TVMFFI_TESTS_CPP_TEST_UTIL_H_
+#endif  // TVM_FFI_TESTS_LEGACY_TEST_UTIL
+
+#endif  // TVM_FFI_TESTS_CPP_TEST_UTIL_H_
