@@ -39,6 +39,34 @@ inline ObjectPtr<Object> AdoptHandle(TVMFFIObjectHandle h) {
   return ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(h));
 }
 
+// A new ObjectPtr to the object behind `h` (a reference is taken).
+inline ObjectPtr<Object> BorrowHandle(TVMFFIObjectHandle h) {
+  return ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(h));
+}
+
+// The TRef reference holding `p` (which must point to a TRef's object).
+template <typename TRef>
+TRef RefOf(ObjectPtr<Object> p) {
+  return ObjectUnsafe::ObjectRefFromObjectPtr<TRef>(std::move(p));
+}
+
+// The Error reference holding `p` (which must point to an ffi.Error).
+inline Error ErrorOf(ObjectPtr<Object> p) {
+  return ObjectUnsafe::ObjectRefFromObjectPtr<Error>(std::move(p));
+}
+
+// An error the library makes (TVMFFIErrorCreate), to throw from a callback
+// where the library must treat the error as its own (it attaches a
+// VisitErrorContext only to those); tvm::ffi::Error makes its cell in the
+// header.
+inline Error LibraryError(const std::string& kind, const std::string& message) {
+  TVMFFIByteArray k = {kind.data(), kind.size()}, m = {message.data(), message.size()};
+  TVMFFIByteArray b = {"", 0};
+  TVMFFIObjectHandle h = nullptr;
+  if (TVMFFIErrorCreate(&k, &m, &b, &h) != 0) throw std::bad_alloc();
+  return ErrorOf(AdoptHandle(h));
+}
+
 // The object behind a handle (no reference taken).
 inline Object* ObjectOf(TVMFFIObjectHandle h) { return static_cast<Object*>(h); }
 
@@ -49,6 +77,13 @@ inline const TVMFFIAny* RawOf(const Any& v) { return AnyUnsafe::TVMFFIAnyPtrFrom
 template <typename... Args>
 Any Call(const std::string& name, Args&&... args) {
   return Function::GetGlobalRequired(name)(std::forward<Args>(args)...);
+}
+
+// Calls `f` with `n` packed arguments.
+inline Any CallPacked(const Function& f, const tvm::ffi::AnyView* args, int32_t n) {
+  Any out;
+  f.CallPacked(args, n, &out);
+  return out;
 }
 
 // A testing.* global.  The linker may drop libtvm_ffi_testing from the
