@@ -86,6 +86,16 @@ inline Any CallPacked(const Function& f, const tvm::ffi::AnyView* args, int32_t 
   return out;
 }
 
+// The library's JSON-graph text of `value` (ffi.ToJSONGraphString; `metadata`
+// None to omit), and the value of such a text (ffi.FromJSONGraphString).
+inline std::string ToJSONGraphString(const tvm::ffi::AnyView& value,
+                                     const tvm::ffi::AnyView& metadata = tvm::ffi::AnyView()) {
+  return Call("ffi.ToJSONGraphString", value, metadata).cast<std::string>();
+}
+inline Any FromJSONGraphString(const std::string& text) {
+  return Call("ffi.FromJSONGraphString", tvm::ffi::String(text));
+}
+
 // A testing.* global.  The linker may drop libtvm_ffi_testing from the
 // executable's dependencies (nothing references its symbols), so it is
 // loaded explicitly (found through the executable's RUNPATH); loading
@@ -191,6 +201,35 @@ inline tvm::ffi::Tensor BorrowedTensor(const DLTensor& t) {
     throw tvm::ffi::details::MoveFromSafeCallRaised();
   }
   return ObjectUnsafe::ObjectRefFromObjectPtr<tvm::ffi::Tensor>(AdoptHandle(h));
+}
+
+// The elements of an ffi.Array or ffi.List object, as stored.
+inline const TVMFFIAny* SeqItems(TVMFFIObjectHandle h) {
+  return static_cast<const TVMFFIAny*>(TVMFFISeqGetCellPtr(h)->data);
+}
+
+// The strong count of a heap String (taking no reference).
+inline uint64_t UseCountOf(const tvm::ffi::String& s) {
+  TVMFFIAny view{};
+  tvm::ffi::TypeTraits<tvm::ffi::String>::CopyToAnyView(s, &view);
+  REQUIRE(view.type_index == kTVMFFIStr);
+  return ObjectOf(view.v_obj)->use_count();
+}
+
+// The value of the reflected field `name` of the object `obj` holds, read
+// through the field's getter (not the C++ layout).
+inline Any ReflectedField(const Any& obj, const std::string& name) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj.type_index());
+  if (info == nullptr) throw std::invalid_argument("no type info");
+  for (int32_t i = 0; i < info->num_fields; ++i) {
+    const TVMFFIFieldInfo& f = info->fields[i];
+    if (std::string(f.name.data, f.name.size) != name) continue;
+    TVMFFIAny out{};
+    void* field = reinterpret_cast<char*>(AnyUnsafe::TVMFFIAnyPtrFromAny(obj)->v_obj) + f.offset;
+    if (f.getter(field, &out) != 0) throw tvm::ffi::details::MoveFromSafeCallRaised();
+    return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
+  }
+  throw std::invalid_argument("no field " + name);
 }
 
 // The raw handle an Any holds (must be an object).
