@@ -208,6 +208,29 @@ inline const TVMFFIAny* SeqItems(TVMFFIObjectHandle h) {
   return static_cast<const TVMFFIAny*>(TVMFFISeqGetCellPtr(h)->data);
 }
 
+// Registers `f` as global `name` with a doc string and metadata (JSON text),
+// through TVMFFIFunctionSetGlobalFromMethodInfo.
+inline void SetGlobalWithInfo(const std::string& name, const Function& f, bool allow_override,
+                              const std::string& doc, const std::string& metadata) {
+  TVMFFIMethodInfo info{};
+  info.name = {name.data(), name.size()};
+  info.doc = {doc.data(), doc.size()};
+  info.metadata = {metadata.data(), metadata.size()};
+  info.method.type_index = kTVMFFIFunction;
+  info.method.v_obj = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(f);
+  if (TVMFFIFunctionSetGlobalFromMethodInfo(&info, allow_override ? 1 : 0) != 0) {
+    throw tvm::ffi::details::MoveFromSafeCallRaised();
+  }
+}
+
+// The handle of a heap String's object (taking no reference).
+inline TVMFFIObjectHandle HandleOf(const tvm::ffi::String& s) {
+  TVMFFIAny view{};
+  tvm::ffi::TypeTraits<tvm::ffi::String>::CopyToAnyView(s, &view);
+  REQUIRE(view.type_index == kTVMFFIStr);
+  return view.v_obj;
+}
+
 // The strong count of a heap String (taking no reference).
 inline uint64_t UseCountOf(const tvm::ffi::String& s) {
   TVMFFIAny view{};
