@@ -21,6 +21,7 @@
 #include <string>
 #include <utility>
 
+#include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/tvm_ffi.h>
 
 namespace test_util {
@@ -253,6 +254,18 @@ inline Any ReflectedField(const Any& obj, const std::string& name) {
     return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
   }
   throw std::invalid_argument("no field " + name);
+}
+
+// The integer of `n` 64-bit words (least significant first, two's
+// complement) as the library makes it: kTVMFFIInt when it fits, else a new
+// ffi.BigInt (TVMFFIBigIntFromByteArray).
+inline Any BigIntFromWords(const int64_t* words, size_t n) {
+  TVMFFIByteArray bytes = {reinterpret_cast<const char*>(words), n * sizeof(int64_t)};
+  TVMFFIAny raw{};
+  if (TVMFFIBigIntFromByteArray(&bytes, &raw) != 0) {
+    throw tvm::ffi::details::MoveFromSafeCallRaised();
+  }
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
 }
 
 // The raw handle an Any holds (must be an object).
