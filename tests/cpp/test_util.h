@@ -73,6 +73,11 @@ inline Object* ObjectOf(TVMFFIObjectHandle h) { return static_cast<Object*>(h); 
 
 // The TVMFFIAny an Any holds (the Any keeps owning it).
 inline const TVMFFIAny* RawOf(const Any& v) { return AnyUnsafe::TVMFFIAnyPtrFromAny(v); }
+// The TVMFFIAny an AnyView is (an AnyView is exactly one TVMFFIAny).
+inline const TVMFFIAny* RawOf(const tvm::ffi::AnyView& v) {
+  static_assert(sizeof(tvm::ffi::AnyView) == sizeof(TVMFFIAny), "AnyView is one TVMFFIAny");
+  return reinterpret_cast<const TVMFFIAny*>(&v);
+}
 
 // Calls the global function `name` (through TVMFFIFunctionCall).
 template <typename... Args>
