@@ -45,6 +45,13 @@ inline ObjectPtr<Object> BorrowHandle(TVMFFIObjectHandle h) {
   return ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(h));
 }
 
+// A nullable reference to TObj (the old layer's ObjectRefOf).
+template <typename TObj>
+class ObjectRefOf : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(ObjectRefOf, ObjectRef, TObj);
+};
+
 // The TRef reference holding `p` (which must point to a TRef's object).
 template <typename TRef>
 TRef RefOf(ObjectPtr<Object> p) {
