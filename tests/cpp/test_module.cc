@@ -91,15 +91,15 @@ Array<Mod> ImportsOf(const Mod& mod) {
 
 }  // namespace
 
-#ifndef TVMFFI_TEST_MODULE_KERNEL
-#error "TVMFFI_TEST_MODULE_KERNEL (path of tests/module/kernel.cc's library) must be defined"
+#ifndef TVM_FFI_TEST_MODULE_KERNEL
+#error "TVM_FFI_TEST_MODULE_KERNEL (path of tests/module/kernel.cc's library) must be defined"
 #endif
 
 namespace {
 
-const std::string kKernel = TVMFFI_TEST_MODULE_KERNEL;
-const std::string kComposite = TVMFFI_TEST_MODULE_COMPOSITE;
-const std::string kCompositeCycle = TVMFFI_TEST_MODULE_COMPOSITE_CYCLE;
+const std::string kKernel = TVM_FFI_TEST_MODULE_KERNEL;
+const std::string kComposite = TVM_FFI_TEST_MODULE_COMPOSITE;
+const std::string kCompositeCycle = TVM_FFI_TEST_MODULE_COMPOSITE_CYCLE;
 
 // Whether `path` is mapped into this process (the library is loaded).
 bool IsMapped(const std::string& path) {
@@ -117,7 +117,7 @@ bool IsMapped(const std::string& path) {
 }
 
 std::string TempFile(const std::string& name, const std::string& content) {
-  std::string path = "/tmp/tvmffi_test_module_" + std::to_string(getpid()) + "_" + name;
+  std::string path = "/tmp/tvm_ffi_test_module_" + std::to_string(getpid()) + "_" + name;
   std::ofstream(path) << content;
   return path;
 }
@@ -196,7 +196,7 @@ TEST_CASE("Module: metadata and docs of exported functions", "[module]") {
 }
 
 TEST_CASE("Module: errors name the path, or the function and the library", "[module]") {
-  std::string missing = "/tmp/tvmffi_no_such_dir/libmissing.so";
+  std::string missing = "/tmp/tvm_ffi_no_such_dir/libmissing.so";
   CHECK(ThrownBy([&] { Mod::LoadFromFile(missing); }) ==
         "RuntimeError: cannot load the shared library \"" + missing + "\": " + missing +
             ": cannot open shared object file: No such file or directory");
