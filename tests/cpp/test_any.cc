@@ -7,9 +7,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/function.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -86,8 +85,7 @@ TEST_CASE("Any: view-to-owned materialises raw strings and byte arrays", "[any]"
 }
 
 TEST_CASE("Any: view-to-owned takes the object out of an rvalue reference", "[any]") {
-  ObjectPtr<PlainObject> obj = MakeObject<PlainObject>();
-  TVMFFIObjectHandle slot = obj.release_handle();
+  TVMFFIObjectHandle slot = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<Object>());
   TVMFFIAny view = {};
   view.type_index = kTVMFFIObjectRValueRef;
   view.v_ptr = &slot;
@@ -95,17 +93,17 @@ TEST_CASE("Any: view-to-owned takes the object out of an rvalue reference", "[an
   REQUIRE(TVMFFIAnyViewToOwnedAny(&view, &owned) == 0);
   CHECK(slot == nullptr);
   CHECK(owned.type_index == kTVMFFIObject);
-  CHECK(Object::FromHandle(owned.v_obj)->use_count() == 1);
+  CHECK(ObjectOf(owned.v_obj)->use_count() == 1);
   CHECK(Raised(TVMFFIAnyViewToOwnedAny(&view, &owned)) ==
         "RuntimeError: ObjectRValueRef: the object was already moved out");
   TVMFFIObjectDecRef(owned.v_obj);
 }
 
 TEST_CASE("Any: view-to-owned adds a reference to objects and copies PODs", "[any]") {
-  ObjectPtr<PlainObject> obj = MakeObject<PlainObject>();
-  AnyView view = AnyView::FromRaw(TVMFFIAny{kTVMFFIObject, {0}, {0}});
-  TVMFFIAny raw = *view.raw();
-  raw.v_obj = &obj->header_;
+  ObjectPtr<Object> obj = make_object<Object>();
+  TVMFFIAny raw{};
+  raw.type_index = kTVMFFIObject;
+  raw.v_obj = ObjectUnsafe::GetHeader(obj.get());
   TVMFFIAny owned;
   REQUIRE(TVMFFIAnyViewToOwnedAny(&raw, &owned) == 0);
   CHECK(obj.use_count() == 2);
@@ -122,48 +120,49 @@ TEST_CASE("Any: view-to-owned adds a reference to objects and copies PODs", "[an
 TEST_CASE("Any: C++ values round-trip and keep the zero-padding invariant", "[any]") {
   Any i = int64_t(-3);
   CHECK(i.type_index() == kTVMFFIInt);
-  CHECK(i.raw()->zero_padding == 0);
-  CHECK(i.As<int64_t>() == -3);
-  CHECK(i.As<double>() == -3.0);
+  CHECK(RawOf(i)->zero_padding == 0);
+  CHECK(i.cast<int64_t>() == -3);
+  CHECK(i.cast<double>() == -3.0);
   Any b = true;
   CHECK(b.type_index() == kTVMFFIBool);
-  CHECK(b.As<bool>());
+  CHECK(b.cast<bool>());
   Any d = 2.5;
-  CHECK_FALSE(d.TryAs<int64_t>().has_value());
+  CHECK_FALSE(d.try_cast<int64_t>().has_value());
   Any none;
-  CHECK(none.is_none());
-  CHECK(none.As<std::optional<int64_t>>() == std::nullopt);
-  Any small = std::string("tiny");
+  CHECK(none == nullptr);
+  CHECK_FALSE(none.cast<Optional<int64_t>>().has_value());
+  Any small = String("tiny");  // (a std::string rvalue becomes a heap ffi.String, as upstream)
   CHECK(small.type_index() == kTVMFFISmallStr);
-  CHECK(AllZero(small.raw()->v_bytes + 4, 4));
+  CHECK(AllZero(RawOf(small)->v_bytes + 4, 4));
   Any heap = String("this one is long");
   CHECK(heap.type_index() == kTVMFFIStr);
-  CHECK(heap.As<std::string>() == "this one is long");
-  CHECK_FALSE(heap.TryAs<Bytes>().has_value());
+  CHECK(heap.cast<std::string>() == "this one is long");
+  CHECK_FALSE(heap.try_cast<Bytes>().has_value());
   Any dev = DLDevice{kDLCUDA, 1};
-  CHECK(dev.raw()->v_device.device_id == 1);
+  CHECK(RawOf(dev)->v_device.device_id == 1);
   try {
-    heap.As<int64_t>();
+    heap.cast<int64_t>();
     FAIL("no exception");
   } catch (const Error& e) {
-    CHECK(std::string(e.what()) == "TypeError: expected int, got str");
+    CHECK(e.kind() == "TypeError");
+    CHECK(std::string(e.what()) == "Cannot convert from type `ffi.String` to `int`");
   }
 }
 
 TEST_CASE("Any: copies share objects and count references", "[any]") {
   String s("shared string value");
   Any a = s;
-  CHECK(s.use_count() == 2);
+  CHECK(UseCountOf(s) == 2);
   {
     Any b = a;
-    CHECK(s.use_count() == 3);
+    CHECK(UseCountOf(s) == 3);
     Any c = std::move(b);
-    CHECK(s.use_count() == 3);
-    CHECK(b.is_none());
+    CHECK(UseCountOf(s) == 3);
+    CHECK(b == nullptr);
   }
-  CHECK(s.use_count() == 2);
+  CHECK(UseCountOf(s) == 2);
   a = Any();
-  CHECK(s.use_count() == 1);
+  CHECK(UseCountOf(s) == 1);
 }
 
 namespace {
@@ -187,37 +186,39 @@ TEST_CASE("Any: conversions overwrite every byte of the slot", "[any]") {
   // Each conversion writes the whole value (type, padding word, payload),
   // so even a slot full of garbage ends up obeying the zero invariant.
   TVMFFIAny v = Garbage();
-  TypeTraits<int64_t>::MoveToOwned(-2, &v);
+  TypeTraits<int64_t>::MoveToAny(-2, &v);
   CHECK(v.type_index == kTVMFFIInt);
   CHECK(v.zero_padding == 0);
   CHECK(v.v_int64 == -2);
 
   v = Garbage();
-  TypeTraits<bool>::CopyToView(true, &v);
+  TypeTraits<bool>::CopyToAnyView(true, &v);
   CHECK(v.type_index == kTVMFFIBool);
   CHECK(v.zero_padding == 0);
   CHECK(v.v_int64 == 1);
 
   v = Garbage();
-  TypeTraits<float>::MoveToOwned(0.5f, &v);
+  TypeTraits<float>::MoveToAny(0.5f, &v);
   CHECK(v.type_index == kTVMFFIFloat);
   CHECK(v.zero_padding == 0);
   CHECK(v.v_float64 == 0.5);
 
   v = Garbage();
-  TypeTraits<void*>::CopyToView(nullptr, &v);
+  TypeTraits<void*>::CopyToAnyView(nullptr, &v);  // a null opaque pointer (not None)
+  std::vector<unsigned char> null_ptr(16, 0);
+  null_ptr[0] = kTVMFFIOpaquePtr;
+  CHECK(BytesOf(v) == null_ptr);
+
+  v = Garbage();
+  TypeTraits<std::nullptr_t>::MoveToAny(nullptr, &v);
   CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
 
   v = Garbage();
-  TypeTraits<std::nullptr_t>::MoveToOwned(nullptr, &v);
+  TypeTraits<Optional<int64_t>>::MoveToAny(Optional<int64_t>(std::nullopt), &v);
   CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
 
   v = Garbage();
-  TypeTraits<std::optional<int64_t>>::MoveToOwned(std::nullopt, &v);
-  CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
-
-  v = Garbage();
-  TypeTraits<DLDataType>::CopyToView(DType(kDLFloat, 32, 4), &v);
+  TypeTraits<DLDataType>::CopyToAnyView(DType(kDLFloat, 32, 4), &v);
   CHECK(v.type_index == kTVMFFIDataType);
   CHECK(v.zero_padding == 0);
   CHECK(v.v_dtype.bits == 32);
@@ -225,49 +226,49 @@ TEST_CASE("Any: conversions overwrite every byte of the slot", "[any]") {
   CHECK(AllZero(reinterpret_cast<const char*>(&v) + 12, 4));  // bytes 12-15
 
   v = Garbage();
-  TypeTraits<DLDevice>::CopyToView(DLDevice{kDLCUDA, 3}, &v);
+  TypeTraits<DLDevice>::CopyToAnyView(DLDevice{kDLCUDA, 3}, &v);
   CHECK(v.type_index == kTVMFFIDevice);
   CHECK(v.zero_padding == 0);
   CHECK(v.v_device.device_type == kDLCUDA);
   CHECK(v.v_device.device_id == 3);
 
   v = Garbage();
-  TypeTraits<const char*>::CopyToView("borrowed", &v);
+  TypeTraits<const char*>::CopyToAnyView("borrowed", &v);
   CHECK(v.type_index == kTVMFFIRawStr);
   CHECK(v.zero_padding == 0);
   CHECK(std::string(v.v_c_str) == "borrowed");
 
   v = Garbage();
-  MakeStringAny("abc", 3, false, &v);
+  TypeTraits<String>::MoveToAny(String("abc"), &v);
   CHECK(v.type_index == kTVMFFISmallStr);
   CHECK(v.small_str_len == 3);
   CHECK(std::memcmp(v.v_bytes, "abc\0\0\0\0\0", 8) == 0);
 
   v = Garbage();
-  MakeStringAny("", 0, true, &v);
+  TypeTraits<Bytes>::MoveToAny(Bytes("", 0), &v);
   CHECK(v.type_index == kTVMFFISmallBytes);
   CHECK(v.small_str_len == 0);
   CHECK(AllZero(v.v_bytes, 8));
 
   String heap("long enough for the heap");
   v = Garbage();
-  TypeTraits<String>::CopyToView(heap, &v);
+  TypeTraits<String>::CopyToAnyView(heap, &v);
   CHECK(v.type_index == kTVMFFIStr);
   CHECK(v.zero_padding == 0);
-  CHECK(v.v_obj == heap.handle());
-  CHECK(heap.use_count() == 1);  // a view adds no reference
+  CHECK(v.v_obj == HandleOf(heap));
+  CHECK(UseCountOf(heap) == 1);  // a view adds no reference
   v = Garbage();
-  TypeTraits<String>::MoveToOwned(heap, &v);  // from a copy of `heap`
+  TypeTraits<String>::MoveToAny(heap, &v);  // from a copy of `heap`
   CHECK(v.type_index == kTVMFFIStr);
   CHECK(v.zero_padding == 0);
-  CHECK(heap.use_count() == 2);
-  Any owned = Any::Adopt(v);
-  CHECK(owned.raw()->v_obj == heap.handle());
+  CHECK(UseCountOf(heap) == 2);
+  Any owned = AnyUnsafe::MoveTVMFFIAnyRawToAny(v);
+  CHECK(RawOf(owned)->v_obj == HandleOf(heap));
   owned = Any();
-  CHECK(heap.use_count() == 1);
+  CHECK(UseCountOf(heap) == 1);
 
   v = Garbage();
-  TypeTraits<ObjectRef>::CopyToView(ObjectRef(), &v);
+  TypeTraits<ObjectRef>::CopyToAnyView(ObjectRef(), &v);
   CHECK(BytesOf(v) == std::vector<unsigned char>(16, 0));
 }
 
@@ -280,14 +281,14 @@ TEST_CASE("Any: assignment releases the old value and takes the new one", "[any]
   a = Any(second);
   CHECK(first.use_count() == 1);
   CHECK(second.use_count() == 2);
-  CHECK(a.raw()->v_obj == second.handle());
-  CHECK(a.raw()->zero_padding == 0);
+  CHECK(RawOf(a)->v_obj == HandleOf(second));
+  CHECK(RawOf(a)->zero_padding == 0);
   Any b = int64_t(5);
   b = a;  // copy: both hold `second`
   CHECK(second.use_count() == 3);
   a = std::move(b);
   CHECK(second.use_count() == 2);
-  CHECK(b.is_none());
+  CHECK(b == nullptr);
   first = ObjectRef();
   CHECK(first_deleted == 1);
   a = Any();

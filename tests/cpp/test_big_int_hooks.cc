@@ -6,9 +6,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/big_int.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -16,7 +15,7 @@ namespace {
 // 2**64 + low, a new object on every call.
 Any Big(int64_t low) {
   int64_t words[2] = {low, 1};
-  return BigInt::FromWords(words, 2).AsAny();
+  return BigIntFromWords(words, 2);
 }
 
 const TVMFFIAny* HookOf(const char* name) {
@@ -34,25 +33,25 @@ const TVMFFIAny* HookOf(const char* name) {
 TEST_CASE("BigInt hooks: two equal BigInts are structurally equal and hash alike", "[big_int]") {
   Any a = Big(5), b = Big(5), c = Big(6);
   REQUIRE(a.type_index() == kTVMFFIBigInt);
-  REQUIRE(a.raw()->v_obj != b.raw()->v_obj);
-  CHECK(Call("ffi.StructuralEqual", a, b, false, false).As<bool>());
-  CHECK_FALSE(Call("ffi.StructuralEqual", a, c, false, false).As<bool>());
-  CHECK(Call("ffi.StructuralHash", a, false, false).As<int64_t>() ==
-        Call("ffi.StructuralHash", b, false, false).As<int64_t>());
-  CHECK(Call("ffi.StructuralHash", a, false, false).As<int64_t>() !=
-        Call("ffi.StructuralHash", c, false, false).As<int64_t>());
+  REQUIRE(RawOf(a)->v_obj != RawOf(b)->v_obj);
+  CHECK(Call("ffi.StructuralEqual", a, b, false, false).cast<bool>());
+  CHECK_FALSE(Call("ffi.StructuralEqual", a, c, false, false).cast<bool>());
+  CHECK(Call("ffi.StructuralHash", a, false, false).cast<int64_t>() ==
+        Call("ffi.StructuralHash", b, false, false).cast<int64_t>());
+  CHECK(Call("ffi.StructuralHash", a, false, false).cast<int64_t>() !=
+        Call("ffi.StructuralHash", c, false, false).cast<int64_t>());
 }
 
 TEST_CASE("BigInt hooks: a Map lookup with an equal BigInt key finds the entry", "[big_int]") {
   Any m = Call("ffi.Map", Big(7), int64_t(1), Big(8), int64_t(2));
-  CHECK(Call("ffi.MapSize", m).As<int64_t>() == 2);
-  CHECK(Call("ffi.MapGetItem", m, Big(7)).As<int64_t>() == 1);
-  CHECK(Call("ffi.MapGetItem", m, Big(8)).As<int64_t>() == 2);
-  CHECK(Call("ffi.MapCount", m, Big(9)).As<int64_t>() == 0);
+  CHECK(Call("ffi.MapSize", m).cast<int64_t>() == 2);
+  CHECK(Call("ffi.MapGetItem", m, Big(7)).cast<int64_t>() == 1);
+  CHECK(Call("ffi.MapGetItem", m, Big(8)).cast<int64_t>() == 2);
+  CHECK(Call("ffi.MapCount", m, Big(9)).cast<int64_t>() == 0);
   // Building a map from two equal keys keeps one entry (the last value).
   Any m2 = Call("ffi.Map", Big(7), int64_t(1), Big(7), int64_t(3));
-  CHECK(Call("ffi.MapSize", m2).As<int64_t>() == 1);
-  CHECK(Call("ffi.MapGetItem", m2, Big(7)).As<int64_t>() == 3);
+  CHECK(Call("ffi.MapSize", m2).cast<int64_t>() == 1);
+  CHECK(Call("ffi.MapGetItem", m2, Big(7)).cast<int64_t>() == 3);
 }
 
 TEST_CASE("BigInt hooks: native hooks return an int/bool, and a TypeError for a non-BigInt",
@@ -64,16 +63,16 @@ TEST_CASE("BigInt hooks: native hooks return an int/bool, and a TypeError for a 
   auto hash_fn = reinterpret_cast<TVMFFIAny (*)(const TVMFFIAny*)>(hash->v_ptr);
   auto equal_fn = reinterpret_cast<TVMFFIAny (*)(const TVMFFIAny*, const TVMFFIAny*)>(equal->v_ptr);
   Any a = Big(5), b = Big(5);
-  TVMFFIAny h = hash_fn(a.raw());
+  TVMFFIAny h = hash_fn(RawOf(a));
   CHECK(h.type_index == kTVMFFIInt);
-  CHECK(h.v_int64 == hash_fn(b.raw()).v_int64);
-  TVMFFIAny e = equal_fn(a.raw(), b.raw());
+  CHECK(h.v_int64 == hash_fn(RawOf(b)).v_int64);
+  TVMFFIAny e = equal_fn(RawOf(a), RawOf(b));
   CHECK(e.type_index == kTVMFFIBool);
   CHECK(e.v_int64 == 1);
   Any five(int64_t(5));
-  Any err = Any::Adopt(equal_fn(a.raw(), five.raw()));
+  Any err = AnyUnsafe::MoveTVMFFIAnyRawToAny(equal_fn(RawOf(a), RawOf(five)));
   REQUIRE(err.type_index() == kTVMFFIError);
-  Error error(ObjectPtr<Object>::BorrowHandle(err.raw()->v_obj));
+  Error error = RefOf<Error>(BorrowHandle(RawOf(err)->v_obj));
   CHECK(error.kind() == "TypeError");
   CHECK(error.message() ==
         "ffi.BigInt __any_equal__ expects ffi.BigInt values, got type index 1");

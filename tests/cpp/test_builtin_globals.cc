@@ -5,10 +5,8 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/string.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 TEST_CASE("Builtin globals: ffi.String makes owned strings, small or heap", "[builtin_globals]") {
@@ -27,15 +25,15 @@ TEST_CASE("Builtin globals: ffi.String makes owned strings, small or heap", "[bu
 
 TEST_CASE("Builtin globals: ffi.Bytes makes owned bytes", "[builtin_globals]") {
   TVMFFIByteArray raw{"a\0b", 3};
-  TVMFFIAny arg;
-  AnyZero(&arg);
+  TVMFFIAny arg{};
   arg.type_index = kTVMFFIByteArrayPtr;
   arg.v_ptr = &raw;
-  Any b = Function::GetGlobalRequired("ffi.Bytes").CallPacked(
-      reinterpret_cast<const AnyView*>(&arg), 1);
+  Any b;
+  Function::GetGlobalRequired("ffi.Bytes").CallPacked(reinterpret_cast<const AnyView*>(&arg), 1,
+                                                      &b);
   CHECK(b.type_index() == kTVMFFISmallBytes);
-  Bytes bytes = b.As<Bytes>();
-  CHECK(bytes.str() == std::string("a\0b", 3));
+  Bytes bytes = b.cast<Bytes>();
+  CHECK(std::string(bytes) == std::string("a\0b", 3));
   CHECK(ThrownBy([] { Call("ffi.Bytes", "s"); }) ==
         "TypeError: In function ffi.Bytes: argument 1: expected bytes, got str");
 }
@@ -45,7 +43,7 @@ TEST_CASE("Builtin globals: ffi.GetRegisteredTypeKeys lists the built-in keys",
   Any keys = Call("ffi.GetRegisteredTypeKeys");
   REQUIRE(keys.type_index() == kTVMFFIArray);
   std::set<std::string> seen;
-  for (String k : keys.As<Array<String>>()) seen.insert(k.str());
+  for (String k : keys.cast<Array<String>>()) seen.insert(std::string(k));
   for (const char* expected : {"ffi.Object", "ffi.String", "ffi.Array", "ffi.Map", "ffi.Shape",
                                "ffi.List", "ffi.Dict", "int", "None"}) {
     CHECK(seen.count(expected) == 1);

@@ -6,12 +6,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/string.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -44,8 +40,57 @@ void Define(int32_t index, const std::vector<Array<Any>>& fields, int64_t kind =
   Call("ffi.DataclassDefine", static_cast<int64_t>(index), all, kind);
 }
 
+// The fields of `info`'s type, ancestors' first, as the registry publishes
+// them (the count first, then the array, read with acquire order).
+std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
+  std::vector<const TVMFFIFieldInfo*> out;
+  auto add = [&out](const TVMFFITypeInfo* t) {
+    int32_t n = __atomic_load_n(&t->num_fields, __ATOMIC_ACQUIRE);
+    const TVMFFIFieldInfo* fields = __atomic_load_n(&t->fields, __ATOMIC_ACQUIRE);
+    for (int32_t i = 0; i < n; ++i) out.push_back(&fields[i]);
+  };
+  for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
+  add(info);
+  return out;
+}
+
+void CheckRc(int rc) {
+  if (rc != 0) throw tvm::ffi::details::MoveFromSafeCallRaised();
+}
+
+// Assigns through the field's setter (a C function or a Function object).
+void AssignField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f, const TVMFFIAny& value) {
+  void* address = static_cast<char*>(obj) + f->offset;
+  if (f->flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
+    Function setter = RefOf<Function>(BorrowHandle(f->setter));
+    setter(address, AnyView::CopyFromTVMFFIAny(value));
+  } else if (f->setter != nullptr) {
+    CheckRc(reinterpret_cast<TVMFFIFieldSetter>(f->setter)(address, &value));
+  } else {
+    TVM_FFI_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+                             << "` has no setter";
+  }
+}
+
+// A new default instance: the metadata's creator, else `__ffi_new__`.
+TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+    TVMFFIObjectHandle handle = nullptr;
+    CheckRc(info->metadata->creator(&handle));
+    return handle;
+  }
+  static const TVMFFIByteArray kName = {"__ffi_new__", 11};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&kName);
+  if (col == nullptr) return nullptr;
+  int32_t i = info->type_index - col->begin_index;
+  if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return nullptr;
+  Any made = RefOf<Function>(BorrowHandle(col->data[i].v_obj))();
+  if (made.type_index() != info->type_index) return nullptr;
+  return ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(made.cast<ObjectRef>());
+}
+
 const TVMFFIFieldInfo* FieldOf(int32_t type_index, const std::string& name) {
-  for (const TVMFFIFieldInfo* f : reflection_detail::AllFields(TVMFFIGetTypeInfo(type_index))) {
+  for (const TVMFFIFieldInfo* f : AllFields(TVMFFIGetTypeInfo(type_index))) {
     if (TextOf(f->name) == name) return f;
   }
   FAIL("no field " << name);
@@ -56,7 +101,7 @@ Function InitOf(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   for (int32_t i = 0; i < info->num_methods; ++i) {
     if (TextOf(info->methods[i].name) == "__ffi_init__") {
-      return AnyView::FromRaw(info->methods[i].method).As<Function>();
+      return AnyView::CopyFromTVMFFIAny(info->methods[i].method).cast<Function>();
     }
   }
   FAIL("no __ffi_init__");
@@ -64,21 +109,20 @@ Function InitOf(int32_t type_index) {
 }
 
 Any New(int32_t type_index) {
-  TVMFFIObjectHandle h = reflection_detail::CreateEmptyInstance(TVMFFIGetTypeInfo(type_index));
+  TVMFFIObjectHandle h = CreateEmptyInstance(TVMFFIGetTypeInfo(type_index));
   REQUIRE(h != nullptr);
-  return Any(ObjectRef(ObjectPtr<Object>::AdoptHandle(h)));
+  return Any(RefOf<ObjectRef>(AdoptHandle(h)));
 }
 
 Any Get(const Any& obj, const std::string& name) {
   const TVMFFIFieldInfo* f = FieldOf(obj.type_index(), name);
-  TVMFFIAny out;
-  AnyZero(&out);
+  TVMFFIAny out{};
   REQUIRE(f->getter(static_cast<char*>(HandleOf(obj)) + f->offset, &out) == 0);
-  return Any::Adopt(out);
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
 }
 
 void Set(const Any& obj, const std::string& name, const Any& value) {
-  reflection_detail::AssignField(HandleOf(obj), FieldOf(obj.type_index(), name), *value.raw());
+  AssignField(HandleOf(obj), FieldOf(obj.type_index(), name), *RawOf(value));
 }
 
 std::string SetError(const Any& obj, const std::string& name, const Any& value) {
@@ -86,6 +130,7 @@ std::string SetError(const Any& obj, const std::string& name, const Any& value) 
 }
 
 uint32_t UseCount(const ObjectRef& o) { return o.get()->use_count(); }
+uint32_t UseCount(const String& s) { return static_cast<uint32_t>(UseCountOf(s)); }
 
 // dctest.Kinds: one field of each storage, laid out in order.
 int32_t KindsIndex() {
@@ -134,42 +179,42 @@ TEST_CASE("Dataclass: fields are laid out after the header, in order", "[datacla
 TEST_CASE("Dataclass: __ffi_new__ makes an instance with every field zero", "[dataclass]") {
   Any obj = New(KindsIndex());
   CHECK(obj.type_index() == KindsIndex());
-  CHECK(Get(obj, "i").As<int64_t>() == 0);
-  CHECK(Get(obj, "f").As<double>() == 0.0);
+  CHECK(Get(obj, "i").cast<int64_t>() == 0);
+  CHECK(Get(obj, "f").cast<double>() == 0.0);
   CHECK(Get(obj, "b").type_index() == kTVMFFIBool);
-  CHECK(Get(obj, "b").As<bool>() == false);
-  CHECK(Get(obj, "s").is_none());
-  CHECK(Get(obj, "a").is_none());
-  CHECK(Get(obj, "arr").is_none());
+  CHECK(Get(obj, "b").cast<bool>() == false);
+  CHECK((Get(obj, "s") == nullptr));
+  CHECK((Get(obj, "a") == nullptr));
+  CHECK((Get(obj, "arr") == nullptr));
   CHECK(static_cast<Object*>(HandleOf(obj))->use_count() == 1);
 }
 
 TEST_CASE("Dataclass: int, float and bool fields accept and refuse", "[dataclass]") {
   Any obj = New(KindsIndex());
   Set(obj, "i", Any(int64_t(-5)));
-  CHECK(Get(obj, "i").As<int64_t>() == -5);
+  CHECK(Get(obj, "i").cast<int64_t>() == -5);
   Set(obj, "i", Any(true));
   CHECK(Get(obj, "i").type_index() == kTVMFFIInt);
-  CHECK(Get(obj, "i").As<int64_t>() == 1);
+  CHECK(Get(obj, "i").cast<int64_t>() == 1);
   CHECK(SetError(obj, "i", Any(String("abc"))) ==
         "TypeError: field `dctest.Kinds.i` expects int, got str \"abc\"");
   CHECK(SetError(obj, "i", Any(1.5)) ==
         "TypeError: field `dctest.Kinds.i` expects int, got float 1.5");
   CHECK(SetError(obj, "i", Any()) == "TypeError: field `dctest.Kinds.i` expects int, got None");
-  CHECK(Get(obj, "i").As<int64_t>() == 1);  // unchanged by the refusals
+  CHECK(Get(obj, "i").cast<int64_t>() == 1);  // unchanged by the refusals
 
   Set(obj, "f", Any(2.25));
-  CHECK(Get(obj, "f").As<double>() == 2.25);
+  CHECK(Get(obj, "f").cast<double>() == 2.25);
   Set(obj, "f", Any(int64_t(3)));
   CHECK(Get(obj, "f").type_index() == kTVMFFIFloat);
-  CHECK(Get(obj, "f").As<double>() == 3.0);
+  CHECK(Get(obj, "f").cast<double>() == 3.0);
   Set(obj, "f", Any(true));
-  CHECK(Get(obj, "f").As<double>() == 1.0);
+  CHECK(Get(obj, "f").cast<double>() == 1.0);
   CHECK(SetError(obj, "f", Any(String("x"))) ==
         "TypeError: field `dctest.Kinds.f` expects float, got str \"x\"");
 
   Set(obj, "b", Any(true));
-  CHECK(Get(obj, "b").As<bool>() == true);
+  CHECK(Get(obj, "b").cast<bool>() == true);
   CHECK(SetError(obj, "b", Any(int64_t(1))) ==
         "TypeError: field `dctest.Kinds.b` expects bool, got int 1");
   CHECK(SetError(obj, "b", Any(0.5)) ==
@@ -184,7 +229,7 @@ TEST_CASE("Dataclass: object fields accept their type and subtypes only", "[data
   CHECK(Get(obj, "s").type_index() == kTVMFFIStr);
   CHECK(StrOf(Get(obj, "s")) == "hi");
   Set(obj, "s", Any());  // nullable
-  CHECK(Get(obj, "s").is_none());
+  CHECK((Get(obj, "s") == nullptr));
   CHECK(SetError(obj, "s", Any(int64_t(3))) ==
         "TypeError: field `dctest.Kinds.s` expects str or None, got int 3");
   CHECK(SetError(obj, "s", Any(Bytes("xy", 2))) ==
@@ -197,20 +242,20 @@ TEST_CASE("Dataclass: object fields accept their type and subtypes only", "[data
 
   Array<int64_t> arr{1, 2};
   Set(obj, "arr", Any(arr));
-  CHECK(HandleOf(Get(obj, "arr")) == arr.handle());
+  CHECK(HandleOf(Get(obj, "arr")) == HandleOf(arr));
   CHECK(SetError(obj, "arr", Any()) ==
         "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got None");
   CHECK(SetError(obj, "arr", Any(String("a string longer than forty characters, surely"))) ==
         "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got str");
-  CHECK(SetError(obj, "arr", Any(Map())) ==
+  CHECK(SetError(obj, "arr", Any(Map<Any, Any>())) ==
         "TypeError: field `dctest.Kinds.arr` expects ffi.Array, got ffi.Map");
-  CHECK(HandleOf(Get(obj, "arr")) == arr.handle());
+  CHECK(HandleOf(Get(obj, "arr")) == HandleOf(arr));
 
   // Any takes anything.
   Set(obj, "a", Any(arr));
-  CHECK(HandleOf(Get(obj, "a")) == arr.handle());
+  CHECK(HandleOf(Get(obj, "a")) == HandleOf(arr));
   Set(obj, "a", Any(1.5));
-  CHECK(Get(obj, "a").As<double>() == 1.5);
+  CHECK(Get(obj, "a").cast<double>() == 1.5);
 }
 
 TEST_CASE("Dataclass: an object field holding a py_class type checks ancestry", "[dataclass]") {
@@ -233,8 +278,8 @@ TEST_CASE("Dataclass: the check function runs first and its result is stored", "
   int32_t t = Alloc("dctest.Checked");
   Function twice = Function::FromTyped([](int64_t x) { return x * 2; });
   Function refuse = Function::FromTyped([](AnyView v) -> Any {
-    if (v.type_index() == kTVMFFIInt && v.raw()->v_int64 < 0) {
-      TVMFFI_THROW(ValueError) << "must not be negative";
+    if (v.type_index() == kTVMFFIInt && RawOf(v)->v_int64 < 0) {
+      TVM_FFI_THROW(ValueError) << "must not be negative";
     }
     return Any(v);
   });
@@ -242,10 +287,10 @@ TEST_CASE("Dataclass: the check function runs first and its result is stored", "
              FieldEntry("y", kTVMFFIAny, false, 0, Any(), Any(refuse))});
   Any obj = New(t);
   Set(obj, "x", Any(int64_t(21)));
-  CHECK(Get(obj, "x").As<int64_t>() == 42);
+  CHECK(Get(obj, "x").cast<int64_t>() == 42);
   CHECK(SetError(obj, "y", Any(int64_t(-1))) == "ValueError: must not be negative");
   Set(obj, "y", Any(int64_t(4)));
-  CHECK(Get(obj, "y").As<int64_t>() == 4);
+  CHECK(Get(obj, "y").cast<int64_t>() == 4);
 }
 
 TEST_CASE("Dataclass: bad definitions are refused before anything is registered",
@@ -300,12 +345,12 @@ TEST_CASE("Dataclass: __ffi_init__ takes positional, keyword and default values"
   Function init = InitOf(t);
   Any a = init(int64_t(1));
   CHECK(a.type_index() == t);
-  CHECK(Get(a, "x").As<int64_t>() == 1);
-  CHECK(Get(a, "y").As<double>() == 0.5);
+  CHECK(Get(a, "x").cast<int64_t>() == 1);
+  CHECK(Get(a, "y").cast<double>() == 0.5);
   CHECK(StrOf(Get(a, "tag")) == "t");
-  Any kwargs(ObjectRef(ObjectPtr<Object>::BorrowHandle(KwargsSentinel())));
+  Any kwargs = Call("ffi.GetKwargsObject");  // the KWARGS sentinel
   Any b = init(int64_t(2), 1.5, kwargs, "tag", "named");
-  CHECK(Get(b, "y").As<double>() == 1.5);
+  CHECK(Get(b, "y").cast<double>() == 1.5);
   CHECK(StrOf(Get(b, "tag")) == "named");
   CHECK(calls == 2);  // one fresh list per instance
   CHECK(HandleOf(Get(a, "items")) != HandleOf(Get(b, "items")));
@@ -353,11 +398,12 @@ TEST_CASE("Dataclass: weak references keep the storage, not the fields", "[datac
   Any obj = New(KindsIndex());
   Set(obj, "a", Any(MakeCounted(&released)));
   TVMFFIObject* h = static_cast<TVMFFIObject*>(HandleOf(obj));
-  Object::IncWeakRef(h);
+  std::optional<WeakObjectPtr<Object>> weak;
+  weak.emplace(BorrowHandle(h));
   obj = Any();
   CHECK(released == 1);
   CHECK(static_cast<Object*>(static_cast<void*>(h))->use_count() == 0);
-  Object::DecWeakRef(h);
+  weak.reset();
 }
 
 TEST_CASE("Dataclass: a type extending a C++ type releases the parent's fields too",
@@ -377,10 +423,10 @@ TEST_CASE("Dataclass: a type extending a C++ type releases the parent's fields t
   String text(std::string(64, 'c'));
   {
     Any obj = InitOf(t)(int64_t(3), 2.5, text);
-    CHECK(Get(obj, "v_i64").As<int64_t>() == 3);
-    CHECK(Get(obj, "v_f64").As<double>() == 2.5);
-    CHECK(HandleOf(Get(obj, "v_str")) == text.handle());
-    CHECK(Get(obj, "extra").As<int64_t>() == 9);
+    CHECK(Get(obj, "v_i64").cast<int64_t>() == 3);
+    CHECK(Get(obj, "v_f64").cast<double>() == 2.5);
+    CHECK(HandleOf(Get(obj, "v_str")) == HandleOf(text));
+    CHECK(Get(obj, "extra").cast<int64_t>() == 9);
     CHECK(UseCount(text) == 2);
   }
   CHECK(UseCount(text) == 1);
@@ -401,7 +447,7 @@ TEST_CASE("Dataclass: a type extending ffi.Enum releases its 16-byte _str_index 
     Any obj = New(t);
     Set(obj, "_str_index", Any(text));
     Set(obj, "_int_index", Any(int64_t(2)));
-    CHECK(Get(obj, "_str_index").As<std::string>() == std::string(40, 'e'));
+    CHECK(Get(obj, "_str_index").cast<std::string>() == std::string(40, 'e'));
     CHECK(UseCount(text) == 2);
     Set(obj, "_str_index", Any(String("ab")));  // the heap one is released
     CHECK(UseCount(text) == 1);
@@ -420,23 +466,23 @@ TEST_CASE("Dataclass: ShallowCopy shares held objects, DeepCopy copies them", "[
   Any shallow = Call("ffi.ShallowCopy", obj);
   CHECK(shallow.type_index() == KindsIndex());
   CHECK(HandleOf(shallow) != HandleOf(obj));
-  CHECK(Get(shallow, "i").As<int64_t>() == 4);
-  CHECK(HandleOf(Get(shallow, "arr")) == arr.handle());
+  CHECK(Get(shallow, "i").cast<int64_t>() == 4);
+  CHECK(HandleOf(Get(shallow, "arr")) == HandleOf(arr));
   CHECK(HandleOf(Get(shallow, "a")) == HandleOf(Get(obj, "a")));
   Set(shallow, "i", Any(int64_t(5)));
-  CHECK(Get(obj, "i").As<int64_t>() == 4);
+  CHECK(Get(obj, "i").cast<int64_t>() == 4);
 
   Any deep = Call("ffi.DeepCopy", obj);
   CHECK(deep.type_index() == KindsIndex());
-  CHECK(Get(deep, "i").As<int64_t>() == 4);
-  CHECK(HandleOf(Get(deep, "arr")) != arr.handle());
-  CHECK(Get(deep, "arr").As<Array<int64_t>>().size() == 3);
-  CHECK(Call("ffi.StructuralEqual", deep, obj, false, false).As<bool>());
+  CHECK(Get(deep, "i").cast<int64_t>() == 4);
+  CHECK(HandleOf(Get(deep, "arr")) != HandleOf(arr));
+  CHECK(Get(deep, "arr").cast<Array<int64_t>>().size() == 3);
+  CHECK(Call("ffi.StructuralEqual", deep, obj, false, false).cast<bool>());
 
   // An unset (NULL) object field that refuses None stays unset in copies.
   Any empty = New(KindsIndex());
-  CHECK(Get(Call("ffi.ShallowCopy", empty), "arr").is_none());
-  CHECK(Get(Call("ffi.DeepCopy", empty), "by").is_none());
+  CHECK((Get(Call("ffi.ShallowCopy", empty), "arr") == nullptr));
+  CHECK((Get(Call("ffi.DeepCopy", empty), "by") == nullptr));
 
   CHECK(ThrownBy([&] { Call("ffi.ShallowCopy", int64_t(1)); }) ==
         "TypeError: ffi.ShallowCopy expects an object, got int");
@@ -457,10 +503,10 @@ TEST_CASE("Dataclass: serialization round trip", "[dataclass]") {
   Any back = Call("ffi.FromJSONGraphString", text);
   CHECK(back.type_index() == KindsIndex());
   CHECK(HandleOf(back) != HandleOf(obj));
-  CHECK(Get(back, "i").As<int64_t>() == -2);
-  CHECK(Get(back, "f").As<double>() == 0.25);
-  CHECK(Get(back, "b").As<bool>() == true);
+  CHECK(Get(back, "i").cast<int64_t>() == -2);
+  CHECK(Get(back, "f").cast<double>() == 0.25);
+  CHECK(Get(back, "b").cast<bool>() == true);
   CHECK(StrOf(Get(back, "s")) == "name");
-  CHECK(Get(back, "arr").As<Array<int64_t>>()[0] == 5);
-  CHECK(Call("ffi.StructuralEqual", back, obj, false, false).As<bool>());
+  CHECK(Get(back, "arr").cast<Array<int64_t>>()[0] == 5);
+  CHECK(Call("ffi.StructuralEqual", back, obj, false, false).cast<bool>());
 }

@@ -8,20 +8,19 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/dict.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
 
 std::vector<std::pair<int64_t, int64_t>> IntItems(const Any& dict) {
   std::vector<std::pair<int64_t, int64_t>> out;
-  if (Call("ffi.DictSize", dict).As<int64_t>() == 0) return out;
-  Function it = Call("ffi.DictForwardIterFunctor", dict).As<Function>();
+  if (Call("ffi.DictSize", dict).cast<int64_t>() == 0) return out;
+  Function it = Call("ffi.DictForwardIterFunctor", dict).cast<Function>();
   do {
-    out.emplace_back(it(int64_t(0)).As<int64_t>(), it(int64_t(1)).As<int64_t>());
-  } while (it(int64_t(2)).As<bool>());
+    out.emplace_back(it(int64_t(0)).cast<int64_t>(), it(int64_t(1)).cast<int64_t>());
+  } while (it(int64_t(2)).cast<bool>());
   return out;
 }
 
@@ -34,11 +33,11 @@ TEST_CASE("Dict: construct, set, get, count, size", "[dict]") {
   REQUIRE(d.type_index() == kTVMFFIDict);
   Call("ffi.DictSetItem", d, "b", int64_t(2));
   Call("ffi.DictSetItem", d, "a", int64_t(10));
-  CHECK(Call("ffi.DictSize", d).As<int64_t>() == 2);
-  CHECK(Call("ffi.DictGetItem", d, "a").As<int64_t>() == 10);
-  CHECK(Call("ffi.DictGetItem", d, String("b")).As<int64_t>() == 2);
-  CHECK(Call("ffi.DictCount", d, "b").As<int64_t>() == 1);
-  CHECK(Call("ffi.DictCount", d, "c").As<int64_t>() == 0);
+  CHECK(Call("ffi.DictSize", d).cast<int64_t>() == 2);
+  CHECK(Call("ffi.DictGetItem", d, "a").cast<int64_t>() == 10);
+  CHECK(Call("ffi.DictGetItem", d, String("b")).cast<int64_t>() == 2);
+  CHECK(Call("ffi.DictCount", d, "b").cast<int64_t>() == 1);
+  CHECK(Call("ffi.DictCount", d, "c").cast<int64_t>() == 0);
   CHECK(ThrownBy([] { Call("ffi.Dict", int64_t(1)); }) ==
         "ValueError: ffi.Dict expects an even number of arguments (key0, value0, key1, value1, "
         "...), got 1");
@@ -46,11 +45,11 @@ TEST_CASE("Dict: construct, set, get, count, size", "[dict]") {
 
 TEST_CASE("Dict: mutation is shared by every reference", "[dict]") {
   Any d = Call("ffi.Dict");
-  Dict cpp = d.As<Dict>();
+  Dict<Any, Any> cpp = d.cast<Dict<Any, Any>>();
   cpp.Set(int64_t(1), int64_t(2));
-  CHECK(Call("ffi.DictGetItem", d, int64_t(1)).As<int64_t>() == 2);
+  CHECK(Call("ffi.DictGetItem", d, int64_t(1)).cast<int64_t>() == 2);
   Call("ffi.DictSetItem", d, int64_t(3), int64_t(4));
-  CHECK(cpp.at(int64_t(3)).As<int64_t>() == 4);
+  CHECK(cpp.at(int64_t(3)).cast<int64_t>() == 4);
 }
 
 TEST_CASE("Dict: missing keys", "[dict]") {
@@ -61,7 +60,7 @@ TEST_CASE("Dict: missing keys", "[dict]") {
         "KeyError: key \"k\" not found in Dict");
   Any got = Call("ffi.DictGetItemOrMissing", d, int64_t(2));
   CHECK(HandleOf(got) == HandleOf(Call("ffi.GetInvalidObject")));
-  CHECK(Call("ffi.DictGetItemOrMissing", d, int64_t(1)).As<int64_t>() == 1);
+  CHECK(Call("ffi.DictGetItemOrMissing", d, int64_t(1)).cast<int64_t>() == 1);
 }
 
 TEST_CASE("Dict: erase and iterate keep insertion order", "[dict]") {
@@ -77,7 +76,7 @@ TEST_CASE("Dict: erase and iterate keep insertion order", "[dict]") {
   Call("ffi.DictSetItem", d, int64_t(1), int64_t(11));
   CHECK(IntItems(d) == Items{{2, 20}, {4, 40}, {3, 33}, {1, 11}});
   Call("ffi.DictClear", d);
-  CHECK(Call("ffi.DictSize", d).As<int64_t>() == 0);
+  CHECK(Call("ffi.DictSize", d).cast<int64_t>() == 0);
   CHECK(IntItems(d).empty());
   Call("ffi.DictSetItem", d, int64_t(9), int64_t(90));
   CHECK(IntItems(d) == Items{{9, 90}});
@@ -94,21 +93,21 @@ TEST_CASE("Dict: in the small form a new value keeps the key's place", "[dict]")
 
 TEST_CASE("Dict: the iterator follows its key when the Dict grows", "[dict]") {
   Any d = Call("ffi.Dict", int64_t(1), int64_t(1), int64_t(2), int64_t(2));
-  Function it = Call("ffi.DictForwardIterFunctor", d).As<Function>();
-  CHECK(it(int64_t(0)).As<int64_t>() == 1);
+  Function it = Call("ffi.DictForwardIterFunctor", d).cast<Function>();
+  CHECK(it(int64_t(0)).cast<int64_t>() == 1);
   // 2 -> 4 slots, then the dense form, then a rehash: every pair moves.
   for (int64_t k = 3; k < 40; ++k) Call("ffi.DictSetItem", d, k, k);
-  CHECK(it(int64_t(1)).As<int64_t>() == 1);
-  CHECK(it(int64_t(2)).As<bool>());
-  CHECK(it(int64_t(0)).As<int64_t>() == 2);
+  CHECK(it(int64_t(1)).cast<int64_t>() == 1);
+  CHECK(it(int64_t(2)).cast<bool>());
+  CHECK(it(int64_t(0)).cast<int64_t>() == 2);
 }
 
 TEST_CASE("Dict: erasing the iterator's current key is a RuntimeError", "[dict]") {
   for (int64_t n : {int64_t(3), int64_t(10)}) {  // small and dense forms
     Any d = Call("ffi.Dict");
     for (int64_t k = 0; k < n; ++k) Call("ffi.DictSetItem", d, k, k);
-    Function it = Call("ffi.DictForwardIterFunctor", d).As<Function>();
-    CHECK(it(int64_t(2)).As<bool>());
+    Function it = Call("ffi.DictForwardIterFunctor", d).cast<Function>();
+    CHECK(it(int64_t(2)).cast<bool>());
     Call("ffi.DictErase", d, int64_t(1));
     CHECK(ThrownBy([&] { it(int64_t(0)); }) ==
           "RuntimeError: Dict changed during iteration: the current key 1 was removed");
@@ -120,12 +119,12 @@ TEST_CASE("Dict: erasing the iterator's current key is a RuntimeError", "[dict]"
 TEST_CASE("Dict: the iterator skips pairs erased while iterating", "[dict]") {
   Any d = Call("ffi.Dict", int64_t(1), int64_t(1), int64_t(2), int64_t(2), int64_t(3),
                int64_t(3));
-  Function it = Call("ffi.DictForwardIterFunctor", d).As<Function>();
-  CHECK(it(int64_t(0)).As<int64_t>() == 1);
+  Function it = Call("ffi.DictForwardIterFunctor", d).cast<Function>();
+  CHECK(it(int64_t(0)).cast<int64_t>() == 1);
   Call("ffi.DictErase", d, int64_t(2));
-  CHECK(it(int64_t(2)).As<bool>());
-  CHECK(it(int64_t(0)).As<int64_t>() == 3);
-  CHECK_FALSE(it(int64_t(2)).As<bool>());
+  CHECK(it(int64_t(2)).cast<bool>());
+  CHECK(it(int64_t(0)).cast<int64_t>() == 3);
+  CHECK_FALSE(it(int64_t(2)).cast<bool>());
   CHECK(ThrownBy([&] { it(int64_t(1)); }) == "IndexError: Dict iterator is past the end");
 }
 
@@ -160,7 +159,7 @@ TEST_CASE("Dict: values and keys are released exactly once", "[dict]") {
 
 TEST_CASE("Dict: random inserts and erases agree with std::map", "[dict]") {
   std::mt19937 rng(1234);
-  Dict d;
+  Dict<Any, Any> d;
   std::map<int64_t, int64_t> model;
   // The iteration order apache-tvm-ffi gives: insertion order; a new value
   // for a present key keeps its place in the small form (at most 4 pairs,
@@ -174,10 +173,10 @@ TEST_CASE("Dict: random inserts and erases agree with std::map", "[dict]") {
     if (rng() % 3 == 0) {
       bool present = model.erase(key) != 0;
       if (present) {
-        d.Erase(key);
+        Call("ffi.DictErase", d, key);
         order.erase(std::find(order.begin(), order.end(), key));
       } else {
-        CHECK(ThrownBy([&] { d.Erase(key); }) ==
+        CHECK(ThrownBy([&] { Call("ffi.DictErase", d, key); }) ==
               "KeyError: key " + std::to_string(key) + " not found in Dict");
       }
     } else {
@@ -191,18 +190,18 @@ TEST_CASE("Dict: random inserts and erases agree with std::map", "[dict]") {
     }
     if (step % 97 == 0) {
       std::vector<int64_t> seen;
-      for (auto kv : d) seen.push_back(kv.first.As<int64_t>());
+      for (auto kv : d) seen.push_back(kv.first.cast<int64_t>());
       REQUIRE(seen == order);
     }
   }
-  REQUIRE(d.size() == static_cast<int64_t>(model.size()));
-  for (const auto& kv : model) CHECK(d.at(kv.first).As<int64_t>() == kv.second);
+  REQUIRE(d.size() == model.size());
+  for (const auto& kv : model) CHECK(d.at(kv.first).cast<int64_t>() == kv.second);
   int64_t n = 0;
   for (auto kv : d) {
-    CHECK(model.at(kv.first.As<int64_t>()) == kv.second.As<int64_t>());
+    CHECK(model.at(kv.first.cast<int64_t>()) == kv.second.cast<int64_t>());
     ++n;
   }
-  CHECK(n == d.size());
+  CHECK(static_cast<size_t>(n) == d.size());
 }
 
 TEST_CASE("Dict: globals refuse a Map (no silent copy)", "[dict]") {
@@ -213,17 +212,17 @@ TEST_CASE("Dict: globals refuse a Map (no silent copy)", "[dict]") {
 
 TEST_CASE("Dict: typed Dict parameters accept a Map as a copy", "[dict]") {
   Function f = Function::FromTyped(
-      [](Dict d) {
+      [](Dict<Any, Any> d) {
         d.Set("added", int64_t(1));
         return d.size();
       },
       "testing.dsize");
   Any m = Call("ffi.Map", "a", int64_t(1));
-  CHECK(f(m).As<int64_t>() == 2);
-  CHECK(Call("ffi.MapSize", m).As<int64_t>() == 1);
+  CHECK(f(m).cast<int64_t>() == 2);
+  CHECK(Call("ffi.MapSize", m).cast<int64_t>() == 1);
   Any d = Call("ffi.Dict");
-  CHECK(f(d).As<int64_t>() == 1);
-  CHECK(Call("ffi.DictSize", d).As<int64_t>() == 1);
+  CHECK(f(d).cast<int64_t>() == 1);
+  CHECK(Call("ffi.DictSize", d).cast<int64_t>() == 1);
 }
 
 TEST_CASE("Dict: testing.as_dict converts a Map and keeps a Dict", "[dict]") {

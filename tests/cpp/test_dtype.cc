@@ -5,10 +5,8 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/dtype.h>
-#include <tvmffi/function.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -35,7 +33,7 @@ std::string Print(DLDataType t) {
   REQUIRE(TVMFFIDataTypeToString(&t, &out) == 0);
   REQUIRE(out.type_index == kTVMFFIStr);
   CHECK(out.zero_padding == 0);
-  CHECK(Object::FromHandle(out.v_obj)->use_count() == 1);
+  CHECK(ObjectOf(out.v_obj)->use_count() == 1);
   const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(out.v_obj);
   std::string text(b->data, b->size);
   CHECK(b->data[b->size] == '\0');
@@ -175,7 +173,7 @@ TEST_CASE("DType: every name parses, prints canonically and parses back", "[dtyp
     CHECK(Print(t) == c.canonical);
     DLDataType again = Parse(c.canonical, &rc);
     REQUIRE(rc == 0);
-    CHECK(DataTypeEqual(again, t));
+    CHECK((again == t));
   }
 }
 
@@ -184,11 +182,11 @@ TEST_CASE("DType: lanes beyond the int16 range print as their int16 view", "[dty
   DLDataType t = Parse("int8x32768", &rc);
   REQUIRE(rc == 0);
   CHECK(Print(t) == "int8xvscalex32768");  // the same 16 bits
-  CHECK(DataTypeEqual(Parse("int8xvscalex32768", &rc), t));
+  CHECK((Parse("int8xvscalex32768", &rc) == t));
   t = Parse("int8x40000", &rc);
   REQUIRE(rc == 0);
   CHECK(Print(t) == "int8xvscalex25536");
-  CHECK(DataTypeEqual(Parse("int8xvscalex25536", &rc), t));
+  CHECK((Parse("int8xvscalex25536", &rc) == t));
 }
 
 TEST_CASE("DType: dtypes no name spells are refused, never printed as another", "[dtype]") {
@@ -306,11 +304,11 @@ TEST_CASE("DType: custom types go through the dtype.get_custom_type_* globals", 
                       Function::FromTyped([](const std::string& name) -> int64_t {
                         if (name == "posit") return 130;
                         if (name == "low") return 100;
-                        throw Error("ValueError", "unknown custom type `" + name + "`");
+                        throw Error("ValueError", "unknown custom type `" + name + "`", "");
                       }));
   Function::SetGlobal("dtype.get_custom_type_name", Function::FromTyped([](int64_t code) {
                         if (code == 130) return std::string("posit");
-                        throw Error("ValueError", "unknown custom code " + std::to_string(code));
+                        throw Error("ValueError", "unknown custom code " + std::to_string(code), "");
                       }));
   const Case cases[] = {
       {"custom[posit]16", 130, 16, 1, "custom[posit]16"},
@@ -339,10 +337,10 @@ TEST_CASE("DType: custom types go through the dtype.get_custom_type_* globals", 
 }
 
 TEST_CASE("DType: header-only helpers", "[dtype]") {
-  CHECK(DataTypeEqual(DataTypeFromString("float16x2"), DType(2, 16, 2)));
-  CHECK(DataTypeToString(DType(4, 16, 1)) == "bfloat16");
-  CHECK_THROWS_WITH(DataTypeFromString("nope"), "ValueError: unknown dtype `nope`");
+  CHECK((StringToDLDataType("float16x2") == DType(2, 16, 2)));
+  CHECK(DLDataTypeToString(DType(4, 16, 1)) == "bfloat16");
+  CHECK(ThrownBy([] { StringToDLDataType("nope"); }) == "ValueError: unknown dtype `nope`");
   // AnyView to DLDataType accepts strings.
   AnyView text("int8x4");
-  CHECK(DataTypeEqual(text.As<DLDataType>(), DType(0, 8, 4)));
+  CHECK((text.cast<DLDataType>() == DType(0, 8, 4)));
 }

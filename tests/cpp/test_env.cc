@@ -9,12 +9,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/env.h>
-#include <tvmffi/function.h>
-#include <tvmffi/module.h>
-#include <tvmffi/tensor.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -138,6 +134,28 @@ TEST_CASE("Env: negative device indices are refused", "[env]") {
   CHECK(TVMFFIEnvGetStream(-1, -1) == nullptr);
 }
 
+namespace {
+
+// Sets a device's stream for a scope and restores the previous one (the old
+// C++ layer's StreamGuard; tvm::ffi has none), through the C API.
+class StreamGuard {
+ public:
+  StreamGuard(DLDevice device, TVMFFIStreamHandle stream) : device_(device) {
+    if (TVMFFIEnvSetStream(device.device_type, device.device_id, stream, &previous_) != 0) {
+      throw tvm::ffi::details::MoveFromSafeCallRaised();
+    }
+  }
+  ~StreamGuard() { TVMFFIEnvSetStream(device_.device_type, device_.device_id, previous_, nullptr); }
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
+
+ private:
+  DLDevice device_;
+  TVMFFIStreamHandle previous_ = nullptr;
+};
+
+}  // namespace
+
 TEST_CASE("Env: StreamGuard restores the previous stream", "[env]") {
   DLDevice dev{kDLCUDA, 4};
   {
@@ -200,12 +218,13 @@ TEST_CASE("Env: TensorAlloc wraps the allocator's tensor and frees it once", "[e
   last_error_ctx = Ptr(1);
   DLDevice cpu{kDLCPU, 0};
   DLDataType f32{kDLFloat, 32, 1};
-  Tensor t = Tensor::FromEnvAlloc({2, 3, 4}, f32, cpu);
+  Tensor t = Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, Shape{2, 3, 4}, f32, cpu);
   CHECK(last_error_ctx == nullptr);
   CHECK(allocs == allocs0 + 1);
   CHECK(t.ndim() == 3);
-  CHECK(t.shape().ToVector() == std::vector<int64_t>{2, 3, 4});
-  CHECK(t.strides().ToVector() == std::vector<int64_t>{12, 4, 1});  // synthesised
+  CHECK(std::vector<int64_t>(t.shape().begin(), t.shape().end()) == std::vector<int64_t>{2, 3, 4});
+  CHECK(std::vector<int64_t>(t.strides().begin(), t.strides().end()) ==
+        std::vector<int64_t>{12, 4, 1});  // synthesised
   CHECK(t.dtype().bits == 32);
   static_cast<float*>(t.data_ptr())[23] = 1.5f;  // real memory
   Tensor copy = t;
@@ -225,7 +244,8 @@ TEST_CASE("Env: an allocator's failure code and error pass through", "[env]") {
   CHECK(TakeError() == std::make_pair(std::string("MemoryError"), std::string("device is full")));
   CHECK(h == nullptr);
   try {
-    Tensor::FromEnvAlloc({1}, DLDataType{kDLFloat, 32, 1}, DLDevice{kDLCPU, 0});
+    Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc, Shape{1}, DLDataType{kDLFloat, 32, 1},
+                         DLDevice{kDLCPU, 0});
     FAIL("expected MemoryError");
   } catch (const Error& e) {
     CHECK(e.kind() == "MemoryError");
@@ -307,14 +327,14 @@ TEST_CASE("Env: RegisterCAPI refuses unknown names", "[env]") {
 TEST_CASE("Env: LookupFromImports finds globals and caches a borrowed handle", "[env]") {
   Function target = Function::FromTyped([](int64_t x) { return x * 2; });
   Function::SetGlobal("testing.env_lookup_target", target, true);
-  uint32_t before = target.use_count();
+  int before = target.use_count();
   // library_ctx is a module (what a loader stores in __tvm_ffi__library_ctx);
   // this one has no imports, so the globals are searched.
-  Module module = Module::SystemLib("env_test.");
-  void* ctx = module.handle();
+  Any module = Call("ffi.SystemLib", "env_test.");
+  void* ctx = HandleOf(module);
   TVMFFIObjectHandle f = nullptr;
   REQUIRE(TVMFFIEnvModLookupFromImports(ctx, "testing.env_lookup_target", &f) == 0);
-  CHECK(f == target.handle());
+  CHECK(f == HandleOf(target));
   CHECK(target.use_count() == before + 1);  // the cache's reference
   TVMFFIObjectHandle again = nullptr;
   REQUIRE(TVMFFIEnvModLookupFromImports(ctx, "testing.env_lookup_target", &again) == 0);

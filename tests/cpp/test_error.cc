@@ -252,7 +252,7 @@ TEST_CASE("Backtrace: any library unloaded (not only through ffi.Module) drops t
   for (int i = 0; i < 3; ++i) {  // one call site: the same frames each time
     if (i == 1) {
       // A plain dlopen/dlclose by someone else: the loader's unload count moves.
-      void* lib = dlopen(TVMFFI_TEST_MODULE_COMPOSITE, RTLD_NOW | RTLD_LOCAL);
+      void* lib = dlopen(TVM_FFI_TEST_MODULE_COMPOSITE, RTLD_NOW | RTLD_LOCAL);
       REQUIRE(lib != nullptr);
       REQUIRE(dlclose(lib) == 0);
     }

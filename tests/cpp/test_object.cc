@@ -3,12 +3,18 @@
 
 #include <atomic>
 #include <thread>
+#include <optional>
 #include <vector>
 
-#include <tvmffi/error.h>
-#include <tvmffi/object.h>
+#include "test_util.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
+using test_util::AdoptHandle;
+using test_util::BorrowHandle;
+using test_util::ErrorOf;
+using tvm::ffi::details::ObjectUnsafe;
+
+constexpr uint64_t kInitialCount = tvm::ffi::details::kCombinedRefCountBothOne;
 
 namespace {
 
@@ -24,7 +30,7 @@ void RecordingDeleter(void* self, int flags) {
 
 Recorder MakeRecorder() {
   Recorder r{};
-  r.header.combined_ref_count = Object::kInitialCount;
+  r.header.combined_ref_count = kInitialCount;
   r.header.type_index = kTVMFFIObject;
   TVM_FFI_OBJECT_DELETER(&r.header) = &RecordingDeleter;
   return r;
@@ -52,24 +58,30 @@ TEST_CASE("Object: last strong and weak reference call the deleter once with Bot
 
 TEST_CASE("Object: a weak reference splits destruction from freeing", "[object]") {
   Recorder r = MakeRecorder();
-  Object::IncWeakRef(&r.header);
+  // A tvm::ffi::WeakObjectPtr adds the weak reference (the strong one its
+  // ObjectPtr took is given back at once).
+  std::optional<WeakObjectPtr<Object>> weak;
+  weak.emplace(BorrowHandle(&r.header));
   TVMFFIObjectDecRef(&r.header);
   REQUIRE(r.calls.size() == 1);
   CHECK(r.calls[0] == kTVMFFIObjectDeleterFlagBitMaskStrong);
-  CHECK_FALSE(Object::TryPromoteWeak(&r.header));
-  Object::DecWeakRef(&r.header);
+  CHECK(weak->lock() == nullptr);
+  weak.reset();
   REQUIRE(r.calls.size() == 2);
   CHECK(r.calls[1] == kTVMFFIObjectDeleterFlagBitMaskWeak);
 }
 
 TEST_CASE("Object: weak promotion succeeds while strong references exist", "[object]") {
   Recorder r = MakeRecorder();
-  Object::IncWeakRef(&r.header);
-  CHECK(Object::TryPromoteWeak(&r.header));
+  std::optional<WeakObjectPtr<Object>> weak;
+  weak.emplace(BorrowHandle(&r.header));
+  ObjectPtr<Object> promoted = weak->lock();
+  CHECK(promoted != nullptr);
   CHECK((r.header.combined_ref_count & 0xFFFFFFFFu) == 2);
+  (void)ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(promoted));  // now a raw reference
   TVMFFIObjectDecRef(&r.header);
   TVMFFIObjectDecRef(&r.header);
-  Object::DecWeakRef(&r.header);
+  weak.reset();
   CHECK(r.calls == std::vector<int>{kTVMFFIObjectDeleterFlagBitMaskStrong,
                                     kTVMFFIObjectDeleterFlagBitMaskWeak});
 }
@@ -77,7 +89,7 @@ TEST_CASE("Object: weak promotion succeeds while strong references exist", "[obj
 TEST_CASE("Object: DecRef(NULL) is a no-op and a NULL deleter is allowed", "[object]") {
   CHECK(TVMFFIObjectDecRef(nullptr) == 0);
   TVMFFIObject arena{};
-  arena.combined_ref_count = Object::kInitialCount;
+  arena.combined_ref_count = kInitialCount;
   arena.type_index = kTVMFFIObject;
   CHECK(TVMFFIObjectDecRef(&arena) == 0);
   // The last strong reference hands "both" to the deleter in one step; the
@@ -97,21 +109,22 @@ TEST_CASE("Object: counts stay exact under concurrent IncRef/DecRef", "[object]"
     });
   }
   for (auto& th : threads) th.join();
-  CHECK(r.header.combined_ref_count == Object::kInitialCount);
+  CHECK(r.header.combined_ref_count == kInitialCount);
   CHECK(r.calls.empty());
   TVMFFIObjectDecRef(&r.header);
   CHECK(r.calls == std::vector<int>{kTVMFFIObjectDeleterFlagBitMaskBoth});
 }
 
 TEST_CASE("Object: MakeObject writes the header", "[object]") {
-  ObjectPtr<PlainObject> p = MakeObject<PlainObject>();
-  CHECK(p->header_.combined_ref_count == Object::kInitialCount);
-  CHECK(p->header_.type_index == kTVMFFIObject);
-  CHECK(p->header_.zero_padding == 0);
-  CHECK(TVM_FFI_OBJECT_DELETER(&p->header_) != nullptr);
-  ObjectPtr<PlainObject> q = p;
+  ObjectPtr<Object> p = make_object<Object>();
+  const TVMFFIObject* header = ObjectUnsafe::GetHeader(p.get());
+  CHECK(header->combined_ref_count == kInitialCount);
+  CHECK(header->type_index == kTVMFFIObject);
+  CHECK(header->zero_padding == 0);
+  CHECK(TVM_FFI_OBJECT_DELETER(header) != nullptr);
+  ObjectPtr<Object> q = p;
   CHECK(p.use_count() == 2);
-  q.Reset();
+  q.reset();
   CHECK(p.use_count() == 1);
 }
 
@@ -135,7 +148,7 @@ TEST_CASE("Object: opaque objects of another type index are refused", "[object]"
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   REQUIRE(err != nullptr);
-  Error e{ObjectPtr<Object>::AdoptHandle(err)};
+  Error e = ErrorOf(AdoptHandle(err));
   CHECK(e.kind() == "RuntimeError");
   CHECK(e.message() ==
         "TVMFFIObjectCreateOpaque: type_index must be 74 (ffi.OpaquePyObject), got 71");
@@ -202,7 +215,7 @@ TEST_CASE("Object: HandleInitOnce runs the initialiser once across threads", "[o
   TVMFFIObjectHandle err = nullptr;
   TVMFFIErrorMoveFromRaised(&err);
   REQUIRE(err != nullptr);
-  Error e{ObjectPtr<Object>::AdoptHandle(err)};
+  Error e = ErrorOf(AdoptHandle(err));
   CHECK(e.kind() == "RuntimeError");
   CHECK(e.message() == "TVMFFIHandleInitOnce: init_func succeeded but produced NULL");
 }

@@ -6,7 +6,7 @@
 
 #include "test_util.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -27,8 +27,8 @@ Any FieldOf(const Any& obj, const std::string& name) {
     if (std::string(f.name.data, f.name.size) != name) continue;
     TVMFFIAny out;
     std::memset(&out, 0, sizeof(out));
-    REQUIRE(f.getter(reinterpret_cast<char*>(obj.raw()->v_obj) + f.offset, &out) == 0);
-    return Any::Adopt(out);
+    REQUIRE(f.getter(reinterpret_cast<char*>(RawOf(obj)->v_obj) + f.offset, &out) == 0);
+    return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
   }
   FAIL("no field " << name);
   return Any();
@@ -42,15 +42,15 @@ TEST_CASE("MakeObjectFromPackedArgs: by type key or index; defaults fill the res
   Any a = Call("ffi.MakeObjectFromPackedArgs", std::string("testing.SKw"), std::string("a"),
                int64_t(7), std::string("c"), std::string("see"));
   REQUIRE(a.type_index() == t);
-  CHECK(FieldOf(a, "a").As<int64_t>() == 7);
-  CHECK(FieldOf(a, "b").As<int64_t>() == 2);  // default
-  CHECK(FieldOf(a, "c").As<std::string>() == "see");
-  CHECK(FieldOf(a, "d").As<double>() == 0.5);  // default of an init=False field
+  CHECK(FieldOf(a, "a").cast<int64_t>() == 7);
+  CHECK(FieldOf(a, "b").cast<int64_t>() == 2);  // default
+  CHECK(FieldOf(a, "c").cast<std::string>() == "see");
+  CHECK(FieldOf(a, "d").cast<double>() == 0.5);  // default of an init=False field
   Any b = Call("ffi.MakeObjectFromPackedArgs", int64_t(t), std::string("b"), int64_t(3),
                std::string("a"), int64_t(1), std::string("d"), 1.5);
-  CHECK(FieldOf(b, "a").As<int64_t>() == 1);
-  CHECK(FieldOf(b, "b").As<int64_t>() == 3);
-  CHECK(FieldOf(b, "d").As<double>() == 1.5);
+  CHECK(FieldOf(b, "a").cast<int64_t>() == 1);
+  CHECK(FieldOf(b, "b").cast<int64_t>() == 3);
+  CHECK(FieldOf(b, "d").cast<double>() == 1.5);
 }
 
 TEST_CASE("MakeObjectFromPackedArgs: errors name the field or type", "[object_factory]") {

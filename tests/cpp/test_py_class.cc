@@ -7,9 +7,8 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -24,7 +23,7 @@ int Convert(void* converter, const TVMFFIAny* value, TVMFFIAny* out) {
     TVMFFIErrorSetRaisedFromCStr("TypeError", "666 is refused");
     return -1;
   }
-  *out = Any(AnyView::FromRaw(*value)).Release();
+  *out = AnyUnsafe::MoveAnyToTVMFFIAny(Any(AnyView::CopyFromTVMFFIAny(*value)));
   return 0;
 }
 
@@ -38,11 +37,11 @@ void RegisterField(int32_t t, const char* name, int64_t offset, int64_t size,
   info.alignment = 8;
   info.offset = offset;
   info.field_static_type_index = field_type_index;
-  int64_t getter = Call("ffi.MakeFieldGetter", field_type_index).As<int64_t>();
+  int64_t getter = Call("ffi.MakeFieldGetter", field_type_index).cast<int64_t>();
   info.getter = reinterpret_cast<TVMFFIFieldGetter>(static_cast<intptr_t>(getter));
   Any setter = Call("ffi.MakeFieldSetter", field_type_index, int64_t(0x1234),
                     static_cast<int64_t>(reinterpret_cast<intptr_t>(&Convert)));
-  info.setter = setter.raw()->v_obj;
+  info.setter = RawOf(setter)->v_obj;
   REQUIRE(TVMFFITypeRegisterField(t, &info) == 0);
 }
 
@@ -68,15 +67,15 @@ Function Attr(int32_t t, const char* name) {
   REQUIRE(t - col->begin_index < col->size);
   const TVMFFIAny& v = col->data[t - col->begin_index];
   REQUIRE(v.type_index == kTVMFFIFunction);
-  return Function(ObjectPtr<Object>::BorrowHandle(v.v_obj));
+  return RefOf<Function>(BorrowHandle(v.v_obj));
 }
 
 Any FieldOf(const Any& obj, int32_t i) {
   const TVMFFIFieldInfo& f = TVMFFIGetTypeInfo(obj.type_index())->fields[i];
   TVMFFIAny out;
   std::memset(&out, 0, sizeof(out));
-  REQUIRE(f.getter(reinterpret_cast<char*>(obj.raw()->v_obj) + f.offset, &out) == 0);
-  return Any::Adopt(out);
+  REQUIRE(f.getter(reinterpret_cast<char*>(RawOf(obj)->v_obj) + f.offset, &out) == 0);
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
 }
 
 }  // namespace
@@ -84,19 +83,19 @@ Any FieldOf(const Any& obj, int32_t i) {
 TEST_CASE("PyClass: __ffi_init__ through the converter, getters, release", "[py_class]") {
   int32_t t = PointType();
   Any payload = Call("ffi.Array", int64_t(1));
-  TVMFFIObject* payload_obj = payload.raw()->v_obj;
+  TVMFFIObject* payload_obj = RawOf(payload)->v_obj;
   g_converts = 0;
   Any p = Attr(t, "__ffi_init__")(int64_t(3), std::string("a long name"), payload);
   REQUIRE(p.type_index() == t);
   CHECK(g_converts == 3);
-  CHECK(FieldOf(p, 0).As<int64_t>() == 3);
-  CHECK(FieldOf(p, 1).As<std::string>() == "a long name");
-  CHECK(FieldOf(p, 2).raw()->v_obj == payload_obj);
+  CHECK(FieldOf(p, 0).cast<int64_t>() == 3);
+  CHECK(FieldOf(p, 1).cast<std::string>() == "a long name");
+  CHECK(RawOf(FieldOf(p, 2))->v_obj == payload_obj);
   CHECK((payload_obj->combined_ref_count & 0xffffffffu) == 2);
   // Shallow copy shares the payload.
   Any q = Attr(t, "__ffi_shallow_copy__")(p);
-  CHECK(q.raw()->v_obj != p.raw()->v_obj);
-  CHECK(FieldOf(q, 0).As<int64_t>() == 3);
+  CHECK(RawOf(q)->v_obj != RawOf(p)->v_obj);
+  CHECK(FieldOf(q, 0).cast<int64_t>() == 3);
   CHECK((payload_obj->combined_ref_count & 0xffffffffu) == 3);
   p = Any();
   q = Any();
@@ -107,18 +106,18 @@ TEST_CASE("PyClass: setters store short strings as objects; errors", "[py_class]
   int32_t t = PointType();
   Any p = Attr(t, "__ffi_new__")();
   REQUIRE(p.type_index() == t);
-  CHECK(FieldOf(p, 0).As<int64_t>() == 0);
+  CHECK(FieldOf(p, 0).cast<int64_t>() == 0);
   CHECK(FieldOf(p, 1).type_index() == kTVMFFINone);
   CHECK(FieldOf(p, 2).type_index() == kTVMFFINone);
   const TVMFFIFieldInfo* fields = TVMFFIGetTypeInfo(t)->fields;
-  char* base = reinterpret_cast<char*>(p.raw()->v_obj);
-  Function set_name(ObjectPtr<Object>::BorrowHandle(fields[1].setter));
+  char* base = reinterpret_cast<char*>(RawOf(p)->v_obj);
+  Function set_name = RefOf<Function>(BorrowHandle(fields[1].setter));
   set_name(static_cast<void*>(base + 32), std::string("ab"));
   TVMFFIObjectHandle stored = *reinterpret_cast<TVMFFIObjectHandle*>(base + 32);
   REQUIRE(stored != nullptr);
   CHECK(TVMFFIObjectGetTypeIndex(stored) == kTVMFFIStr);
-  CHECK(FieldOf(p, 1).As<std::string>() == "ab");
-  Function set_x(ObjectPtr<Object>::BorrowHandle(fields[0].setter));
+  CHECK(FieldOf(p, 1).cast<std::string>() == "ab");
+  Function set_x = RefOf<Function>(BorrowHandle(fields[0].setter));
   CHECK(ThrownBy([&] { set_x(static_cast<void*>(base + 24), int64_t(666)); }) ==
         "TypeError: 666 is refused");
   CHECK(ThrownBy([&] { set_x(static_cast<void*>(base + 24), std::string("s")); }) ==

@@ -6,15 +6,9 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/big_int.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
+namespace refl = tvm::ffi::reflection;
 using namespace test_util;
 
 namespace {
@@ -26,19 +20,25 @@ class RcPointObj : public Object {
   Any y;
   String note;
   int64_t cache = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcPointObj, "rctest.Point", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Point", RcPointObj, Object);
 };
 
 // A subtype adding one field after the parent's.
 class RcPoint3Obj : public RcPointObj {
  public:
   int64_t z = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcPoint3Obj, "rctest.Point3", RcPointObj)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Point3", RcPoint3Obj, RcPointObj);
 };
 
 class RcEmptyObj : public Object {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcEmptyObj, "rctest.Empty", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Empty", RcEmptyObj, Object);
 };
 
 // Compared through hooks: equality and hash by `key` only (through the
@@ -47,7 +47,9 @@ class RcLabelObj : public Object {
  public:
   Any key;
   String label;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcLabelObj, "rctest.Label", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Label", RcLabelObj, Object);
 };
 
 // Only __ffi_compare__: equality follows it.
@@ -55,40 +57,42 @@ class RcCmpOnlyObj : public Object {
  public:
   int64_t key = 0;
   int64_t other = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcCmpOnlyObj, "rctest.CmpOnly", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.CmpOnly", RcCmpOnlyObj, Object);
 };
 
 const RcLabelObj* AsLabel(const AnyView& v) {
-  return static_cast<const RcLabelObj*>(Object::FromHandle(v.raw()->v_obj));
+  return static_cast<const RcLabelObj*>(ObjectOf(RawOf(v)->v_obj));
 }
 
 void RegisterOnce() {
   static const bool done = [] {
-    ObjectDef<RcPointObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("x", &RcPointObj::x)
-        .Field("y", &RcPointObj::y)
-        .FieldWithFlags("note", &RcPointObj::note, kTVMFFIFieldFlagBitMaskCompareOff)
-        .FieldWithFlags("cache", &RcPointObj::cache, kTVMFFIFieldFlagBitMaskHashOff);
-    ObjectDef<RcPoint3Obj>("", kTVMFFISEqHashKindTreeNode).Field("z", &RcPoint3Obj::z);
-    ObjectDef<RcEmptyObj>("", kTVMFFISEqHashKindTreeNode);
-    ObjectDef<RcLabelObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("key", &RcLabelObj::key)
-        .Field("label", &RcLabelObj::label)
-        .Attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function fn_eq) {
-                return fn_eq(AsLabel(a)->key, AsLabel(b)->key).As<bool>();
+    refl::ObjectDef<RcPointObj>()
+        .def_rw("x", &RcPointObj::x)
+        .def_rw("y", &RcPointObj::y)
+        .def_rw("note", &RcPointObj::note, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskCompareOff))
+        .def_rw("cache", &RcPointObj::cache, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskHashOff));
+    refl::ObjectDef<RcPoint3Obj>().def_rw("z", &RcPoint3Obj::z);
+    refl::ObjectDef<RcEmptyObj>();
+    refl::ObjectDef<RcLabelObj>()
+        .def_rw("key", &RcLabelObj::key)
+        .def_rw("label", &RcLabelObj::label)
+        .def_type_attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function fn_eq) {
+                return fn_eq(AsLabel(a)->key, AsLabel(b)->key).cast<bool>();
               }))
-        .Attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function fn_hash) {
-                return fn_hash(AsLabel(a)->key).As<int64_t>();
+        .def_type_attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function fn_hash) {
+                return fn_hash(AsLabel(a)->key).cast<int64_t>();
               }))
-        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function fn_cmp) {
-                return -fn_cmp(AsLabel(a)->key, AsLabel(b)->key).As<int64_t>();
+        .def_type_attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function fn_cmp) {
+                return -fn_cmp(AsLabel(a)->key, AsLabel(b)->key).cast<int64_t>();
               }));
-    ObjectDef<RcCmpOnlyObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("key", &RcCmpOnlyObj::key)
-        .Field("other", &RcCmpOnlyObj::other)
-        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+    refl::ObjectDef<RcCmpOnlyObj>()
+        .def_rw("key", &RcCmpOnlyObj::key)
+        .def_rw("other", &RcCmpOnlyObj::other)
+        .def_type_attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
                 auto key = [](const AnyView& v) {
-                  return static_cast<const RcCmpOnlyObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+                  return static_cast<const RcCmpOnlyObj*>(ObjectOf(RawOf(v)->v_obj))->key;
                 };
                 return key(a) < key(b) ? -1 : (key(a) > key(b) ? 1 : 0);
               }));
@@ -99,7 +103,7 @@ void RegisterOnce() {
 
 Any Point(int64_t x, Any y = Any(), const char* note = "", int64_t cache = 0) {
   RegisterOnce();
-  ObjectPtr<RcPointObj> p = MakeObject<RcPointObj>();
+  ObjectPtr<RcPointObj> p = make_object<RcPointObj>();
   p->x = x;
   p->y = std::move(y);
   p->note = String(note);
@@ -109,7 +113,7 @@ Any Point(int64_t x, Any y = Any(), const char* note = "", int64_t cache = 0) {
 
 Any Point3(int64_t x, int64_t z) {
   RegisterOnce();
-  ObjectPtr<RcPoint3Obj> p = MakeObject<RcPoint3Obj>();
+  ObjectPtr<RcPoint3Obj> p = make_object<RcPoint3Obj>();
   p->x = x;
   p->z = z;
   return Any(ObjectRef(std::move(p)));
@@ -117,7 +121,7 @@ Any Point3(int64_t x, int64_t z) {
 
 Any Label(Any key, const char* label) {
   RegisterOnce();
-  ObjectPtr<RcLabelObj> p = MakeObject<RcLabelObj>();
+  ObjectPtr<RcLabelObj> p = make_object<RcLabelObj>();
   p->key = std::move(key);
   p->label = String(label);
   return Any(ObjectRef(std::move(p)));
@@ -125,18 +129,18 @@ Any Label(Any key, const char* label) {
 
 Any CmpOnly(int64_t key, int64_t other) {
   RegisterOnce();
-  ObjectPtr<RcCmpOnlyObj> p = MakeObject<RcCmpOnlyObj>();
+  ObjectPtr<RcCmpOnlyObj> p = make_object<RcCmpOnlyObj>();
   p->key = key;
   p->other = other;
   return Any(ObjectRef(std::move(p)));
 }
 
-bool Eq(const Any& a, const Any& b) { return Call("ffi.RecursiveEq", a, b).As<bool>(); }
-bool Lt(const Any& a, const Any& b) { return Call("ffi.RecursiveLt", a, b).As<bool>(); }
-bool Le(const Any& a, const Any& b) { return Call("ffi.RecursiveLe", a, b).As<bool>(); }
-bool Gt(const Any& a, const Any& b) { return Call("ffi.RecursiveGt", a, b).As<bool>(); }
-bool Ge(const Any& a, const Any& b) { return Call("ffi.RecursiveGe", a, b).As<bool>(); }
-int64_t Hash(const Any& a) { return Call("ffi.RecursiveHash", a).As<int64_t>(); }
+bool Eq(const Any& a, const Any& b) { return Call("ffi.RecursiveEq", a, b).cast<bool>(); }
+bool Lt(const Any& a, const Any& b) { return Call("ffi.RecursiveLt", a, b).cast<bool>(); }
+bool Le(const Any& a, const Any& b) { return Call("ffi.RecursiveLe", a, b).cast<bool>(); }
+bool Gt(const Any& a, const Any& b) { return Call("ffi.RecursiveGt", a, b).cast<bool>(); }
+bool Ge(const Any& a, const Any& b) { return Call("ffi.RecursiveGe", a, b).cast<bool>(); }
+int64_t Hash(const Any& a) { return Call("ffi.RecursiveHash", a).cast<int64_t>(); }
 
 // The four orderings agree with a three-way result.
 void CheckOrder(const Any& a, const Any& b, int expected) {
@@ -201,7 +205,7 @@ TEST_CASE("RecursiveCompare: different kinds are unequal and unordered", "[recur
         "TypeError: Cannot compare values of different types: int vs str");
   // An Array and a List with the same items are different kinds.
   Any arr(Array<Any>{Any(int64_t(1))});
-  Any lst(List{Any(int64_t(1))});
+  Any lst(List<Any>{Any(int64_t(1))});
   CHECK_FALSE(Eq(arr, lst));
   CHECK(LtError(arr, lst) ==
         "TypeError: Cannot compare values of different types: ffi.Array vs ffi.List");
@@ -240,12 +244,12 @@ TEST_CASE("RecursiveCompare: big integers", "[recursive_compare]") {
   int64_t two70[2] = {0, 64};       // 2^70
   int64_t two71[2] = {0, 128};      // 2^71
   int64_t neg70[2] = {0, -64};      // -2^70
-  Any b70 = BigInt::FromWords(two70, 2).AsAny();
-  Any b71 = BigInt::FromWords(two71, 2).AsAny();
-  Any n70 = BigInt::FromWords(neg70, 2).AsAny();
+  Any b70 = BigIntFromWords(two70, 2);
+  Any b71 = BigIntFromWords(two71, 2);
+  Any n70 = BigIntFromWords(neg70, 2);
   REQUIRE(b70.type_index() == kTVMFFIBigInt);
-  CHECK(Eq(b70, BigInt::FromWords(two70, 2).AsAny()));
-  CHECK(Hash(b70) == Hash(BigInt::FromWords(two70, 2).AsAny()));
+  CHECK(Eq(b70, BigIntFromWords(two70, 2)));
+  CHECK(Hash(b70) == Hash(BigIntFromWords(two70, 2)));
   CHECK_FALSE(Eq(b70, b71));
   CheckOrder(b70, b71, -1);
   CheckOrder(Any(int64_t(5)), b70, -1);
@@ -267,7 +271,7 @@ TEST_CASE("RecursiveCompare: sequences and shapes", "[recursive_compare]") {
   CheckOrder(ints({1, 3}), ints({1, 2, 3}), 1);
   CheckOrder(ints({}), ints({}), 0);
   CheckOrder(ints({}), ints({0}), -1);
-  CHECK(Eq(Any(List{Any(int64_t(1)), Any("x")}), Any(List{Any(int64_t(1)), Any("x")})));
+  CHECK(Eq(Any(List<Any>{Any(int64_t(1)), Any("x")}), Any(List<Any>{Any(int64_t(1)), Any("x")})));
   // Mixed items: the first difference decides; a kind clash there raises.
   CHECK(Lt(Any(Array<Any>{Any(int64_t(1)), Any("a")}), Any(Array<Any>{Any(int64_t(2)), Any(int64_t(2))})));
   CHECK(LtError(Any(Array<Any>{Any(int64_t(1)), Any("a")}),
@@ -280,15 +284,15 @@ TEST_CASE("RecursiveCompare: sequences and shapes", "[recursive_compare]") {
 }
 
 TEST_CASE("RecursiveCompare: maps compare by content and have no order", "[recursive_compare]") {
-  Any m1(Map{{Any("a"), Any(int64_t(1))}, {Any("b"), Any(Array<Any>{Any(int64_t(2))})}});
-  Any m2(Map{{Any("b"), Any(Array<Any>{Any(int64_t(2))})}, {Any("a"), Any(int64_t(1))}});
-  Any m3(Map{{Any("a"), Any(int64_t(1))}});
-  Any m4(Map{{Any("a"), Any(int64_t(2))}});
+  Any m1(Map<Any, Any>{{Any("a"), Any(int64_t(1))}, {Any("b"), Any(Array<Any>{Any(int64_t(2))})}});
+  Any m2(Map<Any, Any>{{Any("b"), Any(Array<Any>{Any(int64_t(2))})}, {Any("a"), Any(int64_t(1))}});
+  Any m3(Map<Any, Any>{{Any("a"), Any(int64_t(1))}});
+  Any m4(Map<Any, Any>{{Any("a"), Any(int64_t(2))}});
   CHECK(Eq(m1, m2));  // insertion order does not matter
   CHECK(Hash(m1) == Hash(m2));
   CHECK_FALSE(Eq(m1, m3));
   CHECK_FALSE(Eq(m3, m4));
-  CHECK_FALSE(Eq(m3, Any(Map{{Any("b"), Any(int64_t(1))}})));
+  CHECK_FALSE(Eq(m3, Any(Map<Any, Any>{{Any("b"), Any(int64_t(1))}})));
   // Equal maps are ordered equal; unequal ones cannot be ordered.
   CHECK(Le(m1, m2));
   CHECK(Ge(m1, m2));
@@ -297,8 +301,8 @@ TEST_CASE("RecursiveCompare: maps compare by content and have no order", "[recur
   CHECK(ThrownBy([&] { Le(m3, m4); }) == "TypeError: Cannot order Map/Dict values");
   // A map inside a sequence after an earlier difference is not reached.
   CHECK(Lt(Any(Array<Any>{Any(int64_t(1)), m3}), Any(Array<Any>{Any(int64_t(2)), m4})));
-  Any d1(Dict{{Any("a"), Any(int64_t(1))}});
-  Any d2(Dict{{Any("a"), Any(int64_t(1))}});
+  Any d1(Dict<Any, Any>{{Any("a"), Any(int64_t(1))}});
+  Any d2(Dict<Any, Any>{{Any("a"), Any(int64_t(1))}});
   CHECK(Eq(d1, d2));
   CHECK(Hash(d1) == Hash(d2));
   CHECK_FALSE(Eq(d1, m3));  // a Dict is not a Map
@@ -343,8 +347,8 @@ TEST_CASE("RecursiveCompare: parent fields first, and subtypes differ", "[recurs
 
 TEST_CASE("RecursiveCompare: objects without fields, and identity kinds", "[recursive_compare]") {
   RegisterOnce();
-  Any e1(ObjectRef(MakeObject<RcEmptyObj>()));
-  Any e2(ObjectRef(MakeObject<RcEmptyObj>()));
+  Any e1(ObjectRef(make_object<RcEmptyObj>()));
+  Any e2(ObjectRef(make_object<RcEmptyObj>()));
   CHECK(Eq(e1, e2));  // as two instances of an empty dataclass
   CHECK(Hash(e1) == Hash(e2));
   CheckOrder(e1, e2, 0);
@@ -379,25 +383,25 @@ TEST_CASE("RecursiveCompare: reference cycles", "[recursive_compare]") {
   // Through a reflected field.
   Any p = Point(1);
   Any q = Point(1);
-  static_cast<RcPointObj*>(Object::FromHandle(p.raw()->v_obj))->y = p;
-  static_cast<RcPointObj*>(Object::FromHandle(q.raw()->v_obj))->y = q;
+  static_cast<RcPointObj*>(ObjectOf(RawOf(p)->v_obj))->y = p;
+  static_cast<RcPointObj*>(ObjectOf(RawOf(q)->v_obj))->y = q;
   CHECK(Eq(p, q));
   CHECK(Hash(p) == Hash(q));
   CHECK(ThrownBy([&] { Ge(p, q); }).rfind("ValueError: ffi.RecursiveGe: cyclic reference", 0) == 0);
   // Maps have no order, only equality; a cycle there has no answer either.
-  Dict da, db;
+  Dict<Any, Any> da, db;
   da.Set(Any("self"), Any(da));
   db.Set(Any("self"), Any(db));
   CHECK(Eq(Any(da), Any(db)));
   CHECK(LtError(Any(da), Any(db)) ==
         "ValueError: ffi.RecursiveLt: cyclic reference detected in ordering (a ffi.Dict "
         "contains itself)");
-  da.Clear();
-  db.Clear();
+  da.clear();
+  db.clear();
   // Break the cycles so the objects are freed.
-  static_cast<RcPointObj*>(Object::FromHandle(p.raw()->v_obj))->y = Any();
-  static_cast<RcPointObj*>(Object::FromHandle(q.raw()->v_obj))->y = Any();
-  for (List* l : {&a, &b, &c}) l->Clear();
+  static_cast<RcPointObj*>(ObjectOf(RawOf(p)->v_obj))->y = Any();
+  static_cast<RcPointObj*>(ObjectOf(RawOf(q)->v_obj))->y = Any();
+  for (List<Any>* l : {&a, &b, &c}) l->clear();
 }
 
 TEST_CASE("RecursiveCompare: too deep nesting is an error", "[recursive_compare]") {
@@ -457,7 +461,9 @@ namespace {
 class RcKeepObj : public Object {
  public:
   int64_t key = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcKeepObj, "rctest.Keep", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Keep", RcKeepObj, Object);
 };
 
 Function* Kept(int which) {
@@ -468,26 +474,26 @@ Function* Kept(int which) {
 Any Keep(int64_t key) {
   static const bool done = [] {
     auto key_of = [](const AnyView& v) {
-      return static_cast<const RcKeepObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+      return static_cast<const RcKeepObj*>(ObjectOf(RawOf(v)->v_obj))->key;
     };
-    ObjectDef<RcKeepObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("key", &RcKeepObj::key)
-        .Attr("__ffi_eq__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
+    refl::ObjectDef<RcKeepObj>()
+        .def_rw("key", &RcKeepObj::key)
+        .def_type_attr("__ffi_eq__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
                 *Kept(0) = fn;
                 return key_of(a) == key_of(b);
               }))
-        .Attr("__ffi_hash__", Function::FromTyped([key_of](AnyView a, Function fn) {
+        .def_type_attr("__ffi_hash__", Function::FromTyped([key_of](AnyView a, Function fn) {
                 *Kept(1) = fn;
                 return key_of(a);
               }))
-        .Attr("__ffi_compare__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
+        .def_type_attr("__ffi_compare__", Function::FromTyped([key_of](AnyView a, AnyView b, Function fn) {
                 *Kept(2) = fn;
                 return key_of(a) < key_of(b) ? -1 : (key_of(a) > key_of(b) ? 1 : 0);
               }));
     return true;
   }();
   (void)done;
-  ObjectPtr<RcKeepObj> k = MakeObject<RcKeepObj>();
+  ObjectPtr<RcKeepObj> k = make_object<RcKeepObj>();
   k->key = key;
   return Any(ObjectRef(std::move(k)));
 }
@@ -497,7 +503,7 @@ TEST_CASE("RecursiveCompare: a callback kept by a hook raises once the hook retu
           "[recursive_compare]") {
   CHECK(Eq(Keep(1), Keep(1)));
   CHECK(Hash(Keep(1)) == Hash(Keep(1)));
-  CHECK(Call("ffi.RecursiveLt", Keep(1), Keep(2)).As<bool>());
+  CHECK(Call("ffi.RecursiveLt", Keep(1), Keep(2)).cast<bool>());
   const char* names[3] = {"fn_eq", "fn_hash", "fn_cmp"};
   for (int i = 0; i < 3; ++i) {
     REQUIRE(Kept(i)->defined());
@@ -515,46 +521,48 @@ namespace {
 class RcClearerObj : public Object {
  public:
   int64_t key = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(RcClearerObj, "rctest.Clearer", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("rctest.Clearer", RcClearerObj, Object);
 };
 
-List* VictimList() {
-  static List* list = new List();
+List<Any>* VictimList() {
+  static List<Any>* list = new List<Any>();
   return list;
 }
-Dict* VictimDict() {
-  static Dict* dict = new Dict();
+Dict<Any, Any>* VictimDict() {
+  static Dict<Any, Any>* dict = new Dict<Any, Any>();
   return dict;
 }
 void ClearVictims() {
-  VictimList()->Clear();
-  VictimDict()->Clear();
+  VictimList()->clear();
+  VictimDict()->clear();
 }
 
 int64_t ClearerKey(const AnyView& v) {
-  return static_cast<const RcClearerObj*>(Object::FromHandle(v.raw()->v_obj))->key;
+  return static_cast<const RcClearerObj*>(ObjectOf(RawOf(v)->v_obj))->key;
 }
 
 Any Clearer(int64_t key) {
   static const bool done = [] {
-    ObjectDef<RcClearerObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("key", &RcClearerObj::key)
-        .Attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+    refl::ObjectDef<RcClearerObj>()
+        .def_rw("key", &RcClearerObj::key)
+        .def_type_attr("__ffi_eq__", Function::FromTyped([](AnyView a, AnyView b, Function) {
                 ClearVictims();
                 return ClearerKey(a) == ClearerKey(b);
               }))
-        .Attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function) {
+        .def_type_attr("__ffi_hash__", Function::FromTyped([](AnyView a, Function) {
                 ClearVictims();
                 return ClearerKey(a);
               }))
-        .Attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
+        .def_type_attr("__ffi_compare__", Function::FromTyped([](AnyView a, AnyView b, Function) {
                 ClearVictims();
                 return ClearerKey(a) < ClearerKey(b) ? -1 : (ClearerKey(a) > ClearerKey(b) ? 1 : 0);
               }));
     return true;
   }();
   (void)done;
-  ObjectPtr<RcClearerObj> p = MakeObject<RcClearerObj>();
+  ObjectPtr<RcClearerObj> p = make_object<RcClearerObj>();
   p->key = key;
   return Any(ObjectRef(std::move(p)));
 }
@@ -564,7 +572,7 @@ Any Clearer(int64_t key) {
 void FillVictims() {
   ClearVictims();
   VictimList()->push_back(Clearer(1));
-  List payload;
+  List<Any> payload;
   for (int i = 0; i < 64; ++i) payload.push_back(Any(Array<Any>{Any(int64_t(i))}));
   VictimList()->push_back(Any(payload));
   VictimList()->push_back(Clearer(2));
@@ -580,7 +588,7 @@ TEST_CASE("RecursiveCompare: a hook that clears the container being walked",
   // Once the hook has cleared the List, it has fewer items than when the walk
   // began, and the answer reflects what the walk saw (no crash either way).
   // Equal content, distinct objects (so the hooks run).
-  Any copy = Any(List{Clearer(1), Any(List{}), Clearer(2)});
+  Any copy = Any(List<Any>{Clearer(1), Any(List<Any>{}), Clearer(2)});
   FillVictims();
   int64_t h = Hash(Any(*VictimList()));
   CHECK(VictimList()->size() == 0);
@@ -594,7 +602,7 @@ TEST_CASE("RecursiveCompare: a hook that clears the container being walked",
   FillVictims();
   CHECK(Lt(Any(*VictimList()), copy));  // a prefix of copy once cleared
   FillVictims();
-  Any dict_copy = Any(Dict{{Any("a"), Clearer(3)}, {Any("b"), Any(List{})}});
+  Any dict_copy = Any(Dict<Any, Any>{{Any("a"), Clearer(3)}, {Any("b"), Any(List<Any>{})}});
   Hash(Any(*VictimDict()));
   CHECK(VictimDict()->size() == 0);
   FillVictims();

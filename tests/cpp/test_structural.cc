@@ -11,17 +11,49 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/structural.h>
-#include <tvmffi/tensor.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
+namespace refl = tvm::ffi::reflection;
 using namespace test_util;
+
+namespace {
+
+// The library's structural globals, called as the old C++ layer's wrappers
+// called them (tvm::ffi spells these in tvm/ffi/extra, over the same globals).
+bool StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars = false,
+                     bool skip_tensor_content = false) {
+  return Call("ffi.StructuralEqual", lhs, rhs, map_free_vars, skip_tensor_content).cast<bool>();
+}
+uint64_t StructuralHash(const AnyView& value, bool map_free_vars = false,
+                        bool skip_tensor_content = false) {
+  return static_cast<uint64_t>(
+      Call("ffi.StructuralHash", value, map_free_vars, skip_tensor_content).cast<int64_t>());
+}
+std::optional<std::pair<ObjectRef, ObjectRef>> GetFirstStructuralMismatch(
+    const AnyView& lhs, const AnyView& rhs, bool map_free_vars = false,
+    bool skip_tensor_content = false) {
+  Any r = Call("ffi.GetFirstStructuralMismatch", lhs, rhs, map_free_vars, skip_tensor_content);
+  if (r == nullptr) return std::nullopt;
+  return std::make_pair(Call("ffi.ArrayGetItem", r, int64_t(0)).cast<ObjectRef>(),
+                        Call("ffi.ArrayGetItem", r, int64_t(1)).cast<ObjectRef>());
+}
+Any DeepCopy(const AnyView& value) { return Call("ffi.DeepCopy", value); }
+std::string ReprPrint(const AnyView& value) {
+  return Call("ffi.ReprPrint", value).cast<std::string>();
+}
+template <typename F>
+void VisitReflectedFields(const ObjectRef& obj, F fn) {
+  Function callback = Function::FromTyped(
+      [&fn](String name, Any value, int64_t flags) { fn(std::string(name), value, flags); });
+  Call("ffi.VisitFields", obj, callback);
+}
+template <typename F>
+void StructuralVisit(const AnyView& value, F fn) {
+  Function callback = Function::FromTyped([&fn](Any v) { return static_cast<bool>(fn(v)); });
+  Call("ffi.VisitEachValue", value, callback);
+}
+
+}  // namespace
 
 namespace {
 
@@ -29,7 +61,9 @@ namespace {
 class VarObj : public Object {
  public:
   String name;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(VarObj, "sttest.Var", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindFreeVar;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.Var", VarObj, Object);
 };
 
 // A tree node: `tag` is ignored by equality, `hidden` by repr.
@@ -39,7 +73,9 @@ class NodeObj : public Object {
   Any kids;
   String tag;
   String hidden;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(NodeObj, "sttest.Node", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.Node", NodeObj, Object);
 };
 
 // params define the variables that body uses.
@@ -47,35 +83,41 @@ class FuncObj : public Object {
  public:
   Any params;
   Any body;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(FuncObj, "sttest.Func", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.Func", FuncObj, Object);
 };
 
 class DagObj : public Object {
  public:
   Any value;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(DagObj, "sttest.Dag", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindDAGNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.Dag", DagObj, Object);
 };
 
 class NoEqObj : public Object {
  public:
   int64_t value = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(NoEqObj, "sttest.NoEq", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.NoEq", NoEqObj, Object);
 };
 
 void RegisterOnce() {
   static const bool done = [] {
-    ObjectDef<VarObj>("", kTVMFFISEqHashKindFreeVar)
-        .FieldWithFlags("name", &VarObj::name, kTVMFFIFieldFlagBitMaskSEqHashIgnore);
-    ObjectDef<NodeObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("value", &NodeObj::value)
-        .Field("kids", &NodeObj::kids)
-        .FieldWithFlags("tag", &NodeObj::tag, kTVMFFIFieldFlagBitMaskSEqHashIgnore)
-        .FieldWithFlags("hidden", &NodeObj::hidden, kTVMFFIFieldFlagBitMaskReprOff);
-    ObjectDef<FuncObj>("", kTVMFFISEqHashKindTreeNode)
-        .FieldWithFlags("params", &FuncObj::params, kTVMFFIFieldFlagBitMaskSEqHashDefRecursive)
-        .Field("body", &FuncObj::body);
-    ObjectDef<DagObj>("", kTVMFFISEqHashKindDAGNode).Field("value", &DagObj::value);
-    ObjectDef<NoEqObj>("").Field("value", &NoEqObj::value);
+    refl::ObjectDef<VarObj>()
+        .def_rw("name", &VarObj::name, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore));
+    refl::ObjectDef<NodeObj>()
+        .def_rw("value", &NodeObj::value)
+        .def_rw("kids", &NodeObj::kids)
+        .def_rw("tag", &NodeObj::tag, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore))
+        .def_rw("hidden", &NodeObj::hidden, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskReprOff));
+    refl::ObjectDef<FuncObj>()
+        .def_rw("params", &FuncObj::params, refl::AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefRecursive))
+        .def_rw("body", &FuncObj::body);
+    refl::ObjectDef<DagObj>().def_rw("value", &DagObj::value);
+    refl::ObjectDef<NoEqObj>().def_rw("value", &NoEqObj::value);
     return true;
   }();
   (void)done;
@@ -83,14 +125,14 @@ void RegisterOnce() {
 
 Any Var(const char* name) {
   RegisterOnce();
-  ObjectPtr<VarObj> v = MakeObject<VarObj>();
+  ObjectPtr<VarObj> v = make_object<VarObj>();
   v->name = String(name);
   return Any(ObjectRef(std::move(v)));
 }
 
 Any Node(int64_t value, Any kids = Any(), const char* tag = "") {
   RegisterOnce();
-  ObjectPtr<NodeObj> n = MakeObject<NodeObj>();
+  ObjectPtr<NodeObj> n = make_object<NodeObj>();
   n->value = value;
   n->kids = std::move(kids);
   n->tag = String(tag);
@@ -100,7 +142,7 @@ Any Node(int64_t value, Any kids = Any(), const char* tag = "") {
 
 Any Func(Any params, Any body) {
   RegisterOnce();
-  ObjectPtr<FuncObj> f = MakeObject<FuncObj>();
+  ObjectPtr<FuncObj> f = make_object<FuncObj>();
   f->params = std::move(params);
   f->body = std::move(body);
   return Any(ObjectRef(std::move(f)));
@@ -108,7 +150,7 @@ Any Func(Any params, Any body) {
 
 Any Dag(Any value) {
   RegisterOnce();
-  ObjectPtr<DagObj> d = MakeObject<DagObj>();
+  ObjectPtr<DagObj> d = make_object<DagObj>();
   d->value = std::move(value);
   return Any(ObjectRef(std::move(d)));
 }
@@ -144,16 +186,16 @@ TEST_CASE("Structural: plain values and strings", "[structural]") {
 }
 
 TEST_CASE("Structural: containers", "[structural]") {
-  Array<Any> a{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(2))}})};
-  Array<Any> b{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(2))}})};
+  Array<Any> a{Any(int64_t(1)), Any("x"), Any(Map<Any, Any>{{Any("k"), Any(int64_t(2))}})};
+  Array<Any> b{Any(int64_t(1)), Any("x"), Any(Map<Any, Any>{{Any("k"), Any(int64_t(2))}})};
   CHECK(StructuralEqual(a, b));
   CHECK(SameHash(a, b));
-  Array<Any> c{Any(int64_t(1)), Any("x"), Any(Map{{Any("k"), Any(int64_t(3))}})};
+  Array<Any> c{Any(int64_t(1)), Any("x"), Any(Map<Any, Any>{{Any("k"), Any(int64_t(3))}})};
   CHECK_FALSE(StructuralEqual(a, c));
   CHECK(Mismatch(a, c) == "<root>[2][\"k\"] | <root>[2][\"k\"]");
 
   // Array and List are different types even with the same items.
-  List l;
+  List<Any> l;
   l.push_back(Any(int64_t(1)));
   CHECK_FALSE(StructuralEqual(Array<Any>{Any(int64_t(1))}, l));
   CHECK(Mismatch(Array<Any>{Any(int64_t(1))}, l) == "<root> | <root>");
@@ -162,13 +204,13 @@ TEST_CASE("Structural: containers", "[structural]") {
   CHECK(Mismatch(Array<Any>{Any(int64_t(1))}, Array<Any>{Any(int64_t(1)), Any(int64_t(2))}) ==
         "<root>[<missing:1>] | <root>[1]");
   // Maps: a key absent on one side.
-  Map m1{{Any("a"), Any(int64_t(1))}};
-  Map m2{{Any("b"), Any(int64_t(1))}};
+  Map<Any, Any> m1{{Any("a"), Any(int64_t(1))}};
+  Map<Any, Any> m2{{Any("b"), Any(int64_t(1))}};
   CHECK(Mismatch(m1, m2) == "<root>[\"a\"] | <root>[<missing:\"a\">]");
-  Map m3{{Any("a"), Any(int64_t(1))}, {Any("b"), Any(int64_t(1))}};
+  Map<Any, Any> m3{{Any("a"), Any(int64_t(1))}, {Any("b"), Any(int64_t(1))}};
   CHECK(Mismatch(m1, m3) == "<root>[<missing:\"b\">] | <root>[\"b\"]");
   // Map hashing does not depend on insertion order.
-  Dict d1, d2;
+  Dict<Any, Any> d1, d2;
   d1.Set(Any("x"), Any(int64_t(1)));
   d1.Set(Any("y"), Any(int64_t(2)));
   d2.Set(Any("y"), Any(int64_t(2)));
@@ -193,8 +235,8 @@ TEST_CASE("Structural: tensors by metadata and content", "[structural]") {
   t.shape = shape;
   DLTensor u = t;
   u.data = y;
-  Tensor a = Tensor::FromBorrowedDLTensor(t);
-  Tensor b = Tensor::FromBorrowedDLTensor(u);
+  Tensor a = BorrowedTensor(t);
+  Tensor b = BorrowedTensor(u);
   CHECK_FALSE(StructuralEqual(a, b));
   CHECK(StructuralEqual(a, b, false, /*skip_tensor_content=*/true));
   CHECK(StructuralHash(a, false, true) == StructuralHash(b, false, true));
@@ -213,13 +255,13 @@ TEST_CASE("Structural: ignored fields and reflected objects", "[structural]") {
   CHECK(Mismatch(a, c) == "<root>.kids[0].value | <root>.kids[0].value");
   CHECK(ThrownBy([] {
           RegisterOnce();
-          Any n(ObjectRef(MakeObject<NoEqObj>()));
+          Any n(ObjectRef(make_object<NoEqObj>()));
           StructuralEqual(n, n);
         }) == "TypeError: ffi.StructuralEqual: type `sttest.NoEq` does not support structural "
               "equality or hash (its structural_eq_hash_kind is Unsupported)");
   CHECK(ThrownBy([] {
           RegisterOnce();
-          StructuralHash(Any(ObjectRef(MakeObject<NoEqObj>())));
+          StructuralHash(Any(ObjectRef(make_object<NoEqObj>())));
         }) == "TypeError: ffi.StructuralHash: type `sttest.NoEq` does not support structural "
               "equality or hash (its structural_eq_hash_kind is Unsupported)");
 }
@@ -261,10 +303,10 @@ TEST_CASE("Structural: DAG nodes keep their sharing", "[structural]") {
 }
 
 TEST_CASE("Structural: cycles and deep nesting give errors", "[structural]") {
-  List cyc;
+  List<Any> cyc;
   cyc.push_back(Any(int64_t(1)));
   cyc.push_back(Any(cyc));
-  List cyc2;
+  List<Any> cyc2;
   cyc2.push_back(Any(int64_t(1)));
   cyc2.push_back(Any(cyc2));
   const std::string cycle_msg =
@@ -277,9 +319,9 @@ TEST_CASE("Structural: cycles and deep nesting give errors", "[structural]") {
   CHECK(ThrownBy([&] { ReprPrint(cyc); }) == "<nothing thrown>");
   CHECK(ReprPrint(cyc) == "[1, ...]");
   Any copy = DeepCopy(cyc);
-  CHECK_FALSE(copy.As<ObjectRef>().same_as(cyc));
-  List lc = copy.As<List>();
-  CHECK(lc[1].As<ObjectRef>().same_as(lc));  // the copy's cycle is its own
+  CHECK_FALSE(copy.cast<ObjectRef>().same_as(cyc));
+  List<Any> lc = copy.cast<List<Any>>();
+  CHECK(lc[1].cast<ObjectRef>().same_as(lc));  // the copy's cycle is its own
   cyc.Set(1, Any());  // break the cycles so that the lists are freed
   cyc2.Set(1, Any());
   lc.Set(1, Any());
@@ -309,7 +351,9 @@ namespace {
 class HookedObj : public Object {
  public:
   Any inner;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(HookedObj, "sttest.Hooked", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.Hooked", HookedObj, Object);
 };
 
 Function* KeptFnRepr() {
@@ -322,13 +366,13 @@ Any Hooked(Any inner) {
     Function hook = Function::FromTyped([](ObjectRef self, Function fn_repr) {
       *KeptFnRepr() = fn_repr;
       const HookedObj* h = static_cast<const HookedObj*>(self.get());
-      return String("<hooked " + fn_repr(h->inner).As<std::string>() + ">");
+      return String("<hooked " + fn_repr(h->inner).cast<std::string>() + ">");
     });
-    ObjectDef<HookedObj>("").Field("inner", &HookedObj::inner).Attr("__ffi_repr__", Any(hook));
+    refl::ObjectDef<HookedObj>().def_rw("inner", &HookedObj::inner).def_type_attr("__ffi_repr__", Any(hook));
     return true;
   }();
   (void)done;
-  ObjectPtr<HookedObj> h = MakeObject<HookedObj>();
+  ObjectPtr<HookedObj> h = make_object<HookedObj>();
   h->inner = std::move(inner);
   return Any(ObjectRef(std::move(h)));
 }
@@ -359,9 +403,9 @@ TEST_CASE("Repr: the text of each kind of value", "[structural]") {
   CHECK(ReprPrint(Array<Any>{}) == "()");
   CHECK(ReprPrint(Array<Any>{Any(int64_t(1))}) == "(1,)");
   CHECK(ReprPrint(Array<Any>{Any(int64_t(1)), Any("x")}) == "(1, \"x\")");
-  CHECK(ReprPrint(List{}) == "[]");
-  CHECK(ReprPrint(List{Any(int64_t(1))}) == "[1]");
-  CHECK(ReprPrint(Dict{{Any(int64_t(1)), Any(Array<Any>{Any(int64_t(2))})}}) == "{1: (2,)}");
+  CHECK(ReprPrint(List<Any>{}) == "[]");
+  CHECK(ReprPrint(List<Any>{Any(int64_t(1))}) == "[1]");
+  CHECK(ReprPrint(Dict<Any, Any>{{Any(int64_t(1)), Any(Array<Any>{Any(int64_t(2))})}}) == "{1: (2,)}");
   CHECK(ReprPrint(Shape({})) == "Shape()");
   // A tensor: dtype[shape]@device.
   int64_t shape[2] = {3, 4};
@@ -373,7 +417,7 @@ TEST_CASE("Repr: the text of each kind of value", "[structural]") {
   t.ndim = 2;
   t.dtype = DType(kDLFloat, 32);
   t.shape = shape;
-  CHECK(ReprPrint(Tensor::FromBorrowedDLTensor(t)) == "float32[3, 4]@cpu:0");
+  CHECK(ReprPrint(BorrowedTensor(t)) == "float32[3, 4]@cpu:0");
   // ReprOff fields are left out; a type with no fields left prints as its key.
   Any n = Node(1, Array<Any>{}, "t");
   CHECK(ReprPrint(n) == "sttest.Node(value=1, kids=(), tag=\"t\")");
@@ -382,7 +426,7 @@ TEST_CASE("Repr: the text of each kind of value", "[structural]") {
   List cyc{Any(int64_t(1))};
   cyc.push_back(Any(cyc));
   CHECK(ReprPrint(cyc) == "[1, ...]");
-  cyc.Clear();
+  cyc.clear();
 }
 
 TEST_CASE("Repr: TVM_FFI_REPR_WITH_ADDR=1 adds each object's address", "[structural]") {
@@ -401,7 +445,7 @@ TEST_CASE("Repr: TVM_FFI_REPR_WITH_ADDR=1 adds each object's address", "[structu
   CHECK(ReprPrint(outer) == "[(1,), (1,), \"s\", Shape(2), ...]");
   REQUIRE(unsetenv("TVM_FFI_REPR_WITH_ADDR") == 0);
   CHECK(ReprPrint(outer) == "[(1,), (1,), \"s\", Shape(2), ...]");
-  outer.Clear();
+  outer.clear();
 }
 
 TEST_CASE("Repr: a type's __ffi_repr__ hook and the fn_repr it is given", "[structural]") {
@@ -454,7 +498,7 @@ TEST_CASE("Structural: a small thread stack gives an error, not a crash", "[stru
 TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
   Any n = Node(7, Array<Any>{Any("s"), Any(1.5), Any()}, "t");
   CHECK(ReprPrint(n) == "sttest.Node(value=7, kids=(\"s\", 1.5, None), tag=\"t\")");
-  CHECK(ReprPrint(Map{{Any("k"), Any(true)}}) == "{\"k\": True}");
+  CHECK(ReprPrint(Map<Any, Any>{{Any("k"), Any(true)}}) == "{\"k\": True}");
   CHECK(ReprPrint(Shape({2, 3})) == "Shape(2, 3)");
 
   // Borrowed views as arguments: a string is owned in the result; a
@@ -470,7 +514,7 @@ TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
     arg.v_c_str = "borrowed text, long enough for a heap string";
     REQUIRE(TVMFFIFunctionCall(f, &arg, 1, &result) == 0);
     CHECK(result.type_index == kTVMFFIStr);
-    CHECK(Any(AnyView::FromRaw(result)).As<std::string>() == arg.v_c_str);
+    CHECK(AnyView::CopyFromTVMFFIAny(result).cast<std::string>() == arg.v_c_str);
     TVMFFIObjectDecRef(result.v_obj);
     DLTensor dl{};
     arg.type_index = kTVMFFIDLTensorPtr;
@@ -478,25 +522,25 @@ TEST_CASE("Structural: repr, deep copy and field visits", "[structural]") {
     std::memset(&result, 0, sizeof(result));
     CHECK(TVMFFIFunctionCall(f, &arg, 1, &result) == -1);
     CHECK(result.type_index == kTVMFFINone);
-    CHECK(ThrownBy([] { ThrowRaised(-1); }) ==
+    CHECK(TakeRaised() ==
           "TypeError: ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; pass an "
           "ffi.Tensor");
     TVMFFIObjectDecRef(f);
   }
 
   Any c = DeepCopy(n);
-  CHECK_FALSE(c.As<ObjectRef>().same_as(n.As<ObjectRef>()));
+  CHECK_FALSE(c.cast<ObjectRef>().same_as(n.cast<ObjectRef>()));
   CHECK(StructuralEqual(n, c));
   CHECK(ReprPrint(c) == ReprPrint(n));
   // Sharing is kept: one object copied once.
   Any leaf = Node(1);
   Any pair = Any(Array<Any>{leaf, leaf});
-  Array<Any> pc = DeepCopy(pair).As<Array<Any>>();
-  CHECK(pc[0].As<ObjectRef>().same_as(pc[1].As<ObjectRef>()));
-  CHECK_FALSE(pc[0].As<ObjectRef>().same_as(leaf.As<ObjectRef>()));
+  Array<Any> pc = DeepCopy(pair).cast<Array<Any>>();
+  CHECK(pc[0].cast<ObjectRef>().same_as(pc[1].cast<ObjectRef>()));
+  CHECK_FALSE(pc[0].cast<ObjectRef>().same_as(leaf.cast<ObjectRef>()));
 
   std::vector<std::string> seen;
-  VisitReflectedFields(n.As<ObjectRef>(), [&](const std::string& name, const Any& v,
+  VisitReflectedFields(n.cast<ObjectRef>(), [&](const std::string& name, const Any& v,
                                               int64_t flags) {
     seen.push_back(name + "=" + ReprPrint(v) + "/" + std::to_string(flags));
   });
@@ -527,13 +571,19 @@ TEST_CASE("Structural: a type registered through the C ABI", "[structural]") {
   CHECK(ReprPrint(p) == "testing.CIntPair(x=1, y=2)");
   Any c = DeepCopy(r);
   CHECK(ReprPrint(c) == "testing.CIntPair(x=1, y=3)");
-  CHECK_FALSE(c.As<ObjectRef>().same_as(r.As<ObjectRef>()));
+  CHECK_FALSE(c.cast<ObjectRef>().same_as(r.cast<ObjectRef>()));
   CHECK(ThrownBy([] {
           DeepCopy(CallTesting("testing.make_spinned", int64_t(1)));
         }).rfind("TypeError: ffi.DeepCopy: type `testing.SPinned` has no creator", 0) == 0);
 }
 
 TEST_CASE("Structural: hash functors in a set", "[structural]") {
+  struct StructuralHashFn {
+    size_t operator()(const Any& v) const { return static_cast<size_t>(StructuralHash(v)); }
+  };
+  struct StructuralEqualFn {
+    bool operator()(const Any& a, const Any& b) const { return StructuralEqual(a, b); }
+  };
   std::unordered_set<Any, StructuralHashFn, StructuralEqualFn> set;
   set.insert(Any(Array<Any>{Any(int64_t(1)), Any("a")}));
   set.insert(Any(Array<Any>{Any(int64_t(1)), Any("a")}));
@@ -545,25 +595,27 @@ namespace {
 // Its __ffi_repr__ clears the List being printed.
 class ReprClearerObj : public Object {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(ReprClearerObj, "sttest.ReprClearer", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.ReprClearer", ReprClearerObj, Object);
 };
 
-List* ReprVictim() {
-  static List* list = new List();
+List<Any>* ReprVictim() {
+  static List<Any>* list = new List<Any>();
   return list;
 }
 
 Any ReprClearer() {
   static const bool done = [] {
-    ObjectDef<ReprClearerObj>("").Attr(
+    refl::ObjectDef<ReprClearerObj>().def_type_attr(
         "__ffi_repr__", Any(Function::FromTyped([](ObjectRef, Function) {
-          ReprVictim()->Clear();
+          ReprVictim()->clear();
           return String("<cleared>");
         })));
     return true;
   }();
   (void)done;
-  return Any(ObjectRef(MakeObject<ReprClearerObj>()));
+  return Any(ObjectRef(make_object<ReprClearerObj>()));
 }
 }  // namespace
 
@@ -593,14 +645,14 @@ TEST_CASE("StructuralVisit: a callback that clears the container being visited",
           "[structural]") {
   // The visitor holds what it visits and reads the List's size again after
   // each call: under ASan this was a heap use after free.
-  List victim;
+  List<Any> victim;
   victim.push_back(Any(Array<Any>{Any(Array<Any>{Any(int64_t(1))}), Any(int64_t(2))}));
   victim.push_back(Any(int64_t(3)));
   std::vector<std::string> visited;
   Any root(victim);
   StructuralVisit(root, [&](const Any& v) {
     visited.push_back(ReprPrint(v));
-    if (visited.size() == 3) victim.Clear();  // while visiting (1,): frees its parent
+    if (visited.size() == 3) victim.clear();  // while visiting (1,): frees its parent
     return true;
   });
   REQUIRE(visited.size() == 5);
@@ -620,7 +672,9 @@ class HookFuncObj : public Object {
   Any params;
   Any body;
   String note;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(HookFuncObj, "sttest.HookFunc", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("sttest.HookFunc", HookFuncObj, Object);
 };
 
 Any HookFunc(Any params, Any body, const char* note) {
@@ -629,24 +683,24 @@ Any HookFunc(Any params, Any body, const char* note) {
       auto* x = static_cast<const HookFuncObj*>(a.get());
       auto* y = static_cast<const HookFuncObj*>(b.get());
       return cmp(x->params, y->params, int64_t(kTVMFFIDefRegionKindRecursive), String("params"))
-                 .As<bool>() &&
-             cmp(x->body, y->body, int64_t(kTVMFFIDefRegionKindNone), String("body")).As<bool>();
+                 .cast<bool>() &&
+             cmp(x->body, y->body, int64_t(kTVMFFIDefRegionKindNone), String("body")).cast<bool>();
     });
     Function hash = Function::FromTyped([](ObjectRef a, int64_t init, Function part) {
       auto* x = static_cast<const HookFuncObj*>(a.get());
-      int64_t h = part(x->params, init, int64_t(kTVMFFIDefRegionKindRecursive)).As<int64_t>();
-      return part(x->body, h, int64_t(kTVMFFIDefRegionKindNone)).As<int64_t>();
+      int64_t h = part(x->params, init, int64_t(kTVMFFIDefRegionKindRecursive)).cast<int64_t>();
+      return part(x->body, h, int64_t(kTVMFFIDefRegionKindNone)).cast<int64_t>();
     });
-    ObjectDef<HookFuncObj>("", kTVMFFISEqHashKindTreeNode)
-        .Field("params", &HookFuncObj::params)
-        .Field("body", &HookFuncObj::body)
-        .Field("note", &HookFuncObj::note)
-        .Attr("__s_equal__", Any(eq))
-        .Attr("__s_hash__", Any(hash));
+    refl::ObjectDef<HookFuncObj>()
+        .def_rw("params", &HookFuncObj::params)
+        .def_rw("body", &HookFuncObj::body)
+        .def_rw("note", &HookFuncObj::note)
+        .def_type_attr("__s_equal__", Any(eq))
+        .def_type_attr("__s_hash__", Any(hash));
     return true;
   }();
   (void)registered;
-  ObjectPtr<HookFuncObj> f = MakeObject<HookFuncObj>();
+  ObjectPtr<HookFuncObj> f = make_object<HookFuncObj>();
   f->params = std::move(params);
   f->body = std::move(body);
   f->note = String(note);
@@ -671,39 +725,39 @@ TEST_CASE("Structural: a type's __s_equal__ and __s_hash__ hooks", "[structural]
 TEST_CASE("Structural: DeepCopy keeps cycles through containers on the copied root",
           "[structural]") {
   // Map -> List -> back to the Map: the copied List points at the copied Map.
-  List list;
-  Map root{{Any("list"), Any(list)}};
+  List<Any> list;
+  Map<Any, Any> root{{Any("list"), Any(list)}};
   list.push_back(Any(root));
-  Map copy = DeepCopy(root).As<Map>();
+  Map<Any, Any> copy = DeepCopy(root).cast<Map<Any, Any>>();
   CHECK_FALSE(copy.same_as(root));
-  List copied_list = copy["list"].As<List>();
+  List<Any> copied_list = copy["list"].cast<List<Any>>();
   CHECK_FALSE(copied_list.same_as(list));
-  CHECK(copied_list[0].As<ObjectRef>().same_as(copy));
+  CHECK(copied_list[0].cast<ObjectRef>().same_as(copy));
 
   // Array -> Dict whose key is the Array: the copied Dict's key is the copy.
-  Dict dict;
+  Dict<Any, Any> dict;
   Array<Any> arr{Any(dict)};
   dict.Set(Any(arr), Any(int64_t(1)));
-  Array<Any> arr_copy = DeepCopy(arr).As<Array<Any>>();
-  Dict dict_copy = arr_copy[0].As<Dict>();
+  Array<Any> arr_copy = DeepCopy(arr).cast<Array<Any>>();
+  Dict<Any, Any> dict_copy = arr_copy[0].cast<Dict<Any, Any>>();
   REQUIRE(dict_copy.size() == 1);
-  CHECK((*dict_copy.begin()).first.As<ObjectRef>().same_as(arr_copy));
-  CHECK_FALSE((*dict_copy.begin()).first.As<ObjectRef>().same_as(arr));
+  CHECK((*dict_copy.begin()).first.cast<ObjectRef>().same_as(arr_copy));
+  CHECK_FALSE((*dict_copy.begin()).first.cast<ObjectRef>().same_as(arr));
 
   // Map keys are copied: a List key that leads back to the root.
-  List key;
-  Map keyed{{Any(key), Any(int64_t(2))}};
+  List<Any> key;
+  Map<Any, Any> keyed{{Any(key), Any(int64_t(2))}};
   key.push_back(Any(keyed));
-  Map keyed_copy = DeepCopy(keyed).As<Map>();
-  List key_copy = (*keyed_copy.begin()).first.As<List>();
+  Map<Any, Any> keyed_copy = DeepCopy(keyed).cast<Map<Any, Any>>();
+  List<Any> key_copy = (*keyed_copy.begin()).first.cast<List<Any>>();
   CHECK_FALSE(key_copy.same_as(key));
-  CHECK(key_copy[0].As<ObjectRef>().same_as(keyed_copy));
+  CHECK(key_copy[0].cast<ObjectRef>().same_as(keyed_copy));
 
   // Break the cycles so that everything is freed.
   list.Set(0, Any());
   copied_list.Set(0, Any());
-  dict.Clear();
-  dict_copy.Clear();
+  dict.clear();
+  dict_copy.clear();
   key.Set(0, Any());
   key_copy.Set(0, Any());
 }
@@ -752,7 +806,7 @@ TEST_CASE("Structural: access paths have upstream's layout", "[structural]") {
   rhs.push_back(Any(int64_t{1}));
   rhs.push_back(Any(int64_t{3}));
   Any pair = Call("ffi.GetFirstStructuralMismatch", lhs, rhs, false, false);
-  Any path = pair.As<Array<Any>>()[0];
+  Any path = pair.cast<Array<Any>>()[0];
   TVMFFIObjectHandle p = HandleOf(path);
   CHECK(At<int32_t>(p, 40) == 1);
   TVMFFIObjectHandle root = At<TVMFFIObjectHandle>(p, 24);
@@ -768,19 +822,19 @@ TEST_CASE("Structural: access paths have upstream's layout", "[structural]") {
   CHECK(step_key.v_int64 == 1);
 
   // The typed setters: None or a path for parent; anything else is refused.
-  Any other = pair.As<Array<Any>>()[1];
+  Any other = pair.cast<Array<Any>>()[1];
   TVMFFIObjectHandle o = HandleOf(other);
   TVMFFIObjectHandle other_root = At<TVMFFIObjectHandle>(o, 24);
-  Any other_root_ref(ObjectRef(ObjectPtr<Object>::BorrowHandle(other_root)));
+  Any other_root_ref(ObjectRef(BorrowHandle(other_root)));
   void* parent_addr = static_cast<char*>(o) + parent->offset;
   auto set_parent = reinterpret_cast<TVMFFIFieldSetter>(parent->setter);
   Any bad(int64_t{5});
-  CHECK(Raised(set_parent(parent_addr, bad.raw())) ==
+  CHECK(Raised(set_parent(parent_addr, RawOf(bad))) ==
         "TypeError: expected Optional[ffi.reflection.AccessPath], got int");
   CHECK(At<TVMFFIObjectHandle>(o, 24) == other_root);
   Any none;
-  CHECK(set_parent(parent_addr, none.raw()) == 0);
+  CHECK(set_parent(parent_addr, RawOf(none)) == 0);
   CHECK(At<TVMFFIObjectHandle>(o, 24) == nullptr);
-  CHECK(set_parent(parent_addr, other_root_ref.raw()) == 0);
+  CHECK(set_parent(parent_addr, RawOf(other_root_ref)) == 0);
   CHECK(At<TVMFFIObjectHandle>(o, 24) == other_root);
 }

@@ -4,9 +4,8 @@
 #include <cstring>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -15,7 +14,7 @@ Any IntArray(int64_t a, int64_t b) { return Call("ffi.Array", a, b); }
 
 int64_t HashField(const Any& key) {
   int64_t h;
-  std::memcpy(&h, reinterpret_cast<const char*>(key.raw()->v_obj) + 40, sizeof(h));
+  std::memcpy(&h, reinterpret_cast<const char*>(RawOf(key)->v_obj) + 40, sizeof(h));
   return h;
 }
 
@@ -29,10 +28,10 @@ TEST_CASE("StructuralKey: layout is header, key Any at +24, hash_i64 at +40", "[
   REQUIRE(TVMFFITypeKeyToIndex(&name, &index) == 0);
   CHECK(key.type_index() == index);
   const TVMFFIAny* stored =
-      reinterpret_cast<const TVMFFIAny*>(reinterpret_cast<const char*>(key.raw()->v_obj) + 24);
+      reinterpret_cast<const TVMFFIAny*>(reinterpret_cast<const char*>(RawOf(key)->v_obj) + 24);
   CHECK(stored->type_index == kTVMFFIArray);
-  CHECK(stored->v_obj == arr.raw()->v_obj);
-  CHECK(HashField(key) == Call("ffi.StructuralHash", arr, false, false).As<int64_t>());
+  CHECK(stored->v_obj == RawOf(arr)->v_obj);
+  CHECK(HashField(key) == Call("ffi.StructuralHash", arr, false, false).cast<int64_t>());
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
   REQUIRE(info->metadata != nullptr);
   CHECK(info->metadata->total_size == 48);
@@ -47,15 +46,15 @@ TEST_CASE("StructuralKey: equal by structure, and one Map key", "[structural_key
   Any a = Call("ffi.StructuralKey", IntArray(1, 2));
   Any b = Call("ffi.StructuralKey", IntArray(1, 2));
   Any c = Call("ffi.StructuralKey", IntArray(1, 3));
-  CHECK(Call("ffi.StructuralKeyEqual", a, b).As<bool>());
-  CHECK_FALSE(Call("ffi.StructuralKeyEqual", a, c).As<bool>());
-  CHECK(Call("ffi.StructuralKeyEqual", a, a).As<bool>());
+  CHECK(Call("ffi.StructuralKeyEqual", a, b).cast<bool>());
+  CHECK_FALSE(Call("ffi.StructuralKeyEqual", a, c).cast<bool>());
+  CHECK(Call("ffi.StructuralKeyEqual", a, a).cast<bool>());
   Any m = Call("ffi.Map", a, int64_t(1), c, int64_t(3));
-  CHECK(Call("ffi.MapGetItem", m, b).As<int64_t>() == 1);
-  CHECK(Call("ffi.MapSize", Call("ffi.Map", a, int64_t(1), b, int64_t(2))).As<int64_t>() == 1);
+  CHECK(Call("ffi.MapGetItem", m, b).cast<int64_t>() == 1);
+  CHECK(Call("ffi.MapSize", Call("ffi.Map", a, int64_t(1), b, int64_t(2))).cast<int64_t>() == 1);
   // Plain arrays are still compared by address.
   CHECK(Call("ffi.MapCount", Call("ffi.Map", IntArray(1, 2), int64_t(1)), IntArray(1, 2))
-            .As<int64_t>() == 0);
+            .cast<int64_t>() == 0);
 }
 
 TEST_CASE("StructuralKey: bad arguments and __ffi_init__", "[structural_key]") {
@@ -74,9 +73,9 @@ TEST_CASE("StructuralKey: bad arguments and __ffi_init__", "[structural_key]") {
     }
   }
   REQUIRE(init != nullptr);
-  Function f(ObjectPtr<Object>::BorrowHandle(init->method.v_obj));
+  Function f = RefOf<Function>(BorrowHandle(init->method.v_obj));
   Any made = f(std::string("text"));
   CHECK(made.type_index() == index);
   CHECK(Call("ffi.StructuralKeyEqual", made, Call("ffi.StructuralKey", std::string("text")))
-            .As<bool>());
+            .cast<bool>());
 }

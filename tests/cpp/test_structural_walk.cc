@@ -6,9 +6,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -31,8 +30,8 @@ Any Make(const char* key, std::initializer_list<std::pair<const char*, Any>> fie
     keep.push_back(f.second);
   }
   for (const Any& a : keep) args.push_back(AnyView(a));
-  return Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs")
-      .CallPacked(args.data(), static_cast<int32_t>(args.size()));
+  return CallPacked(Function::GetGlobalRequired("ffi.MakeObjectFromPackedArgs"), args.data(),
+                    static_cast<int32_t>(args.size()));
 }
 
 Any Node(int64_t v, Any children) {
@@ -89,7 +88,7 @@ TEST_CASE("StructuralWalk: skip prunes, an interrupt stops and is returned", "[s
     return Any();
   });
   Function skip_mid = Function::FromTyped([&](AnyView v) -> Any {
-    return v.raw()->v_obj == t.mid.raw()->v_obj ? Any(int64_t(1)) : Any(int64_t(0));
+    return RawOf(v)->v_obj == RawOf(t.mid)->v_obj ? Any(int64_t(1)) : Any(int64_t(0));
   });
   Call("ffi.StructuralWalk", t.root,
        Call("ffi.Array", Entry(snode, skip_mid), Entry(kTVMFFIInt, int_cb)), Call("ffi.Array"),
@@ -104,7 +103,7 @@ TEST_CASE("StructuralWalk: skip prunes, an interrupt stops and is returned", "[s
   ints.clear();
   Any r = Call("ffi.StructuralWalk", t.root, Call("ffi.Array", Entry(kTVMFFIInt, stop_at_3)),
                Call("ffi.Array"), int64_t(0));
-  CHECK(r.raw()->v_obj == stop.raw()->v_obj);
+  CHECK(RawOf(r)->v_obj == RawOf(stop)->v_obj);
   CHECK(ints == std::vector<int64_t>{1, 2, 3});
   CHECK(ThrownBy([&] {
           Call("ffi.StructuralWalk", t.root, Call("ffi.Array"), Call("ffi.Array"), int64_t(2));
@@ -128,7 +127,7 @@ TEST_CASE("StructuralWalk: definition regions reach the kind-aware callbacks",
   Any let = Make("testing.SLet", {{"var", y}, {"value", x}, {"body", fn}});
   std::vector<std::pair<std::string, int64_t>> log;
   Function var_cb = Function::FromTyped([&](AnyView v, int64_t kind) {
-    log.push_back({v.raw()->v_obj == x.raw()->v_obj ? "x" : "y", kind});
+    log.push_back({RawOf(v)->v_obj == RawOf(x)->v_obj ? "x" : "y", kind});
     return Any();
   });
   Call("ffi.StructuralWalk", let, Call("ffi.Array"), Call("ffi.Array", Entry(svar, var_cb)),
@@ -141,7 +140,9 @@ TEST_CASE("StructuralWalk: definition regions reach the kind-aware callbacks",
 TEST_CASE("StructuralWalk: an error carries the path in a VisitErrorContext", "[structural_walk]") {
   Tree t;
   Function fail_at_3 = Function::FromTyped([](int64_t v) {
-    if (v == 3) TVMFFI_THROW(ValueError) << "bad leaf";
+    // A library-made error: the library attaches its VisitErrorContext only
+    // to errors it made (a tvm::ffi::Error's cell is made in the header).
+    if (v == 3) throw LibraryError("ValueError", "bad leaf");
     return Any();
   });
   try {
@@ -151,12 +152,12 @@ TEST_CASE("StructuralWalk: an error carries the path in a VisitErrorContext", "[
   } catch (const Error& e) {
     CHECK(e.kind() == "ValueError");
     CHECK(e.message() == "bad leaf");
-    TVMFFIObjectHandle ctx = e.cell()->extra_context;
-    REQUIRE(ctx != nullptr);
-    Any context(ObjectRef(ObjectPtr<Object>::BorrowHandle(ctx)));
+    std::optional<ObjectRef> ctx = e.extra_context();
+    REQUIRE(ctx.has_value());
+    Any context(*ctx);
     Any paths = Call("ffi.VisitErrorContext.FindAccessPaths", t.root, context, false);
-    REQUIRE(Call("ffi.ArraySize", paths).As<int64_t>() == 1);
-    CHECK(Call("ffi.ReprPrint", Call("ffi.ArrayGetItem", paths, int64_t(0))).As<std::string>() ==
+    REQUIRE(Call("ffi.ArraySize", paths).cast<int64_t>() == 1);
+    CHECK(Call("ffi.ReprPrint", Call("ffi.ArrayGetItem", paths, int64_t(0))).cast<std::string>() ==
           "<root>.children[0].children[0]");
   }
 }
@@ -176,7 +177,7 @@ TEST_CASE("StructuralVisit: the first matching callback owns a value and descend
   // Nodes descend through default_visit, except mid(2), which prunes.
   Function node_cb = Function::FromTyped([&](AnyView v, AnyView visitor) -> Any {
     log.push_back("node");
-    if (v.raw()->v_obj == t.mid.raw()->v_obj) return Any();
+    if (RawOf(v)->v_obj == RawOf(t.mid)->v_obj) return Any();
     return Call("ffi.StructuralVisitorDefaultVisit", visitor, v);
   });
   Function int_cb = Function::FromTyped([&](int64_t v, AnyView) -> Any {

@@ -13,12 +13,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/list.h>
-#include <tvmffi/string.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -99,18 +95,18 @@ void Worker(int id, const Array<Any>& shared, Counts* counts, void** once_handle
     int64_t tag = id * 100000 + round;
     Function f = Function::FromTyped([tag](int64_t x) { return x + tag; }, "stress.f");
     TVMFFIByteArray shared_name{"stress.shared", 13};
-    if (TVMFFIFunctionSetGlobal(&shared_name, f.handle(), 1) != 0) counts->Fail();
+    if (TVMFFIFunctionSetGlobal(&shared_name, HandleOf(f), 1) != 0) counts->Fail();
     TVMFFIByteArray own = KeyBytes(own_global);
-    if (TVMFFIFunctionSetGlobal(&own, f.handle(), 1) != 0) counts->Fail();
+    if (TVMFFIFunctionSetGlobal(&own, HandleOf(f), 1) != 0) counts->Fail();
     std::optional<Function> g = Function::GetGlobal("stress.shared");
-    if (!g.has_value() || (*g)(int64_t(1)).As<int64_t>() < 1) counts->Fail();
-    if (Function::GetGlobalRequired(own_global)(int64_t(0)).As<int64_t>() != tag) counts->Fail();
+    if (!g.has_value() || (*g)(int64_t(1)).cast<int64_t>() < 1) counts->Fail();
+    if (Function::GetGlobalRequired(own_global)(int64_t(0)).cast<int64_t>() != tag) counts->Fail();
     counts->calls.fetch_add(1);
 
     // Raising: every thread's error slot is its own.
     Function thrower = Function::FromTyped(
         [id](int64_t r) -> int64_t {
-          TVMFFI_THROW(ValueError) << "stress " << id << " round " << r;
+          TVM_FFI_THROW(ValueError) << "stress " << id << " round " << r;
           return r;  // not reached
         },
         "stress.thrower");
@@ -123,16 +119,15 @@ void Worker(int id, const Array<Any>& shared, Counts* counts, void** once_handle
     // itself gain and lose references on every thread.
     Any copy = make_array(shared, shared[0], shared[1]);
     Any map = make_map(int64_t(round), copy, "key", shared);
-    Array<Any> local = copy.As<Array<Any>>();
+    Array<Any> local = copy.cast<Array<Any>>();
     if (local.size() != 3) counts->Fail();
-    List list;
+    List<Any> list;
     for (int i = 0; i < 8; ++i) list.push_back(shared[i % shared.size()]);
     // Weak references taken and promoted concurrently.
-    TVMFFIObject* header = static_cast<TVMFFIObject*>(shared.handle());
-    Object::IncWeakRef(header);
-    if (!Object::TryPromoteWeak(header)) counts->Fail();
-    Object::DecRef(header);
-    Object::DecWeakRef(header);
+    {
+      WeakObjectPtr<Object> weak(BorrowHandle(HandleOf(shared)));
+      if (weak.lock() == nullptr) counts->Fail();
+    }
   }
 }
 
@@ -142,7 +137,7 @@ TEST_CASE("Threads: registering, calling, raising, creating and releasing at onc
           "[threads]") {
   Array<Any> shared{Any(String("a shared string, long enough to be a heap object")),
                     Any(Array<Any>{Any(int64_t(1)), Any(int64_t(2))}), Any(int64_t(7))};
-  uint32_t before = shared.use_count();
+  int before = shared.use_count();
   Counts counts;
   void* once_handle = nullptr;
   std::atomic<bool> go{false};
@@ -157,7 +152,8 @@ TEST_CASE("Threads: registering, calling, raising, creating and releasing at onc
   CHECK(counts.raised.load() == kThreads * kRounds);
   CHECK(g_init_calls.load() == 1);
   CHECK(shared.use_count() == before);
-  CHECK(shared.GetArrayObj()->weak_count() == 1);
+  // The weak count is the upper 32 bits of the combined count.
+  CHECK((ObjectUnsafe::GetHeader(shared.get())->combined_ref_count >> 32) == 1);
   // Every thread's last attribute is there.
   for (int t = 0; t < kThreads; ++t) {
     std::string key = "stress.T" + std::to_string(t) + "_" + std::to_string(kTypes - 1);

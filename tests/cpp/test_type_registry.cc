@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/function.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -35,14 +34,19 @@ const TVMFFITypeInfo* Info(int32_t index) {
   return info;
 }
 
-// A header-only object of the given type, for isinstance checks.
+// Whether type_index is target or one of its descendants, read from the
+// registry's ancestor chains (tvm::ffi's IsInstance takes a static type).
 bool IsInstance(int32_t type_index, int32_t target) {
-  TVMFFIObject header;
-  std::memset(&header, 0, sizeof(header));
-  header.combined_ref_count = Object::kInitialCount;
-  header.type_index = type_index;
-  return reinterpret_cast<Object*>(&header)->IsInstanceIndex(target);
+  if (type_index == target || target == kTVMFFIObject) return true;
+  if (type_index < target) return false;  // children always get larger indices
+  const TVMFFITypeInfo* target_info = TVMFFIGetTypeInfo(target);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (target_info == nullptr || info == nullptr) return false;
+  if (info->type_depth <= target_info->type_depth) return false;
+  return info->type_ancestors[target_info->type_depth]->type_index == target;
 }
+
+TVMFFIByteArray ToByteArray(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
 
 int32_t Key(const char* key) {
   TVMFFIByteArray k = ByteArrayOf(key);
@@ -280,8 +284,8 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   // A heap string default (longer than 7 bytes) and a Function setter.
   TVMFFIAny default_value;
   std::string long_text = "a default longer than seven";
-  MakeStringAny(long_text.data(), long_text.size(), false, &default_value);
-  Object* default_obj = Object::FromHandle(default_value.v_obj);
+  TypeTraits<String>::MoveToAny(String(long_text), &default_value);
+  Object* default_obj = ObjectOf(default_value.v_obj);
   Function setter = Function::FromTyped([](int64_t) {});
 
   TVMFFIFieldInfo info;
@@ -294,7 +298,7 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   info.size = 8;
   info.alignment = 8;
   info.offset = 24;
-  info.setter = setter.handle();
+  info.setter = HandleOf(setter);
   info.default_value_or_factory = default_value;
   info.field_static_type_index = kTVMFFIStr;
   REQUIRE(TVMFFITypeRegisterField(t, &info) == 0);
@@ -322,7 +326,7 @@ TEST_CASE("TypeRegistry: fields are copied and their values retained", "[type_re
   CHECK(TextOf(f0.metadata) == "{\"k\": 1}");
   CHECK(f0.flags == info.flags);
   CHECK(f0.offset == 24);
-  CHECK(f0.setter == setter.handle());
+  CHECK(f0.setter == HandleOf(setter));
   CHECK(f0.default_value_or_factory.type_index == kTVMFFIStr);
   CHECK(f0.default_value_or_factory.v_obj == default_value.v_obj);
   CHECK(f0.field_static_type_index == kTVMFFIStr);
@@ -373,7 +377,7 @@ TEST_CASE("TypeRegistry: methods are copied and retained", "[type_registry]") {
   info.doc = ByteArrayOf("doubles");
   info.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
   info.method.type_index = kTVMFFIFunction;
-  info.method.v_obj = static_cast<TVMFFIObject*>(fn.handle());
+  info.method.v_obj = static_cast<TVMFFIObject*>(HandleOf(fn));
   REQUIRE(TVMFFITypeRegisterMethod(t, &info) == 0);
   CHECK(fn.use_count() == 2);
   name.assign(name.size(), '#');  // copied by the registry
@@ -382,7 +386,7 @@ TEST_CASE("TypeRegistry: methods are copied and retained", "[type_registry]") {
   CHECK(TextOf(ti->methods[0].name) == "double_it");
   CHECK(TextOf(ti->methods[0].doc) == "doubles");
   CHECK(ti->methods[0].flags == kTVMFFIFieldFlagBitMaskIsStaticMethod);
-  CHECK(ti->methods[0].method.v_obj == fn.handle());
+  CHECK(ti->methods[0].method.v_obj == HandleOf(fn));
 
   TVMFFIMethodInfo bad = info;
   bad.name = ByteArrayOf("not_a_function");
@@ -424,51 +428,51 @@ TEST_CASE("TypeRegistry: type attributes", "[type_registry]") {
 
   Function value = Function::FromTyped([]() { return 1; });
   AnyView view(value);
-  REQUIRE(TVMFFITypeRegisterAttr(t, &name, view.raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(t, &name, RawOf(view)) == 0);
   CHECK(value.use_count() == 2);
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
   REQUIRE(column != nullptr);
   CHECK(column->begin_index == 0);
   REQUIRE(column->size == t + 1);
   CHECK(column->data[t].type_index == kTVMFFIFunction);
-  CHECK(column->data[t].v_obj == value.handle());
+  CHECK(column->data[t].v_obj == HandleOf(value));
   for (int32_t i = 0; i < t; ++i) CHECK(column->data[i].type_index == kTVMFFINone);
 
   // A second non-None value is refused and leaves the first in place.
   AnyView seven(int64_t(7));
-  CHECK(TVMFFITypeRegisterAttr(t, &name, seven.raw()) == -1);
+  CHECK(TVMFFITypeRegisterAttr(t, &name, RawOf(seven)) == -1);
   CHECK(TakeRaised() ==
         "RuntimeError: type attribute `__regtest_attr__` is already registered for type "
         "`regtest.Attr`");
-  CHECK(column->data[t].v_obj == value.handle());
+  CHECK(column->data[t].v_obj == HandleOf(value));
 
   // A later type grows the column; its address stays the same.
   int32_t t2 = AllocChild("regtest.Attr2", kTVMFFIObject);
   AnyView text("a raw string");
-  REQUIRE(TVMFFITypeRegisterAttr(t2, &name, text.raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(t2, &name, RawOf(text)) == 0);
   CHECK(TVMFFIGetTypeAttrColumn(&name) == column);
   REQUIRE(column->size == t2 + 1);
-  CHECK(column->data[t].v_obj == value.handle());
+  CHECK(column->data[t].v_obj == HandleOf(value));
   // Raw strings are stored as owned String objects.
   CHECK(column->data[t2].type_index == kTVMFFIStr);
-  CHECK(AnyView::FromRaw(column->data[t2]).As<std::string>() == "a raw string");
+  CHECK(AnyView::CopyFromTVMFFIAny(column->data[t2]).cast<std::string>() == "a raw string");
 
   // None replaces the value and releases it; then a new value may be set.
   AnyView none;
-  REQUIRE(TVMFFITypeRegisterAttr(t, &name, none.raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(t, &name, RawOf(none)) == 0);
   CHECK(column->data[t].type_index == kTVMFFINone);
   CHECK(value.use_count() == 1);
-  REQUIRE(TVMFFITypeRegisterAttr(t, &name, seven.raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(t, &name, RawOf(seven)) == 0);
   CHECK(column->data[t].v_int64 == 7);
 
   // Type index 0 only creates the column.
   TVMFFIByteArray empty_name = ByteArrayOf("__regtest_empty__");
-  REQUIRE(TVMFFITypeRegisterAttr(kTVMFFINone, &empty_name, seven.raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(kTVMFFINone, &empty_name, RawOf(seven)) == 0);
   const TVMFFITypeAttrColumn* empty = TVMFFIGetTypeAttrColumn(&empty_name);
   REQUIRE(empty != nullptr);
   CHECK(empty->size == 0);
 
-  CHECK(TVMFFITypeRegisterAttr(999, &name, seven.raw()) == -1);
+  CHECK(TVMFFITypeRegisterAttr(999, &name, RawOf(seven)) == -1);
   CHECK(TakeRaised() == "ValueError: unknown type index 999");
   CHECK(TVMFFIGetTypeAttrColumn(nullptr) == nullptr);
   CHECK(TakeRaised() == "ValueError: TVMFFIGetTypeAttrColumn: attr_name must not be NULL");

@@ -6,21 +6,22 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/tensor.h>
-#include <tvmffi/type_schema.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
+namespace refl = tvm::ffi::reflection;
 using namespace test_util;
-using tvmffi::core::detail::FunctionSchema;
-using tvmffi::core::detail::JsonQuote;
-using tvmffi::core::detail::SchemaMetadata;
-using tvmffi::core::detail::TypeSchemaOf;
+
+namespace {
+// tvm::ffi's schema text of a C++ type, and of a function R(Args...).
+template <typename T>
+std::string TypeSchemaOf() {
+  return tvm::ffi::detail::TypeSchema<T>::v();
+}
+template <typename R, typename... Args>
+std::string FunctionSchema() {
+  return tvm::ffi::detail::FunctionInfo<R(Args...)>::TypeSchema();
+}
+}  // namespace
 
 namespace {
 
@@ -28,23 +29,24 @@ class TsPointObj : public Object {
  public:
   int64_t x = 0;
   Array<String> tags;
-  std::optional<double> weight;
+  Optional<double> weight;
   int64_t Scale(int64_t k) const { return x * k; }
-  TVMFFI_DECLARE_DYNAMIC_TYPE(TsPointObj, "tstest.Point", PlainObject)
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("tstest.Point", TsPointObj, Object);
 };
 using TsPoint = ObjectRefOf<TsPointObj>;
 
 void RegisterOnce() {
   static const bool done = [] {
-    ObjectDef<TsPointObj>("")
-        .Field("x", &TsPointObj::x)
-        .Field("tags", &TsPointObj::tags)
-        .Field("weight", &TsPointObj::weight)
-        .Method("scale", &TsPointObj::Scale)
-        .Method("describe", [](const TsPoint& p, const std::string& prefix) {
+    refl::ObjectDef<TsPointObj>()
+        .def_rw("x", &TsPointObj::x)
+        .def_rw("tags", &TsPointObj::tags)
+        .def_rw("weight", &TsPointObj::weight)
+        .def("scale", &TsPointObj::Scale)
+        .def("describe", [](const TsPoint& p, const std::string& prefix) {
           return String(prefix + std::to_string(p.get()->x));
         })
-        .StaticMethod("origin", []() { return TsPoint(MakeObject<TsPointObj>()); });
+        .def_static("origin", []() { return TsPoint(make_object<TsPointObj>()); });
     return true;
   }();
   (void)done;
@@ -92,14 +94,17 @@ TEST_CASE("TypeSchema: C++ types", "[type_schema]") {
   CHECK(TypeSchemaOf<Function>() == R"({"type":"ffi.Function"})");
   CHECK(TypeSchemaOf<Tensor>() == R"({"type":"ffi.Tensor"})");
   CHECK(TypeSchemaOf<Shape>() == R"({"type":"ffi.Shape"})");
-  CHECK(TypeSchemaOf<List>() == R"({"type":"ffi.List"})");
-  CHECK(TypeSchemaOf<Map>() == R"({"type":"ffi.Map"})");
-  CHECK(TypeSchemaOf<Dict>() == R"({"type":"ffi.Dict"})");
-  CHECK(TypeSchemaOf<Array<Any>>() == R"({"type":"ffi.Array"})");
+  // tvm::ffi writes the element types of Any containers too (upstream's form).
+  CHECK(TypeSchemaOf<List<Any>>() == R"({"type":"ffi.List","args":[{"type":"Any"}]})");
+  CHECK(TypeSchemaOf<Map<Any, Any>>() ==
+        R"({"type":"ffi.Map","args":[{"type":"Any"},{"type":"Any"}]})");
+  CHECK(TypeSchemaOf<Dict<Any, Any>>() ==
+        R"({"type":"ffi.Dict","args":[{"type":"Any"},{"type":"Any"}]})");
+  CHECK(TypeSchemaOf<Array<Any>>() == R"({"type":"ffi.Array","args":[{"type":"Any"}]})");
   CHECK(TypeSchemaOf<Array<int64_t>>() == R"({"type":"ffi.Array","args":[{"type":"int"}]})");
   CHECK(TypeSchemaOf<Array<Array<String>>>() ==
         R"({"type":"ffi.Array","args":[{"type":"ffi.Array","args":[{"type":"ffi.String"}]}]})");
-  CHECK(TypeSchemaOf<std::optional<int64_t>>() == R"({"type":"Optional","args":[{"type":"int"}]})");
+  CHECK(TypeSchemaOf<Optional<int64_t>>() == R"({"type":"Optional","args":[{"type":"int"}]})");
   CHECK(TypeSchemaOf<TsPoint>() == R"({"type":"tstest.Point"})");
 }
 
@@ -109,21 +114,23 @@ TEST_CASE("TypeSchema: function schemas", "[type_schema]") {
         R"("params":[{"type":"int"},{"type":"ffi.String"}]}})");
   CHECK(FunctionSchema<void>() ==
         R"({"type":"ffi.Function","named_args":{"return":[{"type":"None"}],"params":[]}})");
-  CHECK(SchemaMetadata(R"({"type":"int"})") == R"({"type_schema":"{\"type\":\"int\"}"})");
-  CHECK(JsonQuote("a\"b\\c\n") == R"("a\"b\\c\u000a")");
+  // The metadata text of a field's schema, and its JSON quoting.
+  CHECK(MemberMetadata("x") == R"({"type_schema":"{\"type\":\"int\"}"})");
+  CHECK(std::string(EscapeStringJSON(String("a\"b\\c\n"))) == R"("a\"b\\c\n")");
 }
 
 TEST_CASE("TypeSchema: metadata of typed and packed globals", "[type_schema]") {
-  Function::SetGlobalTyped(
-      "tstest.join", [](const String& a, int64_t n) { return String(std::string(a.data(), a.size()) + std::to_string(n)); },
-      /*allow_override=*/true);
+  refl::GlobalDef().def("tstest.join", [](const String& a, int64_t n) {
+    return String(std::string(a.data(), a.size()) + std::to_string(n));
+  });
   CHECK(GlobalMetadata("tstest.join") ==
         R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[{\"type\":)"
         R"(\"ffi.String\"}],\"params\":[{\"type\":\"ffi.String\"},{\"type\":\"int\"}]}}"})");
   // The function still works, with its name in argument errors.
   CHECK(StrOf(Call("tstest.join", "x", int64_t(2))) == "x2");
   CHECK(ThrownBy([] { Call("tstest.join", int64_t(1), int64_t(2)); }) ==
-        "TypeError: In function tstest.join: argument 1: expected str, got int");
+        "TypeError: Mismatched type on argument #0 when calling: `tstest.join(0: str, 1: int) -> "
+        "str`. Expected `str` but got `int`");
   CHECK(GlobalMetadata("ffi.RecursiveLt") ==
         R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[{\"type\":)"
         R"(\"bool\"}],\"params\":[{\"type\":\"Any\"},{\"type\":\"Any\"}]}}"})");

@@ -1,29 +1,85 @@
 // ffi.VirtualDevice: constraints, canonical objects, join and default.
 #include <catch2/catch.hpp>
 
-#include <tvmffi/array.h>
-#include <tvmffi/serialization.h>
-#include <tvmffi/virtual_device.h>
+#include <optional>
+#include <string>
 
-using namespace tvmffi::core;
+#include "test_util.h"
+
+using namespace tvm::ffi;
+using namespace test_util;
+
+namespace {
+
+// ffi.VirtualDevice, the library's type; its fields are read through
+// their reflected getters, and it is made and combined only through the
+// library's globals.
+class VirtualDeviceObj : public Object {
+ public:
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.VirtualDevice", VirtualDeviceObj, Object);
+};
+
+class VirtualDevice : public ObjectRef {
+ public:
+  static VirtualDevice Make(int64_t device_type_int = -1, int64_t virtual_device_id = -1,
+                            Any target = Any(), String memory_scope = String()) {
+    return Call("ffi.VirtualDevice", device_type_int, virtual_device_id, std::move(target),
+                std::move(memory_scope))
+        .cast<VirtualDevice>();
+  }
+  static VirtualDevice FullyUnconstrained() {
+    return Call("ffi.VirtualDeviceFullyUnconstrained").cast<VirtualDevice>();
+  }
+  static VirtualDevice Canonical(const VirtualDevice& vd) {
+    return Call("ffi.VirtualDeviceCanonical", vd).cast<VirtualDevice>();
+  }
+  static std::optional<VirtualDevice> Join(const VirtualDevice& a, const VirtualDevice& b) {
+    Any joined = Call("ffi.VirtualDeviceJoin", a, b);
+    if (joined == nullptr) return std::nullopt;
+    return joined.cast<VirtualDevice>();
+  }
+  static VirtualDevice Default(const VirtualDevice& a, const VirtualDevice& b) {
+    return Call("ffi.VirtualDeviceDefault", a, b).cast<VirtualDevice>();
+  }
+
+  int64_t device_type_int() const { return Field("device_type_int").cast<int64_t>(); }
+  int64_t virtual_device_id() const { return Field("virtual_device_id").cast<int64_t>(); }
+  Any target() const { return Field("target"); }
+  String memory_scope() const { return Field("memory_scope").cast<String>(); }
+  bool IsFullyUnconstrained() const {
+    return device_type_int() == -1 && virtual_device_id() == -1 && target() == nullptr &&
+           memory_scope().size() == 0;
+  }
+  bool IsFullyConstrained() const {
+    return device_type_int() != -1 && virtual_device_id() != -1 && target() != nullptr &&
+           memory_scope().size() != 0;
+  }
+
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VirtualDevice, ObjectRef, VirtualDeviceObj);
+
+ private:
+  Any Field(const char* name) const { return ReflectedField(Any(*this), name); }
+};
+
+}  // namespace
 
 TEST_CASE("VirtualDevice: fields, fully (un)constrained", "[virtual_device]") {
   VirtualDevice none = VirtualDevice::Make();
-  CHECK(none->device_type_int == -1);
-  CHECK(none->virtual_device_id == -1);
-  CHECK(none->target.is_none());
-  CHECK(none->memory_scope.str() == "");
-  CHECK(none->IsFullyUnconstrained());
-  CHECK(!none->IsFullyConstrained());
+  CHECK(none.device_type_int() == -1);
+  CHECK(none.virtual_device_id() == -1);
+  CHECK(none.target() == nullptr);
+  CHECK(std::string(none.memory_scope()) == "");
+  CHECK(none.IsFullyUnconstrained());
+  CHECK(!none.IsFullyConstrained());
   VirtualDevice scope_only = VirtualDevice::Make(-1, -1, Any(), String("global"));
-  CHECK(!scope_only->IsFullyUnconstrained());
+  CHECK(!scope_only.IsFullyUnconstrained());
   Array<Any> target{Any("llvm")};
   VirtualDevice full = VirtualDevice::Make(kDLCUDA, 0, Any(target), String("global"));
-  CHECK(full->IsFullyConstrained());
-  CHECK_THROWS_WITH(VirtualDevice::Make(-2),
+  CHECK(full.IsFullyConstrained());
+  CHECK(ThrownBy([] { VirtualDevice::Make(-2); }) ==
                     "ValueError: VirtualDevice: device_type_int must be -1 (unconstrained) or a "
                     "non-negative int32, got -2");
-  CHECK_THROWS_WITH(VirtualDevice::Make(1, -1, Any(int64_t(3))),
+  CHECK(ThrownBy([] { VirtualDevice::Make(1, -1, Any(int64_t(3))); }) ==
                     "TypeError: VirtualDevice: target must be an FFI object or None, got int");
 }
 
@@ -51,9 +107,9 @@ TEST_CASE("VirtualDevice: join and default", "[virtual_device]") {
   VirtualDevice scope = VirtualDevice::Make(-1, -1, Any(), String("global"));
   std::optional<VirtualDevice> j = VirtualDevice::Join(dev, scope);
   REQUIRE(j.has_value());
-  CHECK((*j)->device_type_int == kDLCUDA);
-  CHECK((*j)->virtual_device_id == 1);
-  CHECK((*j)->memory_scope.str() == "global");
+  CHECK((*j).device_type_int() == kDLCUDA);
+  CHECK((*j).virtual_device_id() == 1);
+  CHECK(std::string((*j).memory_scope()) == "global");
   CHECK(j->same_as(VirtualDevice::Canonical(VirtualDevice::Make(kDLCUDA, 1, Any(), String("global")))));
   CHECK(!VirtualDevice::Join(dev, VirtualDevice::Make(kDLCPU)).has_value());
   CHECK(!VirtualDevice::Join(dev, VirtualDevice::Make(kDLCUDA, 2)).has_value());
@@ -64,15 +120,15 @@ TEST_CASE("VirtualDevice: join and default", "[virtual_device]") {
       VirtualDevice::FullyUnconstrained()));
 
   VirtualDevice d = VirtualDevice::Default(scope, VirtualDevice::Make(kDLCUDA, 3, Any(t1), String("local")));
-  CHECK(d->device_type_int == kDLCUDA);
-  CHECK(d->virtual_device_id == 3);
-  CHECK(d->target.raw()->v_obj == static_cast<TVMFFIObject*>(t1.handle()));
-  CHECK(d->memory_scope.str() == "global");
+  CHECK(d.device_type_int() == kDLCUDA);
+  CHECK(d.virtual_device_id() == 3);
+  CHECK(RawOf(d.target())->v_obj == HandleOf(t1));
+  CHECK(std::string(d.memory_scope()) == "global");
   // b's target is not borrowed when b's device type disagrees with a's.
   VirtualDevice e = VirtualDevice::Default(VirtualDevice::Make(kDLCPU), VirtualDevice::Make(kDLCUDA, 0, Any(t1)));
-  CHECK(e->device_type_int == kDLCPU);
-  CHECK(e->virtual_device_id == 0);
-  CHECK(e->target.is_none());
+  CHECK(e.device_type_int() == kDLCPU);
+  CHECK(e.virtual_device_id() == 0);
+  CHECK(e.target() == nullptr);
 }
 
 TEST_CASE("VirtualDevice: JSON graphs give back the canonical object", "[virtual_device]") {
@@ -81,8 +137,8 @@ TEST_CASE("VirtualDevice: JSON graphs give back the canonical object", "[virtual
   CHECK(text ==
         R"({"root_index":2,"nodes":[{"type":"None"},{"type":"ffi.String","data":"global"},{"type":"ffi.VirtualDevice","data":{"device_type_int":2,"virtual_device_id":1,"target":0,"memory_scope":1}}]})");
   Any back = FromJSONGraphString(text);
-  CHECK(back.As<VirtualDevice>().same_as(VirtualDevice::Canonical(a)));
+  CHECK(back.cast<VirtualDevice>().same_as(VirtualDevice::Canonical(a)));
   CHECK(FromJSONGraphString(ToJSONGraphString(VirtualDevice::Make()))
-            .As<VirtualDevice>()
+            .cast<VirtualDevice>()
             .same_as(VirtualDevice::FullyUnconstrained()));
 }

@@ -5,10 +5,8 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/list.h>
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -21,7 +19,7 @@ Any Node(int64_t value, Any children) {
 
 // A context whose pattern is `innermost_first`.
 Any Context(std::initializer_list<Any> innermost_first) {
-  List pattern;
+  List<Any> pattern;
   for (const Any& n : innermost_first) pattern.push_back(n);
   return Call("ffi.MakeObjectFromPackedArgs", std::string("ffi.VisitErrorContext"),
               std::string("reverse_visit_pattern"), pattern);
@@ -30,10 +28,10 @@ Any Context(std::initializer_list<Any> innermost_first) {
 std::vector<std::string> Paths(const Any& root, const Any& context, bool prefix) {
   Any found = Call("ffi.VisitErrorContext.FindAccessPaths", root, context, prefix);
   std::vector<std::string> out;
-  int64_t n = Call("ffi.ArraySize", found).As<int64_t>();
+  int64_t n = Call("ffi.ArraySize", found).cast<int64_t>();
   for (int64_t i = 0; i < n; ++i) {
     Any path = Call("ffi.ArrayGetItem", found, i);
-    out.push_back(Call("ffi.ReprPrint", path).As<std::string>());
+    out.push_back(Call("ffi.ReprPrint", path).cast<std::string>());
   }
   return out;
 }
@@ -49,7 +47,7 @@ TEST_CASE("VisitErrorContext: layout and fields", "[visit_error_context]") {
   REQUIRE(info->num_fields == 2);
   CHECK(info->fields[0].offset == 24);
   CHECK(info->fields[1].offset == 32);
-  CHECK(*reinterpret_cast<TVMFFIObject* const*>(reinterpret_cast<char*>(ctx.raw()->v_obj) + 32) ==
+  CHECK(*reinterpret_cast<TVMFFIObject* const*>(reinterpret_cast<char*>(RawOf(ctx)->v_obj) + 32) ==
         nullptr);
 }
 

@@ -5,7 +5,7 @@
 
 #include "test_util.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi;
 using namespace test_util;
 
 TEST_CASE("VisitInterrupt: ffi.VisitInterrupt(value) keeps value at +24", "[visit_interrupt]") {
@@ -13,8 +13,8 @@ TEST_CASE("VisitInterrupt: ffi.VisitInterrupt(value) keeps value at +24", "[visi
   Any v = Call("ffi.VisitInterrupt", payload);
   REQUIRE(v.type_index() == kTVMFFIVisitInterrupt);
   const TVMFFIAny* stored =
-      reinterpret_cast<const TVMFFIAny*>(reinterpret_cast<const char*>(v.raw()->v_obj) + 24);
-  CHECK(stored->v_obj == payload.raw()->v_obj);
+      reinterpret_cast<const TVMFFIAny*>(reinterpret_cast<const char*>(RawOf(v)->v_obj) + 24);
+  CHECK(stored->v_obj == RawOf(payload)->v_obj);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(kTVMFFIVisitInterrupt);
   REQUIRE(info->num_fields == 1);
   const TVMFFIFieldInfo& f = info->fields[0];
@@ -25,7 +25,7 @@ TEST_CASE("VisitInterrupt: ffi.VisitInterrupt(value) keeps value at +24", "[visi
   TVMFFIAny got;
   std::memset(&got, 0, sizeof(got));
   REQUIRE(f.getter(const_cast<TVMFFIAny*>(stored), &got) == 0);
-  Any owned = Any::Adopt(got);
-  CHECK(owned.raw()->v_obj == payload.raw()->v_obj);
+  Any owned = AnyUnsafe::MoveTVMFFIAnyRawToAny(got);
+  CHECK(RawOf(owned)->v_obj == RawOf(payload)->v_obj);
   CHECK(Call("ffi.VisitInterrupt", Any()).type_index() == kTVMFFIVisitInterrupt);
 }

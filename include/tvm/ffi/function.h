@@ -148,8 +148,15 @@ class FunctionObjImpl : public FunctionObj {
     TVM_FFI_SAFE_CALL_BEGIN();
     // The caller must pass an empty result: an object there would leak.
     TVM_FFI_ICHECK_LT(result->type_index, TypeIndex::kTVMFFIStaticObjectBegin);
-    CppCall(static_cast<FunctionObj*>(func), reinterpret_cast<const AnyView*>(args), num_args,
-            reinterpret_cast<Any*>(result));
+    try {
+      CppCall(static_cast<FunctionObj*>(func), reinterpret_cast<const AnyView*>(args), num_args,
+              reinterpret_cast<Any*>(result));
+    } catch (...) {
+      // A failed call's result counts as not written (abi-v0.1 section 6.1):
+      // release whatever the callable stored before it threw.
+      *reinterpret_cast<Any*>(result) = Any();
+      throw;
+    }
     TVM_FFI_SAFE_CALL_END();
   }
 

@@ -38,6 +38,7 @@ namespace detail {
 /*! \brief ValueError for a range of negative length (cold, out of line). */
 [[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowNegativeArraySize() {
   TVM_FFI_THROW(ValueError) << "cannot construct an Array of negative size";
+  TVM_FFI_UNREACHABLE();
 }
 }  // namespace detail
 

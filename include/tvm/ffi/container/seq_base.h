@@ -36,10 +36,12 @@ namespace detail {
 [[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowSeqIndexOutOfBounds(int64_t i,
                                                                               int64_t size) {
   TVM_FFI_THROW(IndexError) << "Index " << i << " out of bounds " << size;
+  TVM_FFI_UNREACHABLE();
 }
 /*! \brief IndexError `cannot index a null <kind>` (kind: "array", "list"). */
 [[noreturn]] [[gnu::cold]] TVM_FFI_NO_INLINE inline void ThrowIndexNullSeq(const char* kind) {
   TVM_FFI_THROW(IndexError) << "cannot index a null " << kind;
+  TVM_FFI_UNREACHABLE();
 }
 }  // namespace detail
 
