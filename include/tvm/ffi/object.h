@@ -234,7 +234,10 @@ class ObjectPtr {
     static_assert(std::is_base_of_v<T, U>, "ObjectPtr<T> converts only from a subclass of T");
     other.data_ = nullptr;
   }
-  TVM_FFI_INLINE ~ObjectPtr() { reset(); }
+  TVM_FFI_INLINE ~ObjectPtr() {
+    // The pointer dies with this object, so it is not cleared first.
+    if (data_ != nullptr) data_->DecRef();
+  }
 
   /*! \brief Exchanges the pointees of two pointers. */
   void swap(ObjectPtr<T>& other) { std::swap(data_, other.data_); }  // NOLINT(*)
