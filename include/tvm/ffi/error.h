@@ -223,12 +223,25 @@ TVM_FFI_INLINE void SetSafeCallRaised(const Error& error) {
 }
 
 /*!
- * \brief Collects a message through stream() and throws it as an Error of
- *        `kind` when destroyed at the end of the full expression
- *        (TVM_FFI_THROW(Kind) << "text" << value;).
+ * \brief The temporary behind TVM_FFI_THROW(Kind) << "text" << value;: the
+ *        message goes into stream(), and the destructor, at the end of the
+ *        full expression, throws the Error (kind, message, backtrace, and
+ *        optionally a cause and extra context).
+ *
+ * The macros use the `const char*` constructor, which is out of line: the
+ * throwing function then makes no std::string of its own, so its code and
+ * its unwind table (which the C++ runtime scans on every throw through it)
+ * stay small.
  */
 class ErrorBuilder {
  public:
+  /*! \brief What TVM_FFI_THROW calls: `kind` is a literal, `backtrace` as TVMFFIBacktrace returns it. */
+  TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE explicit ErrorBuilder(const char* kind,
+                                                            const TVMFFIByteArray* backtrace,
+                                                            bool log_before_throw)
+      : kind_(kind),
+        backtrace_(backtrace->data, backtrace->size),
+        log_before_throw_(log_before_throw) {}
   TVM_FFI_COLD_CODE
   explicit ErrorBuilder(std::string kind, std::string backtrace, bool log_before_throw)
       : kind_(std::move(kind)),
@@ -236,16 +249,23 @@ class ErrorBuilder {
         log_before_throw_(log_before_throw) {}
   TVM_FFI_COLD_CODE
   explicit ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace, bool log_before_throw)
-      : ErrorBuilder(std::move(kind), ByteArrayToString(*backtrace), log_before_throw) {}
+      : kind_(std::move(kind)),
+        backtrace_(backtrace->data, backtrace->size),
+        log_before_throw_(log_before_throw) {}
+  /*! \brief With the Error's cause_chain and extra_context as well. */
   TVM_FFI_COLD_CODE
   explicit ErrorBuilder(std::string kind, const TVMFFIByteArray* backtrace, bool log_before_throw,
                         std::optional<Error> cause_chain, std::optional<ObjectRef> extra_context)
-      : ErrorBuilder(std::move(kind), backtrace, log_before_throw) {
-    cause_chain_ = std::move(cause_chain);
-    extra_context_ = std::move(extra_context);
-  }
+      : kind_(std::move(kind)),
+        backtrace_(backtrace->data, backtrace->size),
+        log_before_throw_(log_before_throw),
+        cause_chain_(std::move(cause_chain)),
+        extra_context_(std::move(extra_context)) {}
 
-  /*! \brief Throws the error (a destructor that always throws, by design). */
+  /*! \brief The message so far; write to it with <<. */
+  std::ostringstream& stream() { return stream_; }
+
+  /*! \brief Throws the Error built so far (by design: this destructor never returns). */
   [[noreturn]] TVM_FFI_COLD_CODE ~ErrorBuilder() noexcept(false) {
     Error error(std::move(kind_), stream_.str(), std::move(backtrace_), std::move(cause_chain_),
                 std::move(extra_context_));
@@ -253,16 +273,13 @@ class ErrorBuilder {
     throw error;
   }
 
-  /*! \brief Where the message is written. */
-  std::ostringstream& stream() { return stream_; }
-
  protected:
   std::string kind_;
-  std::ostringstream stream_;
   std::string backtrace_;
   bool log_before_throw_;
   std::optional<Error> cause_chain_;
   std::optional<ObjectRef> extra_context_;
+  std::ostringstream stream_;
 };
 
 /*! \brief " (x vs. y) ": the operands of a failed binary check. */

@@ -12,40 +12,46 @@
 #ifndef TVM_FFI_EXPECTED_H_
 #define TVM_FFI_EXPECTED_H_
 
-#include <tvm/ffi/any.h>
-#include <tvm/ffi/error.h>
-
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/error.h>
+
 namespace tvm {
 namespace ffi {
 
-/*! \brief An error to return as an Expected: `return Unexpected(Error(...));`. */
+/*!
+ * \brief Wraps an Error on its way into an Expected, so that the Expected
+ *        knows it holds a failure: `return Unexpected(Error(...));`.
+ *        E is Error or a class derived from it.
+ */
 template <typename E = Error>
 class Unexpected {
-  static_assert(std::is_base_of_v<Error, std::remove_cv_t<E>>,
-                "Unexpected<E> holds an Error (or a subclass of Error)");
-
  public:
-  TVM_FFI_INLINE ~Unexpected() = default;
+  explicit Unexpected(E error) : error_(std::move(error)) {}
+
+  /*! \brief The wrapped error, with the value category of the Unexpected. */
+  E& error() & noexcept { return error_; }
+  const E& error() const& noexcept { return error_; }
+  E&& error() && noexcept { return std::move(error_); }
+  const E&& error() const&& noexcept { return std::move(error_); }
+
   TVM_FFI_INLINE Unexpected(const Unexpected&) = default;
   TVM_FFI_INLINE Unexpected(Unexpected&&) noexcept = default;
   TVM_FFI_INLINE Unexpected& operator=(const Unexpected&) = default;
   TVM_FFI_INLINE Unexpected& operator=(Unexpected&&) noexcept = default;
-  explicit Unexpected(E error) : error_(std::move(error)) {}
-
-  const E& error() const& noexcept { return error_; }
-  E& error() & noexcept { return error_; }
-  const E&& error() const&& noexcept { return std::move(error_); }
-  E&& error() && noexcept { return std::move(error_); }
+  TVM_FFI_INLINE ~Unexpected() = default;
 
  private:
+  static_assert(std::is_base_of_v<Error, std::remove_cv_t<E>>,
+                "Unexpected<E> holds an Error (or a subclass of Error)");
   E error_;
 };
 
+/*! \brief `Unexpected(err)` takes E from the argument. */
 template <typename E>
 Unexpected(E) -> Unexpected<E>;
 

@@ -210,22 +210,30 @@ class PackedArgsSetter {
 
 }  // namespace detail
 
-/*! \brief The arguments of a packed call: `size()` views (borrowed from the caller). */
+/*!
+ * \brief What a packed function receives: `size()` AnyViews starting at
+ *        `data()`.  Nothing is owned; the views live as long as the call.
+ */
 class PackedArgs {
  public:
   PackedArgs(const AnyView* data, int32_t size) : data_(data), size_(size) {}
+
+  /*! \brief Argument `i`, unchecked. */
+  AnyView operator[](int i) const { return data_[i]; }
   int size() const { return size_; }
   const AnyView* data() const { return data_; }
-  /*! \brief Arguments [begin, end); end -1 means to the last one. */
+
+  /*! \brief The arguments from `begin` up to `end` (exclusive); -1 means all the rest. */
   PackedArgs Slice(int begin, int end = -1) const {
-    if (end == -1) end = size_;
-    return PackedArgs(data_ + begin, end - begin);
+    int stop = (end == -1) ? size_ : end;
+    return PackedArgs(data_ + begin, stop - begin);
   }
-  AnyView operator[](int i) const { return data_[i]; }
-  /*! \brief Writes views of `args` into data[0..]. */
+
+  /*! \brief Stores a view of each of `args`, in order, at data[0], data[1], ... */
   template <typename... Args>
   TVM_FFI_INLINE static void Fill(AnyView* data, Args&&... args) {
-    detail::for_each(detail::PackedArgsSetter(data), std::forward<Args>(args)...);
+    const detail::PackedArgsSetter write_view(data);
+    detail::for_each(write_view, std::forward<Args>(args)...);
   }
 
  private:
@@ -234,41 +242,44 @@ class PackedArgs {
 };
 
 /*!
- * \brief A reference to a function object (nullable).  Call it with any
- *        arguments that convert to AnyView; the result is an Any.
+ * \brief Handle of a function object (may be null).  Calling it takes any
+ *        arguments AnyView accepts and gives back an Any.
  */
 class Function : public ObjectRef {
+  // The two shapes a packed callable may take.
+  template <typename C>
+  static constexpr bool kWantsPackedArgs =
+      std::is_convertible_v<C, std::function<void(PackedArgs args, Any*)>>;
+  template <typename C>
+  static constexpr bool kWantsRawArgs =
+      std::is_convertible_v<C, std::function<void(const AnyView*, int32_t, Any*)>>;
+
  public:
   Function(std::nullptr_t) : ObjectRef(nullptr) {}  // NOLINT(*)
-  /*! \brief FromPacked(packed_call). */
+  /*! \brief Same as FromPacked(packed_call). */
   template <typename TCallable,
             typename = std::enable_if_t<!std::is_same_v<std::decay_t<TCallable>, Function>>>
-  explicit Function(TCallable&& packed_call) {
-    *this = FromPacked(std::forward<TCallable>(packed_call));
-  }
+  explicit Function(TCallable&& packed_call)
+      : Function(FromPacked(std::forward<TCallable>(packed_call))) {}
 
   /*!
-   * \brief A function from a packed callable, either
-   *        `void(const AnyView* args, int32_t num_args, Any* rv)` or
-   *        `void(PackedArgs args, Any* rv)`.
+   * \brief Wraps a packed callable: one taking
+   *        `(const AnyView* args, int32_t num_args, Any* rv)`, or one taking
+   *        `(PackedArgs args, Any* rv)` (adapted to the first form).
    */
   template <typename TCallable>
   static Function FromPacked(TCallable&& packed_call) {
-    constexpr bool kTakesPackedArgs =
-        std::is_convertible_v<TCallable, std::function<void(PackedArgs args, Any*)>>;
-    static_assert(
-        kTakesPackedArgs ||
-            std::is_convertible_v<TCallable, std::function<void(const AnyView*, int32_t, Any*)>>,
-        "Function::FromPacked takes void(const AnyView*, int32_t, Any*) or "
-        "void(PackedArgs, Any*)");
-    if constexpr (kTakesPackedArgs) {
-      return FromPackedInternal(
-          [inner = std::forward<TCallable>(packed_call)](const AnyView* args, int32_t num_args,
-                                                         Any* rv) mutable {
-            inner(PackedArgs(args, num_args), rv);
-          });
-    } else {
+    static_assert(kWantsPackedArgs<TCallable> || kWantsRawArgs<TCallable>,
+                  "Function::FromPacked takes void(const AnyView*, int32_t, Any*) or "
+                  "void(PackedArgs, Any*)");
+    if constexpr (!kWantsPackedArgs<TCallable>) {
       return FromPackedInternal(std::forward<TCallable>(packed_call));
+    } else {
+      auto adapt = [inner = std::forward<TCallable>(packed_call)](
+                       const AnyView* args, int32_t num_args, Any* rv) mutable {
+        inner(PackedArgs(args, num_args), rv);
+      };
+      return FromPackedInternal(std::move(adapt));
     }
   }
 

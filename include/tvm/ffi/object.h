@@ -234,7 +234,10 @@ class ObjectPtr {
     static_assert(std::is_base_of_v<T, U>, "ObjectPtr<T> converts only from a subclass of T");
     other.data_ = nullptr;
   }
-  TVM_FFI_INLINE ~ObjectPtr() { reset(); }
+  TVM_FFI_INLINE ~ObjectPtr() {
+    // The pointer dies with this object, so it is not cleared first.
+    if (data_ != nullptr) data_->DecRef();
+  }
 
   /*! \brief Exchanges the pointees of two pointers. */
   void swap(ObjectPtr<T>& other) { std::swap(data_, other.data_); }  // NOLINT(*)
@@ -291,62 +294,78 @@ class ObjectPtr {
 };
 
 /*!
- * \brief An ObjectPtr that is never null: it has no default or null
- *        constructor and cannot be reset.  Made by make_arc.
+ * \brief Shared ownership of an object that is always there.
+ *
+ * Arc<T> is laid out exactly as ObjectPtr<T> and converts to it, but nothing
+ * public makes a null one: there is no default or nullptr constructor, and
+ * reset()/swap() are hidden.  make_arc creates one.  Only a moved-from Arc
+ * or one built with UnsafeInit is null, and code doing that must fill it in
+ * before anyone reads it; no member checks.
  */
 template <typename T>
 class Arc : public ObjectPtr<T> {
+  using Base = ObjectPtr<T>;
+  // Upcasts only: an Arc<U> becomes an Arc<T> when U derives from T.
+  template <typename U>
+  using EnableIfDerived = std::enable_if_t<std::is_base_of_v<T, U>, int>;
+
  public:
+  // Never empty by construction.
   Arc() = delete;
   Arc(std::nullptr_t) = delete;
-  TVM_FFI_INLINE ~Arc() = default;
+
+  // Copy and move as the ObjectPtr does; kept inline so that the compiler
+  // can see through a moved-from Arc's destructor.
   TVM_FFI_INLINE Arc(const Arc&) = default;
   TVM_FFI_INLINE Arc(Arc&&) noexcept = default;
   TVM_FFI_INLINE Arc& operator=(const Arc&) = default;
   TVM_FFI_INLINE Arc& operator=(Arc&&) noexcept = default;
-  /*! \brief From an Arc of a subclass. */
-  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
-  Arc(const Arc<U>& other)  // NOLINT(*)
-      : ObjectPtr<T>(static_cast<const ObjectPtr<U>&>(other)) {}
-  template <typename U, std::enable_if_t<std::is_base_of_v<T, U>, int> = 0>
-  Arc(Arc<U>&& other)  // NOLINT(*)
-      : ObjectPtr<T>(std::move(static_cast<ObjectPtr<U>&>(other))) {}
-  /*! \brief A null Arc, to be filled in at once by code that knows better. */
-  explicit Arc(UnsafeInit) : ObjectPtr<T>(nullptr) {}
+  TVM_FFI_INLINE ~Arc() = default;
+
+  /*! \brief Shares the object of an Arc to a subclass. */
+  template <typename U, EnableIfDerived<U> = 0>
+  Arc(const Arc<U>& from) : Base(from) {}  // NOLINT(*)
+  /*! \brief Takes over the object of an Arc to a subclass. */
+  template <typename U, EnableIfDerived<U> = 0>
+  Arc(Arc<U>&& from) : Base(std::move(from)) {}  // NOLINT(*)
+
+  /*! \brief Starts null: for code that assigns the real value right after. */
+  explicit Arc(UnsafeInit) : Base(nullptr) {}
 
  private:
-  explicit Arc(ObjectPtr<T> ptr) : ObjectPtr<T>(std::move(ptr)) {}
-  using ObjectPtr<T>::reset;
-  using ObjectPtr<T>::swap;
-
-  template <typename U, typename... Args>
-  friend Arc<U> make_arc(Args&&... args);
   template <typename>
   friend class Arc;
   friend struct tvm::ffi::detail::ObjectUnsafe;
+
+  explicit Arc(Base ptr) : Base(std::move(ptr)) {}
+  using Base::reset;
+  using Base::swap;
 };
 
-/*! \brief True when T derives from Object. */
+/*! \brief Whether T is Object itself or one of its subclasses. */
 template <typename T>
 inline constexpr bool is_object_subclass_v = std::is_base_of_v<Object, T>;
 
 namespace detail {
-/*! \brief True for an object type written with const, volatile or a reference. */
+template <typename T>
+using remove_cvref_object_t = std::remove_cv_t<std::remove_reference_t<T>>;
+/*! \brief An object type spelled with a const/volatile qualifier or as a reference. */
 template <typename T>
 inline constexpr bool is_qualified_object_v =
-    ::tvm::ffi::is_object_subclass_v<std::remove_cv_t<std::remove_reference_t<T>>> &&
-    !std::is_same_v<T, std::remove_cv_t<std::remove_reference_t<T>>>;
+    !std::is_same_v<T, remove_cvref_object_t<T>> &&
+    ::tvm::ffi::is_object_subclass_v<remove_cvref_object_t<T>>;
 }  // namespace detail
 
-template <typename BaseObject, typename DerivedObject>
-inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, ObjectPtr<DerivedObject>> =
-    std::is_base_of_v<BaseObject, DerivedObject>;
-template <typename BaseObject, typename DerivedObject>
-inline constexpr bool type_subsumes_v<Arc<BaseObject>, Arc<DerivedObject>> =
-    std::is_base_of_v<BaseObject, DerivedObject>;
-template <typename BaseObject, typename DerivedObject>
-inline constexpr bool type_subsumes_v<ObjectPtr<BaseObject>, Arc<DerivedObject>> =
-    std::is_base_of_v<BaseObject, DerivedObject>;
+// Storage of an ObjectPtr or Arc to a subclass fits storage for its base
+// (an Arc fits an ObjectPtr, never the other way: an ObjectPtr may be null).
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, ObjectPtr<Derived>> =
+    std::is_base_of_v<Base, Derived>;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<ObjectPtr<Base>, Arc<Derived>> =
+    std::is_base_of_v<Base, Derived>;
+template <typename Base, typename Derived>
+inline constexpr bool type_subsumes_v<Arc<Base>, Arc<Derived>> = std::is_base_of_v<Base, Derived>;
 
 /*!
  * \brief A weak pointer: keeps the object's memory alive but not the object.

@@ -192,57 +192,38 @@ class Optional<T,
     return data_.template as<U>();
   }
 
+  // ---- Comparisons ------------------------------------------------------
+  // An empty Optional equals nullopt, nullptr and other empty optionals only.
+  // Two set values compare with T's own == / != (whatever type that gives).
+
   TVM_FFI_INLINE bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
   TVM_FFI_INLINE bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
   TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
   TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
-  /*! \brief Both empty, or both set with equal values (T's ==). */
-  TVM_FFI_INLINE auto operator==(const Optional& other) const {
-    using Result = decltype(std::declval<T>() == std::declval<T>());
-    if (data_.same_as(other.data_)) return Result(true);
-    if (!has_value() || !other.has_value()) return Result(false);
-    return **this == *other;
-  }
-  TVM_FFI_INLINE auto operator!=(const Optional& other) const {
-    using Result = decltype(std::declval<T>() != std::declval<T>());
-    if (data_.same_as(other.data_)) return Result(false);
-    if (!has_value() || !other.has_value()) return Result(true);
-    return **this != *other;
-  }
+
+  TVM_FFI_INLINE auto operator==(const Optional& other) const { return CompareTo<true>(other); }
+  TVM_FFI_INLINE auto operator!=(const Optional& other) const { return CompareTo<false>(other); }
   TVM_FFI_INLINE auto operator==(const std::optional<T>& other) const {
-    using Result = decltype(std::declval<T>() == std::declval<T>());
-    if (!has_value() || !other.has_value()) return Result(has_value() == other.has_value());
-    return **this == *other;
+    return CompareToStd<true>(other);
   }
   TVM_FFI_INLINE auto operator!=(const std::optional<T>& other) const {
-    using Result = decltype(std::declval<T>() != std::declval<T>());
-    if (!has_value() || !other.has_value()) return Result(has_value() != other.has_value());
-    return **this != *other;
+    return CompareToStd<false>(other);
   }
-  /*! \brief Set and equal to `other`. */
+  /*! \brief A plain value: never equal while empty, else T's comparison. */
   template <typename U, typename = std::enable_if_t<!is_optional_type_v<U> &&
                                                     !std::is_same_v<U, std::nullopt_t> &&
                                                     !std::is_same_v<U, std::nullptr_t>>>
   TVM_FFI_INLINE auto operator==(const U& other) const {
-    using Result = decltype(std::declval<T>() == std::declval<U>());
-    if constexpr (std::is_base_of_v<ObjectRef, T> && std::is_base_of_v<ObjectRef, U>) {
-      if (data_.same_as(other)) return Result(true);
-    }
-    if (!has_value()) return Result(false);
-    return **this == other;
+    return CompareToValue<true>(other);
   }
   template <typename U, typename = std::enable_if_t<!is_optional_type_v<U> &&
                                                     !std::is_same_v<U, std::nullopt_t> &&
                                                     !std::is_same_v<U, std::nullptr_t>>>
   TVM_FFI_INLINE auto operator!=(const U& other) const {
-    using Result = decltype(std::declval<T>() != std::declval<U>());
-    if constexpr (std::is_base_of_v<ObjectRef, T> && std::is_base_of_v<ObjectRef, U>) {
-      if (data_.same_as(other)) return Result(false);
-    }
-    if (!has_value()) return Result(true);
-    return **this != other;
+    return CompareToValue<false>(other);
   }
-  /*! \brief Identity: the same bytes in the underlying Any. */
+
+  /*! \brief Whether both hold the very same thing (same bytes in the Any). */
   TVM_FFI_INLINE bool same_as(const Optional& other) const { return data_.same_as(other.data_); }
   template <typename U = T, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, U>>>
   TVM_FFI_INLINE bool same_as(const U& other) const {
@@ -251,6 +232,44 @@ class Optional<T,
 
  private:
   friend struct TypeTraits<Optional<T>>;
+
+  // `a == b` when kEqual, `a != b` otherwise.
+  template <bool kEqual, typename A, typename B>
+  TVM_FFI_INLINE static auto Relation(const A& a, const B& b) {
+    if constexpr (kEqual) {
+      return a == b;
+    } else {
+      return a != b;
+    }
+  }
+  template <bool kEqual, typename U>
+  using RelationResult = decltype(Relation<kEqual>(std::declval<T>(), std::declval<U>()));
+
+  template <bool kEqual>
+  TVM_FFI_INLINE auto CompareTo(const Optional& other) const {
+    using R = RelationResult<kEqual, T>;
+    // Identical storage (both empty, or one object) settles it without T.
+    if (data_.same_as(other.data_)) return R(kEqual);
+    if (has_value() && other.has_value()) return R(Relation<kEqual>(**this, *other));
+    return R(!kEqual);
+  }
+  template <bool kEqual>
+  TVM_FFI_INLINE auto CompareToStd(const std::optional<T>& other) const {
+    using R = RelationResult<kEqual, T>;
+    if (has_value() && other.has_value()) return R(Relation<kEqual>(**this, *other));
+    const bool both_empty = !has_value() && !other.has_value();
+    return R(both_empty == kEqual);
+  }
+  template <bool kEqual, typename U>
+  TVM_FFI_INLINE auto CompareToValue(const U& other) const {
+    using R = RelationResult<kEqual, U>;
+    if constexpr (std::is_base_of_v<ObjectRef, T> && std::is_base_of_v<ObjectRef, U>) {
+      if (data_.same_as(other)) return R(kEqual);
+    }
+    if (!has_value()) return R(!kEqual);
+    return R(Relation<kEqual>(**this, other));
+  }
+
   TVM_FFI_INLINE explicit Optional(Any data) : data_(std::move(data)) {}
   TVM_FFI_INLINE AnyView ToAnyView() const { return data_.operator AnyView(); }
   TVM_FFI_INLINE Any MoveToAny() && { return std::move(data_); }

@@ -228,38 +228,48 @@ struct TypeTraits<Tuple<Types...>> : public ObjectRefTypeTraitsBase<Tuple<Types.
 };
 
 /// \cond Doxygen_Suppress
+// A Tuple<U...> fits a Tuple<T...> of the same length when each U fits its T.
 template <typename... T, typename... U>
 inline constexpr bool
     type_subsumes_v<Tuple<T...>, Tuple<U...>, std::enable_if_t<sizeof...(T) == sizeof...(U)>> =
         (type_subsumes_v<T, U> && ...);
 /// \endcond
 
-/*! \brief std::get-style access to element I. */
+/*! \brief `Tuple{a, b}` and `Tuple(a, b)` deduce the element types from the arguments. */
+template <typename... UTypes>
+Tuple(UTypes&&...) -> Tuple<std::remove_cv_t<std::remove_reference_t<UTypes>>...>;
+
+/// \cond Doxygen_Suppress
+namespace detail {
 template <std::size_t I, typename... Types>
-inline constexpr auto get(const Tuple<Types...>& t)
-    -> std::tuple_element_t<I, std::tuple<Types...>> {
+using tuple_elem_t = std::tuple_element_t<I, std::tuple<Types...>>;
+}  // namespace detail
+/// \endcond
+
+/*!
+ * \brief Element I of a tuple, as std::get gives it; the rvalue form may
+ *        move the element out when the tuple is not shared.
+ */
+template <std::size_t I, typename... Types>
+inline constexpr auto get(const Tuple<Types...>& t) -> detail::tuple_elem_t<I, Types...> {
   return t.template get<I>();
 }
 template <std::size_t I, typename... Types>
-inline constexpr auto get(Tuple<Types...>&& t) -> std::tuple_element_t<I, std::tuple<Types...>> {
+inline constexpr auto get(Tuple<Types...>&& t) -> detail::tuple_elem_t<I, Types...> {
   return std::move(t).template get<I>();
 }
-
-/*! \brief Tuple(a, b) deduces Tuple<A, B>. */
-template <typename... UTypes>
-Tuple(UTypes&&...) -> Tuple<std::remove_cv_t<std::remove_reference_t<UTypes>>...>;
 
 }  // namespace ffi
 }  // namespace tvm
 
-/*! \brief Structured bindings: `auto [a, b] = tuple;`. */
+// Structured bindings (`auto [x, y] = t;`) look up these two traits.
 namespace std {
 template <typename... Types>
 struct tuple_size<::tvm::ffi::Tuple<Types...>>
     : public std::integral_constant<size_t, sizeof...(Types)> {};
 template <size_t I, typename... Types>
 struct tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
-  using type = std::tuple_element_t<I, std::tuple<Types...>>;
+  using type = ::tvm::ffi::detail::tuple_elem_t<I, Types...>;
 };
 }  // namespace std
 

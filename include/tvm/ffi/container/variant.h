@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*!
  * \file tvm/ffi/container/variant.h
- * \brief Variant<V...>: a value that is one of the types V, held as an Any.
+ * \brief Variant<V...>: holds a value of exactly one of the listed types.
  *
- * Layout (C++ ABI): Variant = { Any } (16 bytes).  In Any it is the held
- * value itself; a value that is exactly one of V is taken as is, otherwise
- * the first V it converts to (in declaration order) is used.
+ * A Variant is an Any inside (16 bytes, C++ ABI), so passing one through the
+ * C ABI passes the value itself.  On conversion from an Any, a value whose
+ * type is already one of V is kept unchanged; any other value becomes the
+ * first V, in the order listed, that it converts to.
  */
 #ifndef TVM_FFI_CONTAINER_VARIANT_H_
 #define TVM_FFI_CONTAINER_VARIANT_H_
-
-#include <tvm/ffi/any.h>
-#include <tvm/ffi/container/container_detail.h>
-#include <tvm/ffi/optional.h>
 
 #include <functional>
 #include <optional>
@@ -20,37 +17,48 @@
 #include <type_traits>
 #include <utility>
 
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/container_detail.h>
+#include <tvm/ffi/optional.h>
+
 namespace tvm {
 namespace ffi {
 
-/*! \brief One value of one of the types V (never empty unless a V is nullable). */
+/*!
+ * \brief A value of one of the types V.  It is empty only in the sense that
+ *        one of V may itself be nullable (an Optional, a nullable ObjectRef).
+ */
 template <typename... V>
 class Variant {
- public:
   static_assert(detail::all_storage_enabled_v<V...>,
                 "every type of a Variant must be storable in an Any");
+
+ public:
+  /*! \brief True when T is one of V, or a subtype of one of them. */
+  template <typename T>
+  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
+  /*! \brief Restricts a member template to such T. */
+  template <typename T>
+  using enable_if_variant_contains_t = std::enable_if_t<variant_contains_v<T>>;
   /// \cond Doxygen_Suppress
   static constexpr bool _type_container_is_exact = false;
   /// \endcond
-  /*! \brief Whether a T is always one of V (T is one of them or a subtype). */
-  template <typename T>
-  static constexpr bool variant_contains_v = (type_subsumes_v<V, T> || ...);
-  /*! \brief SFINAE guard of the members that take a T. */
-  template <typename T>
-  using enable_if_variant_contains_t = std::enable_if_t<variant_contains_v<T>>;
 
-  TVM_FFI_INLINE ~Variant() = default;
+  /*! \brief Holds `value` (implicit: a T is a valid Variant as it stands). */
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  Variant(T value) : data_(std::move(value)) {}  // NOLINT(*)
+  /*! \brief Replaces the held value by `value`. */
+  template <typename T, typename = enable_if_variant_contains_t<T>>
+  TVM_FFI_INLINE Variant& operator=(T value) {
+    data_ = Any(std::move(value));
+    return *this;
+  }
+  // Copies share the held value, as copies of an Any do.
   TVM_FFI_INLINE Variant(const Variant<V...>& other) = default;
   TVM_FFI_INLINE Variant(Variant<V...>&& other) noexcept = default;
   TVM_FFI_INLINE Variant& operator=(const Variant<V...>& other) = default;
   TVM_FFI_INLINE Variant& operator=(Variant<V...>&& other) noexcept = default;
-  template <typename T, typename = enable_if_variant_contains_t<T>>
-  Variant(T other) : data_(std::move(other)) {}  // NOLINT(*)
-  template <typename T, typename = enable_if_variant_contains_t<T>>
-  TVM_FFI_INLINE Variant& operator=(T other) {
-    data_ = Any(std::move(other));
-    return *this;
-  }
+  TVM_FFI_INLINE ~Variant() = default;
 
   /*! \brief The value as a T when it holds one (exactly or by conversion), else nullopt. */
   template <typename T, typename = enable_if_variant_contains_t<T>>

@@ -37,6 +37,16 @@
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_MUTATE_H_
 
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+
+// Mutation is built on the visitor (structural_visit.h): same walk, same
+// reflection-driven field access, results as UnchangedOr in an Expected.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/cast.h>
@@ -51,61 +61,62 @@
 #include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/accessor.h>
 
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <tuple>
-#include <type_traits>
-#include <unordered_map>
-#include <utility>
-
 namespace tvm {
 namespace ffi {
 
-/*! \brief Whether a mutation may update the value in place (when nobody else holds it). */
+class StructuralMutatorObj;
+
+// ---- The C-level contract of a mutator -----------------------------------
+// Every slot returns an owned TVMFFIAny; an Error in it means the step failed.
+
+/*!
+ * \brief One mutation step: the replacement value, the Unchanged marker, or
+ *        an Error.  Native `__s_mutate__` attributes share this shape.
+ */
+using FStructuralMutateABI = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView value) noexcept;
+/*! \brief Looks `var` up in the remap: its image, or None if it was never mapped. */
+using FStructuralVarRemapGet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var) noexcept;
+/*! \brief Maps `var` to `mapped_value` in the remap; None on success. */
+using FStructuralVarRemapSet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var,
+                                             AnyView mapped_value) noexcept;
+
+/*! \brief Function table of a mutator object. */
+struct StructuralMutatorVTable {
+  /*! \brief Rewrites a value into a fresh one; the input is never touched. */
+  FStructuralMutateABI mutate = nullptr;
+  /*! \brief Like `mutate`, but may edit a uniquely held input where it stands. */
+  FStructuralMutateABI maybe_inplace_mutate = nullptr;
+  /*! \brief Remap lookup. */
+  FStructuralVarRemapGet var_remap_get = nullptr;
+  /*! \brief Remap update. */
+  FStructuralVarRemapSet var_remap_set = nullptr;
+};
+
+/*!
+ * \brief Permission for a mutation to reuse its input: kAllow lets it edit a
+ *        value in place when this walk holds the only reference.
+ */
 enum class InplaceMode : int32_t {
   kDisallow = 0,
   kAllow = 1,
 };
 
-class StructuralMutatorObj;
+// ---- Forward declarations -------------------------------------------------
+
 template <typename T>
 class UnchangedOr;
-
-/// \cond Doxygen_Suppress
-template <typename T, typename U>
-inline constexpr bool type_subsumes_v<UnchangedOr<T>, UnchangedOr<U>> = type_subsumes_v<T, U>;
-/// \endcond
-
+template <typename Parent, typename... Callbacks>
+class StructuralMutateEngine;
 template <typename Parent, WalkOrder order, typename... Callbacks>
 class StructuralMapEngine;
 template <typename Parent, WalkOrder order>
 class StructuralMapDynEngine;
-template <typename Parent, typename... Callbacks>
-class StructuralMutateEngine;
 
-/*!
- * \brief The C-callable form of one mutation: returns an owned replacement,
- *        Unchanged marker or Error.  Also the form of a native `__s_mutate__`.
- */
-using FStructuralMutateABI = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView value) noexcept;
-/*! \brief The remapped value of `var`, None when it has none, or an Error. */
-using FStructuralVarRemapGet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var) noexcept;
-/*! \brief Records `mapped_value` for `var`; returns None or an Error. */
-using FStructuralVarRemapSet = TVMFFIAny (*)(StructuralMutatorObj* mutator, AnyView var,
-                                             AnyView mapped_value) noexcept;
-
-/*! \brief The entry points of a mutator. */
-struct StructuralMutatorVTable {
-  /*! \brief Mutates one value (never in place). */
-  FStructuralMutateABI mutate = nullptr;
-  /*! \brief Mutates one value nobody else holds, in place if it likes. */
-  FStructuralMutateABI maybe_inplace_mutate = nullptr;
-  /*! \brief Reads the variable remap. */
-  FStructuralVarRemapGet var_remap_get = nullptr;
-  /*! \brief Writes the variable remap. */
-  FStructuralVarRemapSet var_remap_set = nullptr;
-};
+/// \cond Doxygen_Suppress
+// UnchangedOr<U> fits where UnchangedOr<T> is expected exactly when U fits T.
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<UnchangedOr<T>, UnchangedOr<U>> = type_subsumes_v<T, U>;
+/// \endcond
 
 namespace detail {
 struct UnchangedOrUnsafe;

@@ -36,6 +36,15 @@
 #ifndef TVM_FFI_EXTRA_STRUCTURAL_VISIT_H_
 #define TVM_FFI_EXTRA_STRUCTURAL_VISIT_H_
 
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+// The visitor engine reads fields through reflection and reports failures
+// through Expected, so it pulls in most of the core headers.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/cast.h>
@@ -51,28 +60,41 @@
 #include <tvm/ffi/reflection/accessor.h>
 #include <tvm/ffi/reflection/native_function.h>
 
-#include <cstddef>
-#include <optional>
-#include <string>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-
 namespace tvm {
 namespace ffi {
 
+class StructuralVisitorObj;
+
+// ---- The C-level contract of a visitor ----------------------------------
+
 /*!
- * \brief The signal that stops a traversal, with a payload for the caller.
- *        Built-in type ffi.VisitInterrupt (layout { header, Any value }).
+ * \brief One visit step as a plain function: given the visitor and a borrowed
+ *        value, it hands back an owned TVMFFIAny that is None to go on, a
+ *        VisitInterrupt to stop, or an Error.  A type's native `__s_visit__`
+ *        attribute has this same shape.
+ */
+using FStructuralVisitABI = TVMFFIAny (*)(StructuralVisitorObj* visitor, AnyView value) noexcept;
+
+/*! \brief Function table of a visitor object; today it has one slot. */
+struct StructuralVisitorVTable {
+  /*! \brief Called for every value the walk reaches. */
+  FStructuralVisitABI visit = nullptr;
+};
+
+// ---- Early exit ----------------------------------------------------------
+
+/*!
+ * \brief Returned by a visit to end the walk at once; `value` travels back
+ *        to whoever started it.  Type ffi.VisitInterrupt, a final built-in
+ *        whose body after the header is a single Any.
  */
 class VisitInterruptObj : public Object {
  public:
-  /*! \brief Whatever the visitor wants to hand back. */
+  /*! \brief Result handed to the caller of the walk (None when there is none). */
   Any value;
 
-  VisitInterruptObj() = default;
-  /*! \brief An interrupt carrying `value`. */
-  explicit VisitInterruptObj(Any value) : value(std::move(value)) {}
+  /*! \brief Holds `payload`; None by default. */
+  explicit VisitInterruptObj(Any payload = Any()) : value(std::move(payload)) {}
 
   /// \cond Doxygen_Suppress
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIVisitInterrupt;
@@ -82,32 +104,22 @@ class VisitInterruptObj : public Object {
   /// \endcond
 };
 
-/*! \brief A reference to a VisitInterruptObj (never null). */
+/*! \brief Owning handle of a VisitInterruptObj; always points at one. */
 class VisitInterrupt : public ObjectRef {
  public:
-  /*! \brief An interrupt with payload None. */
-  VisitInterrupt() : VisitInterrupt(Any(nullptr)) {}
-  /*! \brief An interrupt with payload `value`. */
-  explicit VisitInterrupt(Any value)
-      : ObjectRef(make_object<VisitInterruptObj>(std::move(value))) {}
-
   /// \cond Doxygen_Suppress
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VisitInterrupt, ObjectRef, VisitInterruptObj);
   /// \endcond
-};
 
-class StructuralVisitorObj;
+  /*! \brief Stops the walk without a result (the payload is None). */
+  VisitInterrupt() : ObjectRef(NewObj(Any(nullptr))) {}
+  /*! \brief Stops the walk and hands `value` back. */
+  explicit VisitInterrupt(Any value) : ObjectRef(NewObj(std::move(value))) {}
 
-/*!
- * \brief The C-callable form of one visit: returns an owned None, VisitInterrupt
- *        or Error.  Also the form of a native `__s_visit__` attribute.
- */
-using FStructuralVisitABI = TVMFFIAny (*)(StructuralVisitorObj* visitor, AnyView value) noexcept;
-
-/*! \brief The entry points of a visitor (one: visit). */
-struct StructuralVisitorVTable {
-  /*! \brief Visits one value. */
-  FStructuralVisitABI visit = nullptr;
+ private:
+  static ObjectPtr<VisitInterruptObj> NewObj(Any payload) {
+    return make_object<VisitInterruptObj>(std::move(payload));
+  }
 };
 
 /*! \brief The typed view of a `__s_visit__` attribute. */

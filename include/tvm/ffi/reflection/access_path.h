@@ -60,14 +60,18 @@ class AccessStepObj : public Object {
   [[maybe_unused]] int32_t kind_padding_{0};
 
  public:
-  /*! \brief Field name, index or map key (None for a missing map item of unknown key). */
+  /*!
+   * \brief What the step selects: the field name (kAttr*), the index
+   *        (kArrayItem*) or the map key (kMapItem*; None when a missing entry's
+   *        key is not known).
+   */
   Any key;
 
   AccessStepObj() = default;
-  /*! \brief A step of `kind` with `key`. */
+  /*! \brief Builds the step (`kind`, `key`). */
   AccessStepObj(AccessKind kind, Any key) : kind(kind), key(std::move(key)) {}
 
-  /*! \brief Same kind and equal keys (AnyEqual). */
+  /*! \brief True when `other` has this kind and an AnyEqual key. */
   inline bool StepEqual(const AccessStep& other) const;
 
   /// \cond Doxygen_Suppress
@@ -76,41 +80,52 @@ class AccessStepObj : public Object {
   /// \endcond
 };
 
-/*! \brief Reference to an AccessStepObj (never null). */
+/*!
+ * \brief Owning handle of an AccessStepObj; never null.  The static
+ *        functions name each kind of step.
+ */
 class AccessStep : public ObjectRef {
  public:
-  /*! \brief A step of `kind` with `key`. */
-  AccessStep(AccessKind kind, Any key)
-      : ObjectRef(make_object<AccessStepObj>(kind, std::move(key))) {}
-
-  /*! \brief The field `field_name`. */
-  static AccessStep Attr(String field_name) {
-    return AccessStep(AccessKind::kAttr, std::move(field_name));
-  }
-  /*! \brief The field `field_name`, absent on the other side. */
-  static AccessStep AttrMissing(String field_name) {
-    return AccessStep(AccessKind::kAttrMissing, std::move(field_name));
-  }
-  /*! \brief The element at `index`. */
-  static AccessStep ArrayItem(int64_t index) { return AccessStep(AccessKind::kArrayItem, index); }
-  /*! \brief The element at `index`, absent on the other side. */
-  static AccessStep ArrayItemMissing(int64_t index) {
-    return AccessStep(AccessKind::kArrayItemMissing, index);
-  }
-  /*! \brief The entry of `key`. */
-  static AccessStep MapItem(Any key) { return AccessStep(AccessKind::kMapItem, std::move(key)); }
-  /*! \brief The entry of `key` (None if unknown), absent on the other side. */
-  static AccessStep MapItemMissing(Any key = nullptr) {
-    return AccessStep(AccessKind::kMapItemMissing, std::move(key));
-  }
-
   /// \cond Doxygen_Suppress
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(AccessStep, ObjectRef, AccessStepObj);
   /// \endcond
+
+  /*! \brief The step (`kind`, `key`). */
+  AccessStep(AccessKind kind, Any key)
+      : ObjectRef(make_object<AccessStepObj>(kind, std::move(key))) {}
+
+  // Steps that exist on both sides of a comparison.
+
+  /*! \brief Into field `field_name`. */
+  static AccessStep Attr(String field_name) { return Of(AccessKind::kAttr, std::move(field_name)); }
+  /*! \brief Into element `index` of a sequence. */
+  static AccessStep ArrayItem(int64_t index) { return Of(AccessKind::kArrayItem, index); }
+  /*! \brief Into the value stored under `key`. */
+  static AccessStep MapItem(Any key) { return Of(AccessKind::kMapItem, std::move(key)); }
+
+  // Steps to something that only one side has.
+
+  /*! \brief Field `field_name`, which the other object lacks. */
+  static AccessStep AttrMissing(String field_name) {
+    return Of(AccessKind::kAttrMissing, std::move(field_name));
+  }
+  /*! \brief Element `index`, past the end of the other sequence. */
+  static AccessStep ArrayItemMissing(int64_t index) {
+    return Of(AccessKind::kArrayItemMissing, index);
+  }
+  /*! \brief Entry `key` (None when unknown), which the other map lacks. */
+  static AccessStep MapItemMissing(Any key = nullptr) {
+    return Of(AccessKind::kMapItemMissing, std::move(key));
+  }
+
+ private:
+  static AccessStep Of(AccessKind kind, Any key) { return AccessStep(kind, std::move(key)); }
 };
 
 inline bool AccessStepObj::StepEqual(const AccessStep& other) const {
-  return kind == other->kind && AnyEqual()(key, other->key);
+  const AccessStepObj* rhs = other.get();
+  if (rhs->kind != kind) return false;
+  return AnyEqual()(key, rhs->key);
 }
 
 class AccessPath;

@@ -24,6 +24,15 @@
 #ifndef TVM_FFI_REFLECTION_REGISTRY_H_
 #define TVM_FFI_REFLECTION_REGISTRY_H_
 
+#include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/container/map.h>
@@ -34,61 +43,59 @@
 #include <tvm/ffi/string.h>
 #include <tvm/ffi/type_traits.h>
 
-#include <cstring>
-#include <initializer_list>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-#include <vector>
-
 namespace tvm {
 namespace ffi {
 /*! \brief Reflection: registering and reading type and function information. */
 namespace reflection {
 
+/*!
+ * \brief The metadata of one field or method as (key, value) pairs, in the
+ *        order given; turned into a JSON object when the info is registered.
+ */
+using _MetadataType = std::vector<std::pair<String, Any>>;  // NOLINT(bugprone-reserved-identifier)
+
 /// \cond Doxygen_Suppress
 namespace detail {
+// Whether a reference type names its object type as T::ContainerType.
 template <typename T, typename = void>
-struct HasContainerType : public std::false_type {};
+inline constexpr bool has_container_type_v = false;
 template <typename T>
-struct HasContainerType<T, std::void_t<typename T::ContainerType>> : public std::true_type {};
+inline constexpr bool has_container_type_v<T, std::void_t<typename T::ContainerType>> = true;
+
+// The C info record being filled in (TVMFFIFieldInfo or TVMFFIMethodInfo),
+// plus the metadata pairs that will become its `metadata` string.
+template <typename CInfo>
+struct InfoWithMetadata : public CInfo {
+  _MetadataType metadata_;
+};
 }  // namespace detail
 /// \endcond
 
-/*! \brief Key/value metadata gathered before it is written as JSON text. */
-using _MetadataType = std::vector<std::pair<String, Any>>;  // NOLINT(bugprone-reserved-identifier)
-
-/*! \brief A TVMFFIFieldInfo under construction, with its metadata entries. */
-struct FieldInfoBuilder : public TVMFFIFieldInfo {
-  /*! \brief Becomes TVMFFIFieldInfo::metadata (a JSON object). */
-  _MetadataType metadata_;
-};
-
-/*! \brief A TVMFFIMethodInfo under construction, with its metadata entries. */
-struct MethodInfoBuilder : public TVMFFIMethodInfo {
-  /*! \brief Becomes TVMFFIMethodInfo::metadata (a JSON object). */
-  _MetadataType metadata_;
-};
+/*! \brief A field's TVMFFIFieldInfo while ObjectDef fills it in (metadata_ pending). */
+struct FieldInfoBuilder : public detail::InfoWithMetadata<TVMFFIFieldInfo> {};
+/*! \brief A method's TVMFFIMethodInfo while ObjectDef fills it in (metadata_ pending). */
+struct MethodInfoBuilder : public detail::InfoWithMetadata<TVMFFIMethodInfo> {};
 
 /*!
- * \brief Base of the annotations passed after a field or method: each has an
- *        Apply(info) that edits the info being built.
+ * \brief Tag base of the optional arguments after a field or method pointer.
+ *        A trait supplies `Apply(FieldInfoBuilder*)` and/or
+ *        `Apply(MethodInfoBuilder*)`, which change the record before it is
+ *        registered.
  */
 struct InfoTrait {};
 
 /*!
- * \brief Extra metadata entries of a field or method; values are int, bool or
- *        string (anything else fails the registration with TypeError).
+ * \brief Attaches (key, value) pairs to a field or method.  Each value must
+ *        be an int, a bool or a string; any other kind makes the registration
+ *        fail with TypeError.
  */
 class Metadata : public InfoTrait {
  public:
-  /*! \brief The entries, in order. */
+  /*! \brief Keeps `dict` to be added, pair by pair, when applied. */
   Metadata(std::initializer_list<std::pair<String, Any>> dict) : dict_(dict) {}
-  /*! \brief Appends the entries to a field's metadata. */
+  /*! \brief Adds the pairs to a field record. */
   inline void Apply(FieldInfoBuilder* info) const { AppendTo(&info->metadata_); }
-  /*! \brief Appends the entries to a method's metadata. */
+  /*! \brief Adds the pairs to a method record. */
   inline void Apply(MethodInfoBuilder* info) const { AppendTo(&info->metadata_); }
 
  private:
@@ -617,7 +624,7 @@ class ObjectDef : public ReflectionDefBase {
   /*! \brief "__ffi_convert__": casts a value to TSelf (whose container must be Class). */
   template <typename TSelf>
   TVM_FFI_INLINE ObjectDef& def_convert() {
-    if constexpr (detail::HasContainerType<TSelf>::value) {
+    if constexpr (detail::has_container_type_v<TSelf>) {
       static_assert(std::is_same_v<typename TSelf::ContainerType, Class>,
                     "def_convert<TSelf>: TSelf::ContainerType must be the ObjectDef's class");
     }
@@ -794,7 +801,7 @@ class TypeAttrDef : public ReflectionDefBase {
   /*! \brief "__ffi_convert__" casting to TSelf (see ObjectDef::def_convert). */
   template <typename TSelf>
   TVM_FFI_INLINE TypeAttrDef& def_convert() {
-    if constexpr (detail::HasContainerType<TSelf>::value) {
+    if constexpr (detail::has_container_type_v<TSelf>) {
       static_assert(std::is_same_v<typename TSelf::ContainerType, Class>,
                     "def_convert<TSelf>: TSelf::ContainerType must be the TypeAttrDef's class");
     }
