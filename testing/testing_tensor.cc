@@ -121,12 +121,17 @@ Tensor MakeCpuTensor(DLDataType dtype, const std::vector<int64_t>& shape, uint64
     TVM_FFI_THROW(RuntimeError) << "testing CPU allocator failed";
   }
   mt->flags = flags;
-  try {
-    return Tensor::FromDLPackVersioned(mt);
-  } catch (...) {
+  // Imported by the library (TVMFFITensorFromDLPackVersioned), which keeps the
+  // DLPack flags (ffi.TensorIsReadOnly reads READ_ONLY back); on failure the
+  // managed tensor is still ours.
+  TVMFFIObjectHandle handle = nullptr;
+  if (TVMFFITensorFromDLPackVersioned(mt, 0, 0, &handle) != 0) {
     mt->deleter(mt);
-    throw;
+    ThrowRaised();
   }
+  ObjectRef tensor(::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(
+      static_cast<TVMFFIObject*>(handle)));
+  return Any(std::move(tensor)).cast<Tensor>();
 }
 
 std::vector<int64_t> ShapeArgs(PackedArgs args, int begin, const char* func) {
