@@ -7,6 +7,7 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/device.h>
 #include <tvm/ffi/dtype.h>
 #include <tvm/ffi/error.h>
@@ -41,7 +42,9 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("testing.schema_id_func", [](Function x) { return x; })
       .def("testing.schema_id_any", [](Any x) { return x; })
       .def("testing.schema_id_object", [](ObjectRef x) { return x; })
-      .def("testing.schema_id_dltensor", [](DLTensor* x) { return int64_t(x->ndim); })
+      // A DLTensor* result cannot be owned by the caller (calling this is a
+      // RuntimeError); the function is here for its schema, as upstream's is.
+      .def("testing.schema_id_dltensor", [](DLTensor* x) { return x; })
       .def("testing.schema_id_tensor", [](Tensor x) { return x; })
       .def("testing.schema_id_opt_int", [](Optional<int64_t> x) { return x; })
       .def("testing.schema_id_opt_str", [](Optional<String> x) { return x; })
@@ -53,6 +56,37 @@ TVM_FFI_STATIC_INIT_BLOCK() {
   DefGlobalWithBareContainers("testing.schema_id_list", [](List<Any> x) { return x; });
   DefGlobalWithBareContainers("testing.schema_id_map", [](Map<Any, Any> x) { return x; });
   DefGlobalWithBareContainers("testing.schema_id_dict", [](Dict<Any, Any> x) { return x; });
+  // Upstream's typed fixtures of the same names (containers of given element
+  // types, Variant, a typed function, a tensor view): identities unless noted.
+  refl::GlobalDef()
+      .def("testing.schema_id_func_typed",
+           [](TypedFunction<void(int64_t, double, Function)> f) { return f; })
+      .def("testing.schema_tensor_view_input", [](TensorView) {})
+      .def("testing.schema_id_list_int", [](List<int64_t> x) { return x; })
+      .def("testing.schema_id_list_str", [](List<String> x) { return x; })
+      .def("testing.schema_id_map_str_int", [](Map<String, int64_t> x) { return x; })
+      .def("testing.schema_id_map_str_str", [](Map<String, String> x) { return x; })
+      .def("testing.schema_id_map_str_obj", [](Map<String, ObjectRef> x) { return x; })
+      .def("testing.schema_id_dict_str_int", [](Dict<String, int64_t> x) { return x; })
+      .def("testing.schema_id_dict_str_str", [](Dict<String, String> x) { return x; })
+      .def("testing.schema_id_variant_int_str", [](Variant<int64_t, String> x) { return x; })
+      .def("testing.schema_variant_mix",
+           [](Variant<int64_t, String, Array<int64_t>> x) { return x; })
+      // The pairs of `m`, and when `key` is given, key -> the ints of `arr`
+      // that are not None: ([1, None], {"k": [1, 2]}, "s") -> {"k": [1, 2], "s": [1]}.
+      .def("testing.schema_arr_map_opt",
+           [](Array<Optional<int64_t>> arr, Map<String, Array<int64_t>> m, Optional<String> key) {
+             Map<String, Array<int64_t>> out;
+             for (const auto& kv : m) out.Set(kv.first, kv.second);
+             if (key.has_value()) {
+               Array<int64_t> present;
+               for (const Optional<int64_t>& v : arr) {
+                 if (v.has_value()) present.push_back(*v);
+               }
+               out.Set(*key, present);
+             }
+             return out;
+           });
   refl::GlobalDef()
       .def("testing.schema_arr_opt",
            [](Array<Optional<int64_t>> x, const std::string& s) {
