@@ -1,19 +1,33 @@
 // testing.S* object types for structural equality, hashing, deep copy, repr and keyword init.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
+
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
-#include <tvmffi/reflection.h>
+#include "testing_util.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace testing {
 namespace {
+
+namespace refl = tvm::ffi::reflection;
 
 // testing.SVar: a free variable; `name` is ignored by equality and hashing.
 class SVarObj : public Object {
  public:
   String name;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SVarObj, "testing.SVar", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindFreeVar;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SVar", SVarObj, Object);
 };
 
 // testing.SNode: a tree node; `tag` is ignored by equality and hashing and
@@ -24,7 +38,9 @@ class SNodeObj : public Object {
   Any children;
   String tag;
   String note;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SNodeObj, "testing.SNode", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SNode", SNodeObj, Object);
 };
 
 // testing.SFunc: `params` opens a recursive definition region, `body` refers to them.
@@ -32,7 +48,9 @@ class SFuncObj : public Object {
  public:
   Any params;
   Any body;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SFuncObj, "testing.SFunc", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SFunc", SFuncObj, Object);
 };
 
 // testing.SLet: `var` opens a non-recursive definition region.
@@ -41,28 +59,35 @@ class SLetObj : public Object {
   Any var;
   Any value;
   Any body;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SLetObj, "testing.SLet", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SLet", SLetObj, Object);
 };
 
 // testing.SDag: a DAG node (sharing is part of its structure).
 class SDagObj : public Object {
  public:
   Any value;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SDagObj, "testing.SDag", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindDAGNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SDag", SDagObj, Object);
 };
 
 // testing.SUnique: equal only to itself.
 class SUniqueObj : public Object {
  public:
   int64_t value = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SUniqueObj, "testing.SUnique", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUniqueInstance;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SUnique", SUniqueObj, Object);
 };
 
 // testing.SNoEq: structural equality is Unsupported (the default kind).
 class SNoEqObj : public Object {
  public:
   int64_t value = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SNoEqObj, "testing.SNoEq", PlainObject)
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SNoEq", SNoEqObj, Object);
 };
 
 // testing.SPinned: reflected fields but no default constructor, hence no
@@ -71,7 +96,14 @@ class SPinnedObj : public Object {
  public:
   explicit SPinnedObj(int64_t v) : value(v) {}
   int64_t value;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SPinnedObj, "testing.SPinned", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SPinned", SPinnedObj, Object);
+};
+
+class SPinned : public ObjectRef {
+ public:
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NULLABLE(SPinned, ObjectRef, SPinnedObj);
 };
 
 // testing.SKw: keyword construction; `a` required, `b` defaults to 2,
@@ -82,7 +114,9 @@ class SKwObj : public Object {
   int64_t b = 0;
   String c;
   double d = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SKwObj, "testing.SKw", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.SKw", SKwObj, Object);
 };
 
 // testing.CIntPair: registered through the C ABI only (no ObjectDef), as a C
@@ -121,7 +155,8 @@ int CIntPairCreate(TVMFFIObjectHandle* out) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
     return -1;
   }
-  p->header.combined_ref_count = Object::kInitialCount;
+  // One strong and one weak reference, as a new object starts.
+  p->header.combined_ref_count = (uint64_t{1} << 32) | 1;
   p->header.type_index = g_c_int_pair_index;
   TVM_FFI_OBJECT_DELETER(&p->header) = &CIntPairDeleter;
   *out = &p->header;
@@ -132,13 +167,13 @@ void RegisterCIntPair() {
   static const char kKey[] = "testing.CIntPair";
   TVMFFIByteArray key{kKey, sizeof(kKey) - 1};
   g_c_int_pair_index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
-  if (g_c_int_pair_index < 0) ThrowRaised(g_c_int_pair_index);
+  if (g_c_int_pair_index < 0) ThrowRaised();
   TVMFFITypeMetadata meta;
   std::memset(&meta, 0, sizeof(meta));
   meta.total_size = sizeof(CIntPair);
   meta.creator = &CIntPairCreate;
   meta.structural_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
-  if (TVMFFITypeRegisterMetadata(g_c_int_pair_index, &meta) != 0) ThrowRaised(-1);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(g_c_int_pair_index, &meta));
   const char* names[2] = {"x", "y"};
   int64_t offsets[2] = {offsetof(CIntPair, x), offsetof(CIntPair, y)};
   for (int i = 0; i < 2; ++i) {
@@ -152,84 +187,88 @@ void RegisterCIntPair() {
     f.getter = &CIntPairGet;
     f.setter = reinterpret_cast<void*>(&CIntPairSet);
     f.field_static_type_index = kTVMFFIInt;
-    if (TVMFFITypeRegisterField(g_c_int_pair_index, &f) != 0) ThrowRaised(-1);
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(g_c_int_pair_index, &f));
   }
 }
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<SVarObj>("A free variable.", kTVMFFISEqHashKindFreeVar)
-      .FieldWithFlags("name", &SVarObj::name, kTVMFFIFieldFlagBitMaskSEqHashIgnore)
-      .AutoInit();
-  ObjectDef<SNodeObj>("A tree node.", kTVMFFISEqHashKindTreeNode)
-      .Field("value", &SNodeObj::value, "", Any(int64_t(0)))
-      .Field("children", &SNodeObj::children, "", Any())
-      .Field("tag", &SNodeObj::tag, "", Any(""), kTVMFFIFieldFlagBitMaskSEqHashIgnore)
-      .Field("note", &SNodeObj::note, "", Any(""), kTVMFFIFieldFlagBitMaskReprOff)
-      .AutoInit();
-  ObjectDef<SFuncObj>("A function: params bind the variables of body.",
-                      kTVMFFISEqHashKindTreeNode)
-      .FieldWithFlags("params", &SFuncObj::params, kTVMFFIFieldFlagBitMaskSEqHashDefRecursive)
-      .Field("body", &SFuncObj::body)
-      .AutoInit();
-  ObjectDef<SLetObj>("let var = value in body (var: non-recursive definition).",
-                     kTVMFFISEqHashKindTreeNode)
-      .FieldWithFlags("var", &SLetObj::var, kTVMFFIFieldFlagBitMaskSEqHashDefNonRecursive)
-      .Field("value", &SLetObj::value)
-      .Field("body", &SLetObj::body)
-      .AutoInit();
-  ObjectDef<SDagObj>("A DAG node.", kTVMFFISEqHashKindDAGNode)
-      .Field("value", &SDagObj::value)
-      .AutoInit();
-  ObjectDef<SUniqueObj>("A unique instance.", kTVMFFISEqHashKindUniqueInstance)
-      .Field("value", &SUniqueObj::value)
-      .AutoInit();
-  ObjectDef<SNoEqObj>("No structural equality.").Field("value", &SNoEqObj::value).AutoInit();
-  ObjectDef<SPinnedObj>("No creator.", kTVMFFISEqHashKindTreeNode)
-      .Field("value", &SPinnedObj::value)
-      .Init<int64_t>();
-  ObjectDef<SKwObj>("Keyword construction.", kTVMFFISEqHashKindTreeNode)
-      .Field("a", &SKwObj::a)
-      .Field("b", &SKwObj::b, "", Any(int64_t(2)))
-      .Field("c", &SKwObj::c, "", Any("c"), kTVMFFIFieldFlagBitMaskKwOnly)
-      .Field("d", &SKwObj::d, "", Any(0.5), kTVMFFIFieldFlagBitMaskInitOff)
-      .AutoInit();
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<SVarObj>("A free variable.", refl::init(false))
+      .def_rw("name", &SVarObj::name, refl::AttachFieldFlag::SEqHashIgnore());
+  KeepTestingAttrs<SVarObj>(true);
+  refl::ObjectDef<SNodeObj>("A tree node.", refl::init(false))
+      .def_rw("value", &SNodeObj::value, refl::default_value(int64_t(0)))
+      .def_rw("children", &SNodeObj::children, refl::default_value(Any()))
+      .def_rw("tag", &SNodeObj::tag, refl::default_value(""),
+              refl::AttachFieldFlag::SEqHashIgnore())
+      .def_rw("note", &SNodeObj::note, refl::default_value(""), refl::repr(false));
+  KeepTestingAttrs<SNodeObj>(true);
+  refl::ObjectDef<SFuncObj>("A function: params bind the variables of body.", refl::init(false))
+      .def_rw("params", &SFuncObj::params, refl::AttachFieldFlag::SEqHashDefPattern())
+      .def_rw("body", &SFuncObj::body);
+  KeepTestingAttrs<SFuncObj>(true);
+  refl::ObjectDef<SLetObj>("let var = value in body (var: non-recursive definition).",
+                           refl::init(false))
+      .def_rw("var", &SLetObj::var, refl::AttachFieldFlag::SEqHashDefSimple())
+      .def_rw("value", &SLetObj::value)
+      .def_rw("body", &SLetObj::body);
+  KeepTestingAttrs<SLetObj>(true);
+  refl::ObjectDef<SDagObj>("A DAG node.", refl::init(false)).def_rw("value", &SDagObj::value);
+  KeepTestingAttrs<SDagObj>(true);
+  refl::ObjectDef<SUniqueObj>("A unique instance.",
+                              refl::init(false)).def_rw("value", &SUniqueObj::value);
+  KeepTestingAttrs<SUniqueObj>(true);
+  refl::ObjectDef<SNoEqObj>("No structural equality.",
+                            refl::init(false)).def_rw("value", &SNoEqObj::value);
+  KeepTestingAttrs<SNoEqObj>(true);
+  refl::ObjectDef<SPinnedObj>("No creator.", refl::init(false))
+      .def_rw("value", &SPinnedObj::value)
+      .def_static("__ffi_init__", InitOf<SPinnedObj, int64_t>());
+  KeepTestingAttrs<SPinnedObj>();
+  refl::ObjectDef<SKwObj>("Keyword construction.", refl::init(false))
+      .def_rw("a", &SKwObj::a)
+      .def_rw("b", &SKwObj::b, refl::default_value(int64_t(2)))
+      .def_rw("c", &SKwObj::c, refl::default_value("c"), refl::kw_only(true))
+      .def_rw("d", &SKwObj::d, refl::default_value(0.5), refl::init(false));
+  KeepTestingAttrs<SKwObj>(true);
   RegisterCIntPair();
-});
 
-// A linked chain of `n` SNode objects (children = the next), built without recursion.
-TVMFFI_REGISTER_GLOBAL("testing.make_snode_chain", [](int64_t n) -> Any {
-  Any next;
-  for (int64_t i = 0; i < n; ++i) {
-    ObjectPtr<SNodeObj> node = MakeObject<SNodeObj>();
-    node->value = i;
-    node->children = std::move(next);
-    next = Any(ObjectRef(std::move(node)));
-  }
-  return next;
-});
-
-// Sets SNode.children after construction (to make cycles).
-TVMFFI_REGISTER_GLOBAL("testing.snode_set_children", [](ObjectRef node, Any children) {
-  if (node.type_index() != SNodeObj::RuntimeTypeIndex()) {
-    TVMFFI_THROW(TypeError) << "expected testing.SNode";
-  }
-  static_cast<SNodeObj*>(node.get_mutable())->children = std::move(children);
-});
-
-TVMFFI_REGISTER_GLOBAL("testing.make_spinned", [](int64_t v) {
-  return ObjectRef(MakeObject<SPinnedObj>(v));
-});
-
-// testing.CIntPair(x, y) from C++ (the type has no __ffi_init__ of its own).
-TVMFFI_REGISTER_GLOBAL("testing.make_c_int_pair", [](int64_t x, int64_t y) {
-  TVMFFIObjectHandle h = nullptr;
-  if (CIntPairCreate(&h) != 0) ThrowRaised(-1);
-  CIntPair* p = static_cast<CIntPair*>(h);
-  p->x = x;
-  p->y = y;
-  return ObjectRef(ObjectPtr<Object>::AdoptHandle(h));
-});
+  refl::GlobalDef()
+      // A linked chain of `n` SNode objects (children = the next), built without recursion.
+      .def("testing.make_snode_chain",
+           [](int64_t n) -> Any {
+             Any next;
+             for (int64_t i = 0; i < n; ++i) {
+               ObjectPtr<SNodeObj> node = make_object<SNodeObj>();
+               node->value = i;
+               node->children = std::move(next);
+               next = Any(ObjectRef(std::move(node)));
+             }
+             return next;
+           })
+      // Sets SNode.children after construction (to make cycles).
+      .def("testing.snode_set_children",
+           [](ObjectRef node, Any children) {
+             if (node->type_index() != SNodeObj::RuntimeTypeIndex()) {
+               TVM_FFI_THROW(TypeError) << "expected testing.SNode";
+             }
+             const_cast<SNodeObj*>(static_cast<const SNodeObj*>(node.get()))->children =
+                 std::move(children);
+           })
+      .def("testing.make_spinned",
+           [](int64_t v) { return ObjectRef(make_object<SPinnedObj>(v)); })
+      // testing.CIntPair(x, y) from C++ (the type has no __ffi_init__ of its own).
+      .def("testing.make_c_int_pair", [](int64_t x, int64_t y) {
+        TVMFFIObjectHandle h = nullptr;
+        TVM_FFI_CHECK_SAFE_CALL(CIntPairCreate(&h));
+        CIntPair* p = static_cast<CIntPair*>(h);
+        p->x = x;
+        p->y = y;
+        return ObjectRef(::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(
+            static_cast<TVMFFIObject*>(h)));
+      });
+}
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace testing
+}  // namespace ffi
+}  // namespace tvm

@@ -1,10 +1,17 @@
 // testing.DCPoint and testing.DCFrozen: C++ types that the Python dataclass
 // tests bind with @c_class and extend with @py_class (tests/python/test_dataclass_*.py).
-#include <tvmffi/reflection.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
 
-namespace tvmffi {
-namespace core {
+#include "testing_util.h"
+
+namespace tvm {
+namespace ffi {
+namespace testing {
 namespace {
+
+namespace refl = tvm::ffi::reflection;
 
 // testing.DCPoint: x (int, required), y (float, default 0.5), label (str,
 // default "pt", keyword-only, left out of comparisons and hashing), note
@@ -15,7 +22,9 @@ class DCPointObj : public Object {
   double y = 0.5;
   String label{"pt"};
   String note;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(DCPointObj, "testing.DCPoint", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.DCPoint", DCPointObj, Object);
 };
 
 // testing.DCFrozen: one read-only field `id` (no Writable flag) and a
@@ -24,29 +33,32 @@ class DCFrozenObj : public Object {
  public:
   int64_t id = 7;
   int64_t value = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(DCFrozenObj, "testing.DCFrozen", PlainObject)
+  static constexpr bool _type_mutable = true;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.DCFrozen", DCFrozenObj, Object);
 };
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<DCPointObj>("A point for the dataclass tests.", kTVMFFISEqHashKindTreeNode)
-      .Field("x", &DCPointObj::x, "abscissa")
-      .Field("y", &DCPointObj::y, "ordinate", Any(0.5))
-      .Field("label", &DCPointObj::label, "a name", Any("pt"),
-             kTVMFFIFieldFlagBitMaskKwOnly | kTVMFFIFieldFlagBitMaskCompareOff |
-                 kTVMFFIFieldFlagBitMaskHashOff)
-      .Field("note", &DCPointObj::note, "", Any(""), kTVMFFIFieldFlagBitMaskReprOff)
-      .Method("norm1",
-              [](const ObjectRefOf<DCPointObj>& p) {
-                return static_cast<double>(p->x < 0 ? -p->x : p->x) + (p->y < 0 ? -p->y : p->y);
-              },
-              "|x| + |y|")
-      .AutoInit();
-  ObjectDef<DCFrozenObj>("A type with a read-only field.", kTVMFFISEqHashKindTreeNode)
-      .ReadOnlyField("id", &DCFrozenObj::id, "read-only")
-      .Field("value", &DCFrozenObj::value, "", Any(int64_t(0)))
-      .AutoInit();
-});
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<DCPointObj>("A point for the dataclass tests.", refl::init(false))
+      .def_rw("x", &DCPointObj::x, "abscissa")
+      .def_rw("y", &DCPointObj::y, "ordinate", refl::default_value(0.5))
+      .def_rw("label", &DCPointObj::label, "a name", refl::default_value("pt"),
+              refl::kw_only(true), refl::compare(false), refl::hash(false))
+      .def_rw("note", &DCPointObj::note, refl::default_value(""), refl::repr(false))
+      .def(
+          "norm1",
+          [](const DCPointObj* p) {
+            return static_cast<double>(p->x < 0 ? -p->x : p->x) + (p->y < 0 ? -p->y : p->y);
+          },
+          "|x| + |y|");
+  KeepTestingAttrs<DCPointObj>(true);
+  refl::ObjectDef<DCFrozenObj>("A type with a read-only field.", refl::init(false))
+      .def_ro("id", &DCFrozenObj::id, "read-only")
+      .def_rw("value", &DCFrozenObj::value, refl::default_value(int64_t(0)));
+  KeepTestingAttrs<DCFrozenObj>(true);
+}
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace testing
+}  // namespace ffi
+}  // namespace tvm

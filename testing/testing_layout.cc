@@ -1,13 +1,20 @@
 // testing.* types whose bytes the reflected fields do not all account for, for
 // the stub generator's layout check (tvm_ffi.stub.layout): it must find the
 // exact byte ranges no field explains, with no flag telling it why.
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
+
 #include <cstdint>
 
-#include <tvmffi/reflection.h>
+#include "testing_util.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace testing {
 namespace {
+
+namespace refl = tvm::ffi::reflection;
 
 // testing.TestCxxClassHiddenField: v_i64 at 24, an unreflected member at
 // [32, 40), v_i32 at 40, then padding to 48.
@@ -16,8 +23,9 @@ class TestCxxClassHiddenFieldObj : public Object {
   int64_t v_i64 = 0;
   int64_t hidden = 0;  // never reflected
   int32_t v_i32 = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(TestCxxClassHiddenFieldObj, "testing.TestCxxClassHiddenField",
-                              PlainObject)
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestCxxClassHiddenField", TestCxxClassHiddenFieldObj,
+                              Object);
 };
 
 // testing.TestCxxClassPolymorphic: a virtual function puts a vptr in front of
@@ -30,21 +38,26 @@ class TestCxxClassPolymorphicObj : public Object {
   TestCxxClassPolymorphicObj& operator=(const TestCxxClassPolymorphicObj&) = delete;
   virtual ~TestCxxClassPolymorphicObj() = default;
   virtual int64_t Twice() const { return 2 * v_i64; }
-  TVMFFI_DECLARE_DYNAMIC_TYPE(TestCxxClassPolymorphicObj, "testing.TestCxxClassPolymorphic",
-                              PlainObject)
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.TestCxxClassPolymorphic", TestCxxClassPolymorphicObj,
+                              Object);
 };
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<TestCxxClassHiddenFieldObj>("v_i64 and v_i32 around a member no field reflects.")
-      .Field("v_i64", &TestCxxClassHiddenFieldObj::v_i64)
-      .Field("v_i32", &TestCxxClassHiddenFieldObj::v_i32)
-      .AutoInit();
-  ObjectDef<TestCxxClassPolymorphicObj>("v_i64 in a class with a vptr; twice() calls through it.")
-      .Field("v_i64", &TestCxxClassPolymorphicObj::v_i64)
-      .Method("twice", &TestCxxClassPolymorphicObj::Twice, "Returns 2 * v_i64 (virtual).")
-      .AutoInit();
-});
+TVM_FFI_STATIC_INIT_BLOCK() {
+  refl::ObjectDef<TestCxxClassHiddenFieldObj>(
+      "v_i64 and v_i32 around a member no field reflects.", refl::init(false))
+      .def_rw("v_i64", &TestCxxClassHiddenFieldObj::v_i64)
+      .def_rw("v_i32", &TestCxxClassHiddenFieldObj::v_i32);
+  KeepTestingAttrs<TestCxxClassHiddenFieldObj>(true);
+  refl::ObjectDef<TestCxxClassPolymorphicObj>(
+      "v_i64 in a class with a vptr; twice() calls through it.", refl::init(false))
+      .def_rw("v_i64", &TestCxxClassPolymorphicObj::v_i64)
+      .def("twice", &TestCxxClassPolymorphicObj::Twice, "Returns 2 * v_i64 (virtual).")
+      .def_type_attr("__ffi_shallow_copy__", String(kNotCopyConstructible));
+  KeepTestingAttrs<TestCxxClassPolymorphicObj>(true);
+}
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace testing
+}  // namespace ffi
+}  // namespace tvm

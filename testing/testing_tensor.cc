@@ -2,7 +2,15 @@
 //
 // Inspecting tensors, making CPU tensors with a counting allocator, and
 // stream/allocator hooks.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -10,24 +18,20 @@
 #include <string>
 #include <vector>
 
-#include <tvmffi/function.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/tensor.h>
+#include "testing_util.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace testing {
 namespace {
+
+namespace refl = tvm::ffi::reflection;
 
 // Blocks made by the CPU allocator below and freed by their deleter.
 std::atomic<int64_t> cpu_alloc_count{0};
 std::atomic<int64_t> cpu_free_count{0};
 
-std::string DTypeName(DLDataType dtype) {
-  Any name;
-  int rc = TVMFFIDataTypeToString(&dtype, name.result_slot());
-  if (rc != 0) ThrowRaised(rc);
-  return name.As<std::string>();
-}
+std::string DTypeName(DLDataType dtype) { return std::string(DLDataTypeToString(dtype)); }
 
 // layout = { DLManagedTensorVersioned, int64 shape[ndim], int64 strides[ndim] };
 // the data is a separate 64-byte aligned, zero-filled block.
@@ -101,7 +105,7 @@ int CpuAllocator(DLTensor* prototype, DLManagedTensorVersioned** out, void* erro
 }
 
 void ThrowingSetError(void*, const char* kind, const char* message) {
-  throw Error(kind, message);
+  throw Error(kind, message, TVMFFIBacktrace(nullptr, 0, nullptr, 0));
 }
 
 // A zero-filled CPU tensor made directly with CpuAllocator.
@@ -114,25 +118,38 @@ Tensor MakeCpuTensor(DLDataType dtype, const std::vector<int64_t>& shape, uint64
   proto.shape = const_cast<int64_t*>(shape.data());
   DLManagedTensorVersioned* mt = nullptr;
   if (CpuAllocator(&proto, &mt, nullptr, &ThrowingSetError) != 0) {
-    TVMFFI_THROW(RuntimeError) << "testing CPU allocator failed";
+    TVM_FFI_THROW(RuntimeError) << "testing CPU allocator failed";
   }
   mt->flags = flags;
-  try {
-    return Tensor::FromDLPackVersioned(mt);
-  } catch (...) {
+  // Imported by the library (TVMFFITensorFromDLPackVersioned), which keeps the
+  // DLPack flags (ffi.TensorIsReadOnly reads READ_ONLY back); on failure the
+  // managed tensor is still ours.
+  TVMFFIObjectHandle handle = nullptr;
+  if (TVMFFITensorFromDLPackVersioned(mt, 0, 0, &handle) != 0) {
     mt->deleter(mt);
-    throw;
+    ThrowRaised();
   }
+  ObjectRef tensor(::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromOwned<Object>(
+      static_cast<TVMFFIObject*>(handle)));
+  return Any(std::move(tensor)).cast<Tensor>();
 }
 
-std::vector<int64_t> ShapeArgs(const AnyView* args, int32_t begin, int32_t n, const char* func) {
+std::vector<int64_t> ShapeArgs(PackedArgs args, int begin, const char* func) {
   std::vector<int64_t> shape;
-  for (int32_t i = begin; i < n; ++i) {
-    std::optional<int64_t> d = args[i].TryAs<int64_t>();
-    if (!d.has_value()) ThrowTypeMismatch("int", args[i].raw(), std::string(func) + ": shape");
+  for (int i = begin; i < args.size(); ++i) {
+    std::optional<int64_t> d = args[i].try_cast<int64_t>();
+    if (!d.has_value()) {
+      TVM_FFI_THROW(TypeError) << func << ": shape: expected int, got "
+                               << DisplayName(args[i].type_index());
+    }
     shape.push_back(*d);
   }
   return shape;
+}
+
+bool IsReadOnly(const Tensor& t) {
+  static const Function is_read_only = Function::GetGlobalRequired("ffi.TensorIsReadOnly");
+  return is_read_only(t).cast<bool>();
 }
 
 DLDataType Float32() {
@@ -166,126 +183,123 @@ void ForEachElement(const Tensor& t, F f) {
 void CheckFloat32Cpu(const Tensor& t, const char* func) {
   DLDataType d = t.dtype();
   if (d.code != kDLFloat || d.bits != 32 || d.lanes != 1 || t.device().device_type != kDLCPU) {
-    TVMFFI_THROW(TypeError) << func << ": expected a float32 CPU tensor, got " << DTypeName(d)
+    TVM_FFI_THROW(TypeError) << func << ": expected a float32 CPU tensor, got " << DTypeName(d)
                             << " on device type " << t.device().device_type;
   }
 }
 
-// --- Inspecting tensors -------------------------------------------------------
+TVM_FFI_STATIC_INIT_BLOCK() {
+  // --- Inspecting tensors -----------------------------------------------------
+  refl::GlobalDef()
+      .def("testing.tensor_data_ptr",
+           [](Tensor t) { return reinterpret_cast<int64_t>(t.data_ptr()); })
+      .def("testing.tensor_byte_offset",
+           [](Tensor t) { return static_cast<int64_t>(t.byte_offset()); })
+      .def("testing.tensor_ndim", [](Tensor t) { return t.ndim(); })
+      .def("testing.tensor_shape", [](Tensor t) { return Shape(t.shape()); })
+      .def("testing.tensor_strides", [](Tensor t) { return Shape(t.strides()); })
+      .def("testing.tensor_dtype", [](Tensor t) { return t.dtype(); })
+      .def("testing.tensor_device", [](Tensor t) { return t.device(); })
+      .def("testing.tensor_numel", [](Tensor t) { return t.numel(); })
+      .def("testing.tensor_is_contiguous", [](Tensor t) { return t.IsContiguous(); })
+      .def("testing.tensor_is_read_only", [](Tensor t) { return IsReadOnly(t); })
+      .def("testing.tensor_noop", [](Tensor) {})
+      // An optional tensor argument: None is "no value", anything else must be a tensor.
+      .def("testing.optional_tensor_view_has_value",
+           [](Optional<Tensor> t) { return t.has_value(); })
+      .def("testing.tensor_noop3", [](Tensor, Tensor, Tensor) {})
+      // Adds 1 to every element of a float32 CPU tensor in place (any strides);
+      // refuses a read-only tensor, as a kernel that writes should.
+      .def("testing.tensor_add_one_f32",
+           [](Tensor t) {
+             CheckFloat32Cpu(t, "testing.tensor_add_one_f32");
+             if (IsReadOnly(t)) {
+               TVM_FFI_THROW(ValueError) << "testing.tensor_add_one_f32: the tensor is read-only";
+             }
+             ForEachElement(t, [](char* p) { *reinterpret_cast<float*>(p) += 1.0f; });
+           })
+      // The sum of a float32 CPU tensor's elements (any strides).
+      .def("testing.tensor_sum_f32", [](Tensor t) {
+        CheckFloat32Cpu(t, "testing.tensor_sum_f32");
+        double sum = 0;
+        ForEachElement(t, [&sum](char* p) { sum += *reinterpret_cast<float*>(p); });
+        return sum;
+      });
 
-TVMFFI_REGISTER_GLOBAL("testing.tensor_data_ptr",
-                       [](Tensor t) { return reinterpret_cast<int64_t>(t.data_ptr()); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_byte_offset",
-                       [](Tensor t) { return static_cast<int64_t>(t.byte_offset()); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_ndim", [](Tensor t) { return t.ndim(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_shape", [](Tensor t) {
-  return Shape(t.shape().data(), t.shape().size());
-});
-TVMFFI_REGISTER_GLOBAL("testing.tensor_strides", [](Tensor t) {
-  return Shape(t.strides().data(), t.strides().size());
-});
-TVMFFI_REGISTER_GLOBAL("testing.tensor_dtype", [](Tensor t) { return t.dtype(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_device", [](Tensor t) { return t.device(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_numel", [](Tensor t) { return t.numel(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_is_contiguous", [](Tensor t) { return t.IsContiguous(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_is_read_only", [](Tensor t) { return t.IsReadOnly(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_noop", [](Tensor) {});
-// An optional tensor argument: None is "no value", anything else must be a tensor.
-TVMFFI_REGISTER_GLOBAL("testing.optional_tensor_view_has_value",
-                       [](std::optional<Tensor> t) { return t.has_value(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_noop3", [](Tensor, Tensor, Tensor) {});
+  // --- Making tensors ---------------------------------------------------------
+  refl::GlobalDef()
+      // testing.make_tensor_f32(*shape): a zero-filled float32 CPU tensor.
+      .def_packed("testing.make_tensor_f32",
+                  [](PackedArgs args, Any* rv) {
+                    *rv = MakeCpuTensor(Float32(), ShapeArgs(args, 0, "testing.make_tensor_f32"),
+                                        0);
+                  })
+      // Same, imported with the DLPack READ_ONLY flag.
+      .def_packed("testing.make_tensor_f32_read_only",
+                  [](PackedArgs args, Any* rv) {
+                    *rv = MakeCpuTensor(Float32(),
+                                        ShapeArgs(args, 0, "testing.make_tensor_f32_read_only"),
+                                        DLPACK_FLAG_BITMASK_READ_ONLY);
+                  })
+      // testing.make_tensor(dtype, *shape): zero-filled CPU tensor of any dtype.
+      .def_packed("testing.make_tensor",
+                  [](PackedArgs args, Any* rv) {
+                    if (args.size() < 1) {
+                      TVM_FFI_THROW(TypeError) << "testing.make_tensor: expected a dtype first";
+                    }
+                    DLDataType dtype = args[0].cast<DLDataType>();
+                    *rv = MakeCpuTensor(dtype, ShapeArgs(args, 1, "testing.make_tensor"), 0);
+                  })
+      // Blocks made and freed by the CPU allocator (each deleter runs once).
+      .def("testing.tensor_alloc_count", []() { return cpu_alloc_count.load(); })
+      .def("testing.tensor_free_count", []() { return cpu_free_count.load(); });
 
-// Adds 1 to every element of a float32 CPU tensor in place (any strides);
-// refuses a read-only tensor, as a kernel that writes should.
-TVMFFI_REGISTER_GLOBAL("testing.tensor_add_one_f32", [](Tensor t) {
-  CheckFloat32Cpu(t, "testing.tensor_add_one_f32");
-  if (t.IsReadOnly()) {
-    TVMFFI_THROW(ValueError) << "testing.tensor_add_one_f32: the tensor is read-only";
-  }
-  ForEachElement(t, [](char* p) { *reinterpret_cast<float*>(p) += 1.0f; });
-});
-
-// The sum of a float32 CPU tensor's elements (any strides).
-TVMFFI_REGISTER_GLOBAL("testing.tensor_sum_f32", [](Tensor t) {
-  CheckFloat32Cpu(t, "testing.tensor_sum_f32");
-  double sum = 0;
-  ForEachElement(t, [&sum](char* p) { sum += *reinterpret_cast<float*>(p); });
-  return sum;
-});
-
-// --- Making tensors ---------------------------------------------------------------
-
-// testing.make_tensor_f32(*shape): a zero-filled float32 CPU tensor.
-TVMFFI_REGISTER_GLOBAL_PACKED("testing.make_tensor_f32",
-                              [](const AnyView* args, int32_t n, Any* rv) {
-                                *rv = MakeCpuTensor(
-                                    Float32(), ShapeArgs(args, 0, n, "testing.make_tensor_f32"), 0);
-                              });
-
-// Same, imported with the DLPack READ_ONLY flag.
-TVMFFI_REGISTER_GLOBAL_PACKED(
-    "testing.make_tensor_f32_read_only", [](const AnyView* args, int32_t n, Any* rv) {
-      *rv = MakeCpuTensor(Float32(), ShapeArgs(args, 0, n, "testing.make_tensor_f32_read_only"),
-                          DLPACK_FLAG_BITMASK_READ_ONLY);
-    });
-
-// testing.make_tensor(dtype, *shape): zero-filled CPU tensor of any dtype.
-TVMFFI_REGISTER_GLOBAL_PACKED("testing.make_tensor", [](const AnyView* args, int32_t n, Any* rv) {
-  if (n < 1) TVMFFI_THROW(TypeError) << "testing.make_tensor: expected a dtype first";
-  DLDataType dtype = args[0].As<DLDataType>();
-  *rv = MakeCpuTensor(dtype, ShapeArgs(args, 1, n, "testing.make_tensor"), 0);
-});
-
-// Blocks made and freed by the CPU allocator (each deleter runs once).
-TVMFFI_REGISTER_GLOBAL("testing.tensor_alloc_count", []() { return cpu_alloc_count.load(); });
-TVMFFI_REGISTER_GLOBAL("testing.tensor_free_count", []() { return cpu_free_count.load(); });
-
-// --- Environment ----------------------------------------------------------------
-
-// Installs the CPU allocator for this thread (and globally if asked).
-TVMFFI_REGISTER_GLOBAL("testing.env_set_cpu_allocator", [](bool write_to_global) {
-  int rc = TVMFFIEnvSetDLPackManagedTensorAllocator(&CpuAllocator, write_to_global ? 1 : 0,
-                                                    nullptr);
-  if (rc != 0) ThrowRaised(rc);
-});
-// Removes this thread's allocator (and the global one if asked).
-TVMFFI_REGISTER_GLOBAL("testing.env_clear_allocator", [](bool write_to_global) {
-  int rc = TVMFFIEnvSetDLPackManagedTensorAllocator(nullptr, write_to_global ? 1 : 0, nullptr);
-  if (rc != 0) ThrowRaised(rc);
-});
-// Whether the current allocator is the testing CPU allocator.
-TVMFFI_REGISTER_GLOBAL("testing.env_allocator_is_cpu", []() {
-  return TVMFFIEnvGetDLPackManagedTensorAllocator() == &CpuAllocator;
-});
-// testing.env_tensor_alloc(dtype, *shape): TVMFFIEnvTensorAlloc on the CPU.
-TVMFFI_REGISTER_GLOBAL_PACKED("testing.env_tensor_alloc",
-                              [](const AnyView* args, int32_t n, Any* rv) {
-                                if (n < 1) {
-                                  TVMFFI_THROW(TypeError)
-                                      << "testing.env_tensor_alloc: expected a dtype first";
-                                }
-                                DLDevice cpu;
-                                cpu.device_type = kDLCPU;
-                                cpu.device_id = 0;
-                                *rv = Tensor::FromEnvAlloc(
-                                    ShapeArgs(args, 1, n, "testing.env_tensor_alloc"),
-                                    args[0].As<DLDataType>(), cpu);
-                              });
-
-// Streams as integers (pointer values) for tests in other languages.
-TVMFFI_REGISTER_GLOBAL("testing.env_get_stream", [](int32_t device_type, int32_t device_id) {
-  return reinterpret_cast<int64_t>(TVMFFIEnvGetStream(device_type, device_id));
-});
-TVMFFI_REGISTER_GLOBAL("testing.env_set_stream",
-                       [](int32_t device_type, int32_t device_id, int64_t stream) {
-                         TVMFFIStreamHandle previous = nullptr;
-                         int rc = TVMFFIEnvSetStream(device_type, device_id,
-                                                     reinterpret_cast<TVMFFIStreamHandle>(stream),
-                                                     &previous);
-                         if (rc != 0) ThrowRaised(rc);
-                         return reinterpret_cast<int64_t>(previous);
-                       });
+  // --- Environment ------------------------------------------------------------
+  refl::GlobalDef()
+      // Installs the CPU allocator for this thread (and globally if asked).
+      .def("testing.env_set_cpu_allocator",
+           [](bool write_to_global) {
+             TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvSetDLPackManagedTensorAllocator(
+                 &CpuAllocator, write_to_global ? 1 : 0, nullptr));
+           })
+      // Removes this thread's allocator (and the global one if asked).
+      .def("testing.env_clear_allocator",
+           [](bool write_to_global) {
+             TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvSetDLPackManagedTensorAllocator(
+                 nullptr, write_to_global ? 1 : 0, nullptr));
+           })
+      // Whether the current allocator is the testing CPU allocator.
+      .def("testing.env_allocator_is_cpu",
+           []() { return TVMFFIEnvGetDLPackManagedTensorAllocator() == &CpuAllocator; })
+      // testing.env_tensor_alloc(dtype, *shape): TVMFFIEnvTensorAlloc on the CPU.
+      .def_packed("testing.env_tensor_alloc",
+                  [](PackedArgs args, Any* rv) {
+                    if (args.size() < 1) {
+                      TVM_FFI_THROW(TypeError)
+                          << "testing.env_tensor_alloc: expected a dtype first";
+                    }
+                    DLDevice cpu;
+                    cpu.device_type = kDLCPU;
+                    cpu.device_id = 0;
+                    std::vector<int64_t> shape = ShapeArgs(args, 1, "testing.env_tensor_alloc");
+                    *rv = Tensor::FromEnvAlloc(TVMFFIEnvTensorAlloc,
+                                               ShapeView(shape.data(), shape.size()),
+                                               args[0].cast<DLDataType>(), cpu);
+                  })
+      // Streams as integers (pointer values) for tests in other languages.
+      .def("testing.env_get_stream",
+           [](int32_t device_type, int32_t device_id) {
+             return reinterpret_cast<int64_t>(TVMFFIEnvGetStream(device_type, device_id));
+           })
+      .def("testing.env_set_stream", [](int32_t device_type, int32_t device_id, int64_t stream) {
+        TVMFFIStreamHandle previous = nullptr;
+        TVM_FFI_CHECK_SAFE_CALL(TVMFFIEnvSetStream(
+            device_type, device_id, reinterpret_cast<TVMFFIStreamHandle>(stream), &previous));
+        return reinterpret_cast<int64_t>(previous);
+      });
+}
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace testing
+}  // namespace ffi
+}  // namespace tvm

@@ -57,7 +57,7 @@ def test_function_returning_big_int():
 def test_int64_parameter_refuses_big_int_naming_types():
     with pytest.raises(TypeError) as info:
         t.add_one(2**64)
-    assert "expected int, got ffi.BigInt" in str(info.value)
+    assert "Expected `int` but got `ffi.BigInt`" in str(info.value)
 
 
 def test_big_int_in_containers_and_callbacks():

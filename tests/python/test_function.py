@@ -25,7 +25,10 @@ def test_arity_and_type_errors_come_from_the_callee():
     )
     with pytest.raises(TypeError) as info:
         t.add_one("x")
-    assert str(info.value) == "In function testing.add_one: argument 1: expected int, got str"
+    assert str(info.value) == (
+        "Mismatched type on argument #0 when calling: `testing.add_one(0: int) -> int`. "
+        "Expected `int` but got `ffi.SmallStr`"
+    )
 
 
 def test_arity_error_of_a_typed_global_shows_its_signature():

@@ -446,7 +446,7 @@ def test_optional_tensor_argument():
     assert has_value(None) is False
     assert has_value(np.zeros(3, dtype="float32")) is True
     assert has_value(tvm_ffi.from_dlpack(np.zeros(2, dtype="int8"))) is True
-    with pytest.raises(TypeError, match=r"argument 1: expected Optional\[ffi.Tensor\], got int"):
+    with pytest.raises(TypeError, match=r"Expected `Optional<ffi.Tensor>` but got `int`$"):
         has_value(3)
 
 

@@ -313,7 +313,7 @@ def test_make_object_from_packed_args():
         make("testing.TestCxxNoAutoInit", "x", 1, "y", 2, "z", 1)
     with pytest.raises(TypeError, match="expected a type and name/value pairs, got 2 arguments$"):
         make("testing.TestCxxNoAutoInit", "x")
-    with pytest.raises(TypeError, match="expected int"):
+    with pytest.raises(TypeError, match="^Cannot convert from type `ffi.SmallStr` to `int`$"):
         make("testing.TestCxxNoAutoInit", "x", "one", "y", 2)
     with pytest.raises(TypeError, match="^ffi.MakeObjectFromPackedArgs: type `int` has no creator$"):
         make("int")
