@@ -1,7 +1,7 @@
 // testing.* global functions that upstream's testing library has and the rest
-// of ours lacked: containers holding a tensor, more type-schema identities,
-// a C symbol for Function.__from_extern_c__ and its MLIR packed twin, and a
-// signal-checking loop.  Written on the tvm::ffi C++ API (include/tvm/ffi);
+// of ours lacked: containers holding a tensor, a C symbol for
+// Function.__from_extern_c__ and its MLIR packed twin, and a signal-checking
+// loop.  Written on the tvm::ffi C++ API (include/tvm/ffi);
 // names, type schemas and results match apache-tvm-ffi 0.1.15.post2's.
 #include <chrono>
 #include <cstdint>
@@ -14,11 +14,9 @@
 #include <tvm/ffi/container/list.h>
 #include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/tensor.h>
-#include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/error.h>
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/ffi/function.h>
-#include <tvm/ffi/optional.h>
 #include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/string.h>
 
@@ -60,21 +58,6 @@ void RunCheckSignal(int seconds) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }
   std::cout << "Function finished without catching signal" << std::endl;
-}
-
-// Returns `mp`, plus the key `key` (when given) mapped to the present
-// elements of `arr`.
-Map<String, Array<int64_t>> SchemaArrMapOpt(const Array<Optional<int64_t>>& arr,
-                                            Map<String, Array<int64_t>> mp,
-                                            const Optional<String>& key) {
-  if (key.has_value()) {
-    Array<int64_t> present;
-    for (const Optional<int64_t>& item : arr) {
-      if (item.has_value()) present.push_back(*item);
-    }
-    mp.Set(*key, present);
-  }
-  return mp;
 }
 
 }  // namespace
@@ -127,22 +110,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
              out.Set("map", inner);
              out.Set("scalar", int64_t(99));
              return out;
-           })
-      .def("testing.schema_id_list_int", [](List<int64_t> x) { return x; })
-      .def("testing.schema_id_list_str", [](List<String> x) { return x; })
-      .def("testing.schema_id_list_obj", [](List<ObjectRef> x) { return x; })
-      .def("testing.schema_id_map_str_int", [](Map<String, int64_t> x) { return x; })
-      .def("testing.schema_id_map_str_str", [](Map<String, String> x) { return x; })
-      .def("testing.schema_id_map_str_obj", [](Map<String, ObjectRef> x) { return x; })
-      .def("testing.schema_id_dict_str_int", [](Dict<String, int64_t> x) { return x; })
-      .def("testing.schema_id_dict_str_str", [](Dict<String, String> x) { return x; })
-      .def("testing.schema_id_variant_int_str", [](Variant<int64_t, String> x) { return x; })
-      .def("testing.schema_variant_mix",
-           [](Variant<int64_t, String, Array<int64_t>> x) { return x; }, "variant passthrough")
-      .def("testing.schema_id_func_typed",
-           [](TypedFunction<void(int64_t, double, Function)> f) { return f; })
-      .def("testing.schema_tensor_view_input", [](TensorView) {})
-      .def("testing.schema_arr_map_opt", SchemaArrMapOpt);
+           });
 }
 
 }  // namespace testing

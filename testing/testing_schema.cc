@@ -64,6 +64,7 @@ TVM_FFI_STATIC_INIT_BLOCK() {
       .def("testing.schema_tensor_view_input", [](TensorView) {})
       .def("testing.schema_id_list_int", [](List<int64_t> x) { return x; })
       .def("testing.schema_id_list_str", [](List<String> x) { return x; })
+      .def("testing.schema_id_list_obj", [](List<ObjectRef> x) { return x; })
       .def("testing.schema_id_map_str_int", [](Map<String, int64_t> x) { return x; })
       .def("testing.schema_id_map_str_str", [](Map<String, String> x) { return x; })
       .def("testing.schema_id_map_str_obj", [](Map<String, ObjectRef> x) { return x; })

@@ -242,8 +242,9 @@ TEST_CASE("Array: testing globals convert typed arguments", "[array]") {
   CHECK(CallTesting("testing.array_sum_int", two_five).cast<int64_t>() == 7);
   CHECK(CallTesting("testing.array_sum_int", Call("ffi.List", int64_t(1))).cast<int64_t>() == 1);
   CHECK(ThrownBy([] { CallTesting("testing.array_sum_int", Call("ffi.Array", 1.5)); }) ==
-        "TypeError: In function testing.array_sum_int: argument 1: expected Array[int], got "
-        "ffi.Array");
+        "TypeError: Mismatched type on argument #0 when calling: "
+        "`testing.array_sum_int(0: Array<int>) -> int`. Expected `Array<int>` but got "
+        "`Array[index 0: float]`");
   Any list = Call("ffi.List", int64_t(1));
   Any arr = CallTesting("testing.as_array", list);
   CHECK(arr.type_index() == kTVMFFIArray);

@@ -366,7 +366,7 @@ TEST_CASE("Reflection: AutoInit takes positional arguments and defaults", "[refl
                     "arguments but 4 were given");
   CHECK_THROWS_WITH(init("one"),
                     "TypeError: __ffi_init__ of `testing.TestObjectBase`: argument `v_i64`: "
-                    "expected int, got str");
+                    "Cannot convert from type `const char*` to `int`");
   CHECK_THROWS_WITH(InitOf("testing.TestObjectDerived")(),
                     "TypeError: testing.TestObjectDerived.__ffi_init__() missing required "
                     "argument: 'v_array'");
