@@ -113,12 +113,12 @@ test-lang-run:
 # C++ test suite").  Compiled against upstream's headers, its executables must
 # load on our libtvm_ffi.so and pass at least CPP_SUITE_MIN_UPSTREAM_HEADERS
 # percent of what passes on upstream (measured: 99.4); compiled against ours,
-# at least CPP_SUITE_MIN_OURS percent (issue 19 asks for 90; measured: 95.0).
+# at least CPP_SUITE_MIN_OURS percent (issue 19 asks for 90; measured: 99.4).
 # The baseline (upstream's headers on upstream's library) runs first: it is
 # the 100% and it names the tests that do not pass here.  Needs the build (and
 # bash .ci/fetch-upstream.sh); with BUILD=build-asan the same executables run
 # on the sanitized library (no new compilation: ccache).
-CPP_SUITE_MIN_OURS             ?= 90
+CPP_SUITE_MIN_OURS             ?= 98.7
 CPP_SUITE_MIN_UPSTREAM_HEADERS ?= 98.7
 CPP_SUITE_MODES                ?= baseline ours upstream-headers
 test-upstream-cpp:

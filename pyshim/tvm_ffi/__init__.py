@@ -181,15 +181,22 @@ _STRUCTURAL = (
 
 
 def __getattr__(name):
+    # Names made or imported on first use.  The value is then stored in the
+    # module, so later reads are plain attribute reads (this function runs
+    # only for a name the module does not have yet).
+    value = _lazy_attribute(name)
+    globals()[name] = value
+    return value
+
+
+def _lazy_attribute(name):
     # DLDeviceType is an IntEnum made on first use (see _device.py).
     if name == "DLDeviceType":
         from ._device import DLDeviceType
 
         return DLDeviceType
     if name == "LIB":  # libtvm_ffi as a ctypes.CDLL, loaded (RTLD_GLOBAL) on first use
-        lib = libinfo.load_lib_ctypes("apache-tvm-ffi", "tvm_ffi", "RTLD_GLOBAL")
-        globals()["LIB"] = lib
-        return lib
+        return libinfo.load_lib_ctypes("apache-tvm-ffi", "tvm_ffi", "RTLD_GLOBAL")
     if name == "cpp":  # the compiler driver, imported when first used
         import importlib
 

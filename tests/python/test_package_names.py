@@ -4,6 +4,8 @@ import ctypes
 import subprocess
 import sys
 
+import pytest
+
 import tvm_ffi
 import tvm_ffi._version as version_module
 from tvm_ffi import _dtype, core, libinfo
@@ -55,3 +57,19 @@ def test_utils_exposes_unpack_dataclass():
         b: str
 
     assert tvm_ffi.utils.unpack_dataclass.unpack_dataclass_to_tuple(P(1, "x")) == (1, "x")
+
+
+def test_lazy_top_level_names_are_stored_after_first_use():
+    # Names made or imported on first use go into the module then, so later
+    # reads are plain attribute reads (a module __getattr__ runs each time a
+    # name is missing, and an import statement there costs about a microsecond).
+    import tvm_ffi
+    from tvm_ffi import structural
+
+    first = tvm_ffi.structural_hash
+    assert first is structural.structural_hash
+    assert vars(tvm_ffi)["structural_hash"] is first
+    assert tvm_ffi.DLDeviceType is vars(tvm_ffi)["DLDeviceType"]
+    with pytest.raises(AttributeError, match="module 'tvm_ffi' has no attribute 'no_such_name'"):
+        tvm_ffi.no_such_name
+    assert "no_such_name" not in vars(tvm_ffi)
