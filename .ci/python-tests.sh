@@ -118,7 +118,7 @@ from tvm_ffi import libinfo
 assert os.path.dirname(libinfo.find_libtvm_ffi()).startswith(os.path.dirname(tvm_ffi.__file__)), \
     libinfo.find_libtvm_ffi()
 assert os.path.exists(os.path.join(libinfo.find_include_path(), "tvm", "ffi", "c_api.h"))
-assert os.path.exists(os.path.join(libinfo.find_include_path(), "tvmffi", "tvmffi.h"))
+assert not os.path.exists(os.path.join(libinfo.find_include_path(), "tvmffi"))
 assert os.path.exists(os.path.join(libinfo.find_cmake_path(), "tvm_ffiConfig.cmake"))
 print("installed layout ok:", libinfo.find_libtvm_ffi())
 PY

@@ -16,6 +16,8 @@ for header in tvm/ffi/c_api.h tvm/ffi/extra/c_env_api.h tvm/ffi/function.h \
               tvm/ffi/container/tensor.h tvm/ffi/extra/module.h; do
   [ -f "$WORK/prefix/include/$header" ] || { echo "install: $header was not installed" >&2; exit 1; }
 done
+# The retired C++ layer (include/tvmffi) is not installed.
+[ ! -e "$WORK/prefix/include/tvmffi" ] || { echo "install: include/tvmffi was installed" >&2; exit 1; }
 # Nothing of the source tree may leak in: build from a copy of the example.
 cp -r "$ROOT/examples/get_started" "$WORK/example"
 bash "$WORK/example/run.sh" "$WORK/prefix" "$WORK/build"
