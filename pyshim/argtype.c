@@ -280,11 +280,21 @@ static int pointer_to_any(PyObject *obj, PyObject *v, const char *what, TVMFFIAn
   return 0;
 }
 
-/* The value of __tvm_ffi_value__, converted again; `chain` holds the objects
- * whose __tvm_ffi_value__ is being converted, to find cycles. */
+/* Borrowed: the objects whose __tvm_ffi_value__ this thread is converting,
+ * outermost first, to find cycles, including one through a call that
+ * __tvm_ffi_value__ itself makes into tvm_ffi (a new call, so not in any
+ * per-call state).  Per thread: another thread converts while this one's
+ * __tvm_ffi_value__ runs Python code, and must not see this chain. */
+struct value_chain {
+  PyObject *chain[TVMFFI_PY_VALUE_DEPTH];
+  int depth;
+};
+static _Thread_local struct value_chain value_chain;
+
+/* The value of __tvm_ffi_value__, converted again. */
 static int value_to_any(tvmffi_py_state *st, PyObject *obj, TVMFFIAny *out,
                         tvmffi_py_temps *temps) {
-  tvmffi_py_argtype_state *ps = &st->argtype;
+  struct value_chain *ps = &value_chain;
   PyObject *v;
   TVMFFIAny owned;
   int i, rc;

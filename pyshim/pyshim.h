@@ -97,9 +97,6 @@ typedef struct {
   /* Owners of exchange APIs met after the cache was full: kept for the
    * module's life, since returned containers keep the API pointer. */
   PyObject *extra_exchange_owners; /* list or NULL */
-  /* Borrowed: objects whose __tvm_ffi_value__ is being converted (cycles). */
-  PyObject *chain[TVMFFI_PY_VALUE_DEPTH];
-  int depth;
 } tvmffi_py_argtype_state;
 
 /* Data types both ways, remembered (device.c).  Converting a numpy dtype

@@ -125,6 +125,36 @@ def test_tvm_ffi_value_cycles_are_detected():
         t.echo(deep)
 
 
+def test_tvm_ffi_value_in_two_threads_is_not_a_cycle():
+    # Thread A converts outer -> inner, and inner's __tvm_ffi_value__ sleeps
+    # (the GIL goes to thread B, which converts the same outer object).  The
+    # chain used to find cycles is per thread: B must not see A's `outer`
+    # and report a cycle.
+    import threading
+    import time
+
+    class Slow:
+        def __tvm_ffi_value__(self):
+            time.sleep(0.05)
+            return 7
+
+    outer = AsValue(Slow())
+    results, errors = [], []
+
+    def run():
+        try:
+            results.append(t.echo(outer))
+        except Exception as err:  # noqa: BLE001  (recorded and asserted below)
+            errors.append(err)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == [] and results == [7, 7, 7, 7]
+
+
 def test_protocol_errors_name_the_value():
     class BadInt:
         def __tvm_ffi_int__(self):
