@@ -91,6 +91,13 @@ case "$policy" in
   manylinux_*_x86_64) ;;
   *) fail "auditwheel show reports no manylinux policy (got '${policy:-nothing}')" ;;
 esac
+# The newest glibc the wheel may require: 2.34 (dlopen and the pthread
+# functions moved into libc there).  A newer versioned symbol (GLIBCXX_3.4.30,
+# libstdc++ 12's std::condition_variable::wait, asks for 2.35) narrows the
+# machines the wheel installs on: a failure here names the policy.
+glibc_minor="$(sed -n 's/^manylinux_2_\([0-9]*\)_x86_64$/\1/p' <<<"$policy")"
+[ -n "$glibc_minor" ] && [ "$glibc_minor" -le 34 ] ||
+  fail "the wheel needs $policy (glibc newer than 2.34); see the versioned symbols above"
 ! grep -q "external shared libraries" <<<"$show" ||
   fail "the wheel needs external shared libraries: $show"
 

@@ -2,8 +2,8 @@
 #include "library.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 
-#include <condition_variable>
 #include <mutex>
 #include <unordered_map>
 
@@ -32,7 +32,11 @@ struct OpenLibraries {
   std::mutex mutex;
   std::unordered_map<void*, std::weak_ptr<SharedLibrary>> by_handle;  // guarded by mutex
   // Signalled when a dying library has removed its entry (see OpenSharedLibrary).
-  std::condition_variable entry_removed;
+  // A pthread condition (waited on with `mutex`'s native handle), not
+  // std::condition_variable: libstdc++ 12 versions condition_variable::wait
+  // at GLIBCXX_3.4.30, which alone raised the wheel's manylinux tag from
+  // 2_34 to 2_35.
+  pthread_cond_t entry_removed = PTHREAD_COND_INITIALIZER;
 };
 OpenLibraries& Open() {
   static OpenLibraries* open = new OpenLibraries();
@@ -53,7 +57,7 @@ class SharedLibrary final : public Library {
       if (it != open.by_handle.end() && it->second.expired()) open.by_handle.erase(it);
       context = DetachLibrary(*this);
     }
-    Open().entry_removed.notify_all();
+    pthread_cond_broadcast(&Open().entry_removed);
     // Outside the lock (releasing runs deleters), and before the library's
     // code goes away.
     context.Reset();
@@ -131,7 +135,7 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
       dlclose(handle);  // the reference this call added; `lib` holds its own
       return lib;
     }
-    open.entry_removed.wait(lock);
+    pthread_cond_wait(&open.entry_removed, open.mutex.native_handle());
   }
   std::weak_ptr<SharedLibrary>& entry = open.by_handle[handle];
   std::shared_ptr<SharedLibrary> lib;
