@@ -1,6 +1,7 @@
 // Arrays: ABI layout, element ownership, ffi.Array* globals, typed Array<T>.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -15,8 +16,10 @@ TEST_CASE("Array: layout is header, SeqCell at +24, inline elements at +56", "[a
   REQUIRE(arr.type_index() == kTVMFFIArray);
   char* base = static_cast<char*>(HandleOf(arr));
   TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(HandleOf(arr));
-  CHECK(reinterpret_cast<char*>(cell) == base + 24);
-  CHECK(static_cast<char*>(cell->data) == base + 56);
+  CHECK(reinterpret_cast<std::uintptr_t>(reinterpret_cast<char*>(cell)) ==
+        reinterpret_cast<std::uintptr_t>(base + 24));
+  CHECK(reinterpret_cast<std::uintptr_t>(static_cast<char*>(cell->data)) ==
+        reinterpret_cast<std::uintptr_t>(base + 56));
   CHECK(cell->data_deleter == nullptr);
   CHECK(cell->size == 3);
   CHECK(cell->capacity == 3);

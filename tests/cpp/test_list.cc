@@ -1,6 +1,7 @@
 // Lists: ABI layout (separate buffer), growth, ownership, ffi.List* globals.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ TEST_CASE("List: layout is header, SeqCell at +24, separate buffer with a delete
   REQUIRE(list.type_index() == kTVMFFIList);
   char* base = static_cast<char*>(HandleOf(list));
   TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(HandleOf(list));
-  CHECK(reinterpret_cast<char*>(cell) == base + 24);
+  CHECK(reinterpret_cast<std::uintptr_t>(reinterpret_cast<char*>(cell)) ==
+        reinterpret_cast<std::uintptr_t>(base + 24));
   CHECK(cell->data_deleter != nullptr);
-  CHECK(static_cast<char*>(cell->data) != base + 56);
+  CHECK(reinterpret_cast<std::uintptr_t>(static_cast<char*>(cell->data)) !=
+        reinterpret_cast<std::uintptr_t>(base + 56));
   CHECK(cell->size == 2);
   const TVMFFIAny* e = static_cast<const TVMFFIAny*>(cell->data);
   CHECK(e[0].type_index == kTVMFFIInt);

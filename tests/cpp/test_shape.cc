@@ -1,6 +1,7 @@
 // Shapes: the ABI layout, ffi.Shape and the C++ Shape.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <vector>
 
 #include "test_util.h"
@@ -13,8 +14,10 @@ TEST_CASE("Shape: layout is header, ShapeCell at +24, inline dims at +40", "[sha
   REQUIRE(shape.type_index() == kTVMFFIShape);
   char* base = static_cast<char*>(HandleOf(shape));
   TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(HandleOf(shape));
-  CHECK(reinterpret_cast<char*>(cell) == base + 24);
-  CHECK(reinterpret_cast<const char*>(cell->data) == base + 40);
+  CHECK(reinterpret_cast<std::uintptr_t>(reinterpret_cast<char*>(cell)) ==
+        reinterpret_cast<std::uintptr_t>(base + 24));
+  CHECK(reinterpret_cast<std::uintptr_t>(reinterpret_cast<const char*>(cell->data)) ==
+        reinterpret_cast<std::uintptr_t>(base + 40));
   REQUIRE(cell->size == 3);
   CHECK(cell->data[0] == 2);
   CHECK(cell->data[1] == 3);
