@@ -721,10 +721,10 @@ TVM_FFI_INLINE int64_t RightShift(int64_t a, int64_t b) {
 // ---- Conversions from and to double -------------------------------------
 
 /*! \brief `value` truncated toward zero, for values outside int64_t. */
-inline BigInt FromDoubleFallback(double value);
+inline BigInt WideFromDouble(double value);
 
 /*! \brief The nearest double to a value outside int64_t. */
-inline double ToDoubleFallback(const BigInt& value) {
+inline double WideToDouble(const BigInt& value) {
   bool negative = false;
   Magnitude m = ToMagnitude(BigIntUnsafe::GetArrayView(value), &negative);
   // Bit length: the magnitude is at least 2^63, so at least 64 bits.
@@ -927,12 +927,12 @@ TVM_FFI_INLINE BigInt::BigInt(double value) {
     SetSmall(static_cast<int64_t>(whole));
     return;
   }
-  *this = detail::int_ops::FromDoubleFallback(whole);
+  *this = detail::int_ops::WideFromDouble(whole);
 }
 
 TVM_FFI_INLINE BigInt::operator double() const {
   if (TVM_FFI_PREDICT_TRUE(!IsHeap())) return static_cast<double>(cell_.v_int64);
-  return detail::int_ops::ToDoubleFallback(*this);
+  return detail::int_ops::WideToDouble(*this);
 }
 
 template <typename Int, std::enable_if_t<(std::is_integral_v<Int> && sizeof(Int) <= 8), int>>
@@ -991,7 +991,7 @@ TVM_FFI_INLINE BigInt BigInt::operator--(int) {
 
 namespace detail {
 namespace int_ops {
-inline BigInt FromDoubleFallback(double value) {
+inline BigInt WideFromDouble(double value) {
   // |value| = fraction * 2^exponent with fraction in [0.5, 1): an integer of
   // 53 bits shifted left by exponent - 53 (>= 11 here).
   int exponent = 0;
