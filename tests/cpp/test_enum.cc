@@ -5,11 +5,11 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/enum.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/serialization.h>
+#include "core/impl/enum.h"
+#include "core/impl/reflection.h"
+#include "core/impl/serialization.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {
@@ -40,21 +40,21 @@ std::map<std::string, std::pair<int64_t, int64_t>> Fields(const TVMFFITypeInfo* 
 // enumtest.Holder with EnumRef fields of Size and Sign.
 class ShadeObj : public EnumObj {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(ShadeObj, "enumtest.Shade", EnumObj)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(ShadeObj, "enumtest.Shade", EnumObj)
 };
 class SizeObj : public IntEnumObj {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SizeObj, "enumtest.Size", IntEnumObj)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(SizeObj, "enumtest.Size", IntEnumObj)
 };
 class SignObj : public StrEnumObj {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(SignObj, "enumtest.Sign", StrEnumObj)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(SignObj, "enumtest.Sign", StrEnumObj)
 };
 class HolderObj : public Object {
  public:
   EnumRef<SizeObj> size{ObjectPtr<Object>()};
   EnumRef<SignObj> sign{ObjectPtr<Object>()};
-  TVMFFI_DECLARE_DYNAMIC_TYPE(HolderObj, "enumtest.Holder", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(HolderObj, "enumtest.Holder", PlainObject)
 };
 
 const bool kTestEnumsRegistered = RunAtLoad([] {

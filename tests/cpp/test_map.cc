@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/map.h>
-#include <tvmffi/string.h>
+#include "core/impl/map.h"
+#include "core/impl/string.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {
@@ -329,7 +329,7 @@ namespace {
 // __any_equal__ type attributes (function pointers taking values by address).
 class WordObj : public PlainObject {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(WordObj, "maptest.Word", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(WordObj, "maptest.Word", PlainObject)
   explicit WordObj(int64_t w) : word(w) {}
   int64_t word;
 };
@@ -423,7 +423,7 @@ int g_hash_budget = -1;
 
 class FussyObj : public PlainObject {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(FussyObj, "maptest.Fussy", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(FussyObj, "maptest.Fussy", PlainObject)
   explicit FussyObj(int64_t w) : word(w) {}
   int64_t word;
 };
@@ -431,7 +431,7 @@ class FussyObj : public PlainObject {
 void RegisterFussyHook() {
   static bool done = [] {
     Function hook = Function::FromTyped([](AnyView v) -> int64_t {
-      if (g_hash_budget == 0) TVMFFI_THROW(ValueError) << "hash refused";
+      if (g_hash_budget == 0) TVM_FFI_IMPL_THROW(ValueError) << "hash refused";
       if (g_hash_budget > 0) --g_hash_budget;
       return static_cast<const FussyObj*>(Object::FromHandle(v.raw()->v_obj))->word;
     });

@@ -6,10 +6,10 @@
 #include <string>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/reflection.h>
+#include "core/impl/array.h"
+#include "core/impl/reflection.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {
@@ -30,7 +30,7 @@ class PointObj : public Object {
     return x;
   }
 
-  TVMFFI_DECLARE_DYNAMIC_TYPE(PointObj, "refltest.Point", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(PointObj, "refltest.Point", PlainObject)
 };
 using Point = ObjectRefOf<PointObj>;
 
@@ -293,7 +293,7 @@ class OptionsObj : public Object {
   int64_t b = 0;
   int64_t c = 0;
   Any d;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(OptionsObj, "refltest.Options", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(OptionsObj, "refltest.Options", PlainObject)
 };
 
 int g_factory_calls = 0;
@@ -321,7 +321,7 @@ class OrderObj : public Object {
   int64_t z = 0;
   int64_t w = 0;
   int64_t k = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(OrderObj, "refltest.Order", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(OrderObj, "refltest.Order", PlainObject)
 };
 
 // x: default 1; y: required; z: default 2; w: required; k: keyword-only,
@@ -469,13 +469,13 @@ class NoCopyObj : public Object {
   NoCopyObj() = default;
   NoCopyObj(const NoCopyObj&) = delete;
   NoCopyObj& operator=(const NoCopyObj&) = delete;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(NoCopyObj, "refltest.NoCopy", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(NoCopyObj, "refltest.NoCopy", PlainObject)
 };
 
 class CopyableObj : public Object {
  public:
   int64_t v = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(CopyableObj, "refltest.Copyable", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(CopyableObj, "refltest.Copyable", PlainObject)
 };
 
 }  // namespace

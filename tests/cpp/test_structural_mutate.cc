@@ -10,14 +10,14 @@
 
 #include "test_util.h"
 #include "core/structural_mutate.h"
-#include <tvmffi/array.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
+#include "core/impl/array.h"
+#include "core/impl/list.h"
+#include "core/impl/map.h"
 
 using namespace test_util;
-using tvmffi::core::Error;
-using tvmffi::core::Function;
-using tvmffi::core::ObjectRef;
+using tvm::ffi::detail::impl::Error;
+using tvm::ffi::detail::impl::Function;
+using tvm::ffi::detail::impl::ObjectRef;
 
 TEST_CASE("StructuralMutator: the type and its hook columns exist", "[structural_mutate]") {
   TVMFFIByteArray key = {"ffi.StructuralMutator", 21};
@@ -35,10 +35,10 @@ TEST_CASE("StructuralMutator: the type and its hook columns exist", "[structural
 
 namespace {
 
-using tvmffi::core::Any;
-using tvmffi::core::AnyView;
-using tvmffi::core::MakeObject;
-using tvmffi::core::StructuralMutatorObj;
+using tvm::ffi::detail::impl::Any;
+using tvm::ffi::detail::impl::AnyView;
+using tvm::ffi::detail::impl::MakeObject;
+using tvm::ffi::detail::impl::StructuralMutatorObj;
 
 // A mutator as a kernel's engine would make one: ints are doubled, 0 is
 // "unchanged", a negative int is an error; the var remap is one slot.
@@ -114,9 +114,9 @@ TEST_CASE("StructuralMutator globals dispatch through the mutator's vtable",
 
 namespace {
 
-using tvmffi::core::Array;
-using tvmffi::core::List;
-using tvmffi::core::Map;
+using tvm::ffi::detail::impl::Array;
+using tvm::ffi::detail::impl::List;
+using tvm::ffi::detail::impl::Map;
 
 // The native hook of `column` registered for `type_index` (an opaque pointer).
 StructuralMutatorObj::MutateFn HookOf(const char* column, int32_t type_index) {
@@ -288,7 +288,7 @@ TEST_CASE("StructuralMutate: callbacks own their values; errors and cycles", "[s
   CHECK(Repr(Call("ffi.StructuralMutate", map, Call("ffi.Array", Entry(kTVMFFIInt, int_cb)))) ==
         "{\"k\": (6, \"s\")}");
   Function fail = Function::FromTyped([](int64_t, Any) -> int64_t {
-    TVMFFI_THROW(ValueError) << "no ints";
+    TVM_FFI_IMPL_THROW(ValueError) << "no ints";
   });
   CHECK(ThrownBy([&] {
           Call("ffi.StructuralMutate", root, Call("ffi.Array", Entry(kTVMFFIInt, fail)));
