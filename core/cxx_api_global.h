@@ -10,11 +10,11 @@
 #include <tvm/ffi/function.h>
 
 // A lambda per use site, so each name gets its own function-local static.
-#define TVM_FFI_CXX_API_GLOBAL(name)                                                \
-  ([]() -> const ::tvm::ffi::Function& {                                            \
-    static const ::tvm::ffi::Function* fn =                                         \
-        new ::tvm::ffi::Function(::tvm::ffi::Function::GetGlobalRequired(name));   \
-    return *fn;                                                                     \
+#define TVM_FFI_CXX_API_GLOBAL(name)                                             \
+  ([]() -> const ::tvm::ffi::Function& {                                         \
+    static const ::tvm::ffi::Function* fn =                                      \
+        new ::tvm::ffi::Function(::tvm::ffi::Function::GetGlobalRequired(name)); \
+    return *fn;                                                                  \
   }())
 
 #endif  // TVM_FFI_CORE_CXX_API_GLOBAL_H_

@@ -76,7 +76,7 @@ class GlobalRegistry {
       auto it = table_.find(entry->name);
       if (it != table_.end()) {
         if (!allow_override) {
-          TVM_FFI_IMPL_THROW(RuntimeError)
+          TVM_FFI_CORE_THROW(RuntimeError)
               << "global function `" << entry->name
               << "` is already registered; pass allow_override to replace it";
         }
@@ -138,7 +138,7 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& n
 TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
   std::optional<std::string> meta = GlobalRegistry::Get().Metadata(name);
   if (!meta.has_value()) {
-    TVM_FFI_IMPL_THROW(KeyError) << "global function `" << name << "` is not registered";
+    TVM_FFI_CORE_THROW(KeyError) << "global function `" << name << "` is not registered";
   }
   return String(*meta);
 });
@@ -150,7 +150,7 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
       [names](int64_t i) -> Any {
         if (i == -1) return Any(static_cast<int64_t>(names->size()));
         if (i < 0 || i >= static_cast<int64_t>(names->size())) {
-          TVM_FFI_IMPL_THROW(IndexError) << "index " << i << " out of range for "
+          TVM_FFI_CORE_THROW(IndexError) << "index " << i << " out of range for "
                                    << names->size() << " global function names";
         }
         return Any(String((*names)[static_cast<size_t>(i)]));
@@ -160,7 +160,7 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
 
 TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call, void* deleter) {
   if (safe_call == nullptr) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
+    TVM_FFI_CORE_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
   }
   return Function(ObjectPtr<Object>::AdoptHandle(::tvm::ffi::details::core::MakeCFunction(
       self, reinterpret_cast<TVMFFISafeCallType>(safe_call),

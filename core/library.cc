@@ -7,7 +7,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "impl/error.h"
+#include "error_internal.h"
 
 #include "backtrace.h"
 #include "env_internal.h"
@@ -108,18 +108,18 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
     std::string shown;
     for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-    TVM_FFI_IMPL_THROW(ValueError) << "cannot load the shared library \"" << shown
+    TVM_FFI_CORE_THROW(ValueError) << "cannot load the shared library \"" << shown
                              << "\": the path holds a NUL byte";
   }
   if (path.empty()) {
-    TVM_FFI_IMPL_THROW(ValueError) << "cannot load a shared library from an empty path";
+    TVM_FFI_CORE_THROW(ValueError) << "cannot load a shared library from an empty path";
   }
   // dlerror() is per thread; clear a stale message first.
   dlerror();
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = dlerror();
-    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot load the shared library \"" << path
+    TVM_FFI_CORE_THROW(RuntimeError) << "cannot load the shared library \"" << path
                                << "\": " << (reason != nullptr ? reason : "unknown dlopen error");
   }
   OpenLibraries& open = Open();

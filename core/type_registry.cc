@@ -10,22 +10,17 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "impl/any.h"
-#include "impl/error.h"
-#include "impl/string.h"
+#include <tvm/ffi/any.h>
+
+#include "error_internal.h"
+#include "object_internal.h"
+#include "string_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
 namespace type_registry {
-
-// Still on the older C++ layer (issue 19): its values and string helpers.
-using ::tvm::ffi::detail::impl::Any;
-using ::tvm::ffi::detail::impl::AnyView;
-using ::tvm::ffi::detail::impl::ByteArrayToString;
-using ::tvm::ffi::detail::impl::CheckByteArray;
-using ::tvm::ffi::detail::impl::TypeIndexToDisplayName;
 
 namespace {
 
@@ -116,7 +111,7 @@ struct TypeEntry {
   // Retains an owned value for the life of the process; returns its view.
   TVMFFIAny Retain(Any value) {
     retained.push_back(std::move(value));
-    return *retained.back().raw();
+    return *AnyUnsafe::TVMFFIAnyPtrFromAny(retained.back());
   }
   // Points the name, doc and metadata of a field or method info at stable
   // copies kept by this entry.
@@ -141,27 +136,27 @@ std::string ToStdString(const TVMFFIByteArray& b) { return ByteArrayToString(b, 
 // and returns its name.
 template <typename Info>
 std::string CheckedName(const Info& info, const std::string& kind) {
-  CheckByteArray(info.name, (kind + " name").c_str());
-  CheckByteArray(info.doc, (kind + " doc").c_str());
-  CheckByteArray(info.metadata, (kind + " metadata").c_str());
+  ByteArrayView(&info.name, (kind + " name").c_str());
+  ByteArrayView(&info.doc, (kind + " doc").c_str());
+  ByteArrayView(&info.metadata, (kind + " metadata").c_str());
   return ToStdString(info.name);
 }
 
 void CheckNamespace(const std::string& key) {
   size_t dot = key.rfind('.');
   if (dot == std::string::npos) {
-    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_CORE_THROW(ValueError) << "type key " << Quote(key)
                              << " has no namespace; use a dotted key such as `mylib." << key
                              << "`";
   }
   std::string name = key.substr(dot + 1);
   if (dot == 0) {
-    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_CORE_THROW(ValueError) << "type key " << Quote(key)
                              << " has an empty namespace; use a dotted key such as `mylib."
                              << name << "`";
   }
   if (name.empty()) {
-    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_CORE_THROW(ValueError) << "type key " << Quote(key)
                              << " has an empty name; use a dotted key such as `" << key
                              << "Foo`";
   }
@@ -188,7 +183,7 @@ class Registry {
   // Throws ValueError for an unknown index.
   TypeEntry* Require(int32_t index) const {
     TypeEntry* e = Lookup(index);
-    if (e == nullptr) TVM_FFI_IMPL_THROW(ValueError) << "unknown type index " << index;
+    if (e == nullptr) TVM_FFI_CORE_THROW(ValueError) << "unknown type index " << index;
     return e;
   }
 
@@ -199,36 +194,36 @@ class Registry {
     if (it != key_to_index_.end()) return it->second;
     if (parent_index == -2) return -2;
 
-    if (key.empty()) TVM_FFI_IMPL_THROW(ValueError) << "type key must not be empty";
+    if (key.empty()) TVM_FFI_CORE_THROW(ValueError) << "type key must not be empty";
     if (static_index < -1) {
-      TVM_FFI_IMPL_THROW(ValueError) << "invalid static type index " << static_index << " for type "
+      TVM_FFI_CORE_THROW(ValueError) << "invalid static type index " << static_index << " for type "
                                << Quote(key) << "; use -1 to allocate one";
     }
     if (static_index == -1 || static_index >= kTVMFFIStaticObjectBegin) CheckNamespace(key);
     if (num_child_slots < 0) {
-      TVM_FFI_IMPL_THROW(ValueError) << "invalid num_child_slots " << num_child_slots << " for type "
+      TVM_FFI_CORE_THROW(ValueError) << "invalid num_child_slots " << num_child_slots << " for type "
                                << Quote(key);
     }
 
     TypeEntry* parent = nullptr;
     if (parent_index == -1) {
       if (depth != 0) {
-        TVM_FFI_IMPL_THROW(ValueError) << "type " << Quote(key)
+        TVM_FFI_CORE_THROW(ValueError) << "type " << Quote(key)
                                  << " has no parent, so its depth must be 0, got " << depth;
       }
     } else {
       parent = Lookup(parent_index);
       if (parent == nullptr) {
-        TVM_FFI_IMPL_THROW(ValueError) << "parent type index " << parent_index << " of type "
+        TVM_FFI_CORE_THROW(ValueError) << "parent type index " << parent_index << " of type "
                                  << Quote(key) << " is not registered";
       }
       if (parent_index < kTVMFFIStaticObjectBegin) {
-        TVM_FFI_IMPL_THROW(ValueError) << "parent type index " << parent_index << " ("
+        TVM_FFI_CORE_THROW(ValueError) << "parent type index " << parent_index << " ("
                                  << parent->key << ") of type " << Quote(key)
                                  << " is a value type; only object types have subtypes";
       }
       if (depth != parent->info.type_depth + 1) {
-        TVM_FFI_IMPL_THROW(ValueError) << "type " << Quote(key) << " has depth " << depth
+        TVM_FFI_CORE_THROW(ValueError) << "type " << Quote(key) << " has depth " << depth
                                  << " but its parent " << Quote(parent->key) << " has depth "
                                  << parent->info.type_depth << "; expected "
                                  << parent->info.type_depth + 1;
@@ -240,14 +235,14 @@ class Registry {
     int32_t index;
     if (static_index >= 0) {
       if (static_index >= kTVMFFIDynObjectBegin) {
-        TVM_FFI_IMPL_THROW(ValueError) << "static type index " << static_index << " of type "
+        TVM_FFI_CORE_THROW(ValueError) << "static type index " << static_index << " of type "
                                  << Quote(key) << " is out of the static range [0, "
                                  << int(kTVMFFIDynObjectBegin) << ")";
       }
       index = static_index;
       CheckFree(index, 1, key);
       if (parent != nullptr && index <= parent->info.type_index) {
-        TVM_FFI_IMPL_THROW(ValueError) << "static type index " << index << " of type " << Quote(key)
+        TVM_FFI_CORE_THROW(ValueError) << "static type index " << index << " of type " << Quote(key)
                                  << " must be greater than its parent's index "
                                  << parent->info.type_index;
       }
@@ -258,12 +253,12 @@ class Registry {
       parent->allocated_slots += static_cast<int32_t>(needed);
     } else {
       if (parent != nullptr && !parent->can_overflow) {
-        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": parent "
+        TVM_FFI_CORE_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": parent "
                                    << Quote(parent->key)
                                    << " has no child slots left and does not allow overflow";
       }
       if (next_dynamic_ + needed > kMaxTypes) {
-        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key)
+        TVM_FFI_CORE_THROW(RuntimeError) << "cannot register type " << Quote(key)
                                    << ": the type table is full (" << kMaxTypes << " indices)";
       }
       index = static_cast<int32_t>(next_dynamic_);
@@ -312,36 +307,36 @@ class Registry {
     // Conversions run outside the lock (they may allocate objects).
     Any default_value;
     if (info.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      default_value = Any(AnyView::FromRaw(info.default_value_or_factory));
+      default_value = Any(AnyView::CopyFromTVMFFIAny(info.default_value_or_factory));
     }
     Any setter_fn;
     if (info.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
       if (info.setter == nullptr) {
-        TVM_FFI_IMPL_THROW(ValueError) << "field " << Quote(name)
+        TVM_FFI_CORE_THROW(ValueError) << "field " << Quote(name)
                                  << " says its setter is a Function but the setter is NULL";
       }
       TVMFFIAny view;
       std::memset(&view, 0, sizeof(view));
       view.type_index = static_cast<TVMFFIObject*>(info.setter)->type_index;
       view.v_obj = static_cast<TVMFFIObject*>(info.setter);
-      setter_fn = Any(AnyView::FromRaw(view));
+      setter_fn = Any(AnyView::CopyFromTVMFFIAny(view));
     }
 
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (name.empty()) {
-      TVM_FFI_IMPL_THROW(ValueError) << "field of type " << Quote(e->key) << " has an empty name";
+      TVM_FFI_CORE_THROW(ValueError) << "field of type " << Quote(e->key) << " has an empty name";
     }
     for (size_t i = 0; i < e->fields.size(); ++i) {
       if (ToStdString(e->fields.data()[i].name) == name) {
-        TVM_FFI_IMPL_THROW(InternalError) << "type " << Quote(e->key) << " already has a field "
+        TVM_FFI_CORE_THROW(InternalError) << "type " << Quote(e->key) << " already has a field "
                                     << Quote(name);
       }
     }
     TVMFFIFieldInfo copy = info;
     e->KeepTexts(&copy);
     std::memset(&copy.default_value_or_factory, 0, sizeof(TVMFFIAny));
-    if (!default_value.is_none()) {
+    if (default_value.type_index() != kTVMFFINone) {
       copy.default_value_or_factory = e->Retain(std::move(default_value));
     }
     if (info.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
@@ -355,15 +350,15 @@ class Registry {
   void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
     std::string name = CheckedName(info, "method");
     if (info.method.type_index != kTVMFFIFunction) {
-      TVM_FFI_IMPL_THROW(TypeError) << "method " << Quote(name) << " must be a Function, got "
+      TVM_FFI_CORE_THROW(TypeError) << "method " << Quote(name) << " must be a Function, got "
                               << TypeIndexToDisplayName(info.method.type_index);
     }
-    Any method = Any(AnyView::FromRaw(info.method));
+    Any method = Any(AnyView::CopyFromTVMFFIAny(info.method));
 
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (name.empty()) {
-      TVM_FFI_IMPL_THROW(ValueError) << "method of type " << Quote(e->key) << " has an empty name";
+      TVM_FFI_CORE_THROW(ValueError) << "method of type " << Quote(e->key) << " has an empty name";
     }
     TVMFFIMethodInfo copy = info;
     e->KeepTexts(&copy);
@@ -374,11 +369,11 @@ class Registry {
   }
 
   void RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) {
-    CheckByteArray(metadata.doc, "metadata doc");
+    ByteArrayView(&metadata.doc, "metadata doc");
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (e->metadata) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "metadata of type " << Quote(e->key)
+      TVM_FFI_CORE_THROW(RuntimeError) << "metadata of type " << Quote(e->key)
                                  << " is already registered";
     }
     e->metadata.reset(new TVMFFITypeMetadata(metadata));
@@ -388,13 +383,13 @@ class Registry {
   }
 
   void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value) {
-    if (name.empty()) TVM_FFI_IMPL_THROW(ValueError) << "type attribute name must not be empty";
+    if (name.empty()) TVM_FFI_CORE_THROW(ValueError) << "type attribute name must not be empty";
     if (type_index < 0) {
-      TVM_FFI_IMPL_THROW(ValueError) << "invalid type index " << type_index << " for type attribute "
+      TVM_FFI_CORE_THROW(ValueError) << "invalid type index " << type_index << " for type attribute "
                                << Quote(name);
     }
     Any owned;
-    if (type_index != kTVMFFINone) owned = Any(AnyView::FromRaw(value));
+    if (type_index != kTVMFFINone) owned = Any(AnyView::CopyFromTVMFFIAny(value));
     Any old;  // released after the lock: its deleter may call back in here
 
     std::lock_guard<std::mutex> lock(mu_);
@@ -404,12 +399,13 @@ class Registry {
     size_t published = static_cast<size_t>(col->column.size);
     TVMFFIAny* data = col->storage.Resize(static_cast<size_t>(type_index) + 1);
     TVMFFIAny& slot = data[type_index];
-    if (slot.type_index != kTVMFFINone && !owned.is_none()) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "type attribute " << Quote(name)
+    if (slot.type_index != kTVMFFINone && owned.type_index() != kTVMFFINone) {
+      TVM_FFI_CORE_THROW(RuntimeError) << "type attribute " << Quote(name)
                                  << " is already registered for type " << Quote(e->key);
     }
-    old = Any::Adopt(slot);
-    TVMFFIAny stored = owned.Release();
+    TVMFFIAny previous = slot;  // adopted from a copy: readers may be loading `slot`
+    old = AnyUnsafe::MoveTVMFFIAnyToAny(&previous);
+    TVMFFIAny stored = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
     if (static_cast<size_t>(type_index) >= published) {
       // A slot no reader can see yet: fill it, then publish.
       slot = stored;
@@ -468,7 +464,7 @@ class Registry {
     for (int64_t i = index; i < index + count; ++i) {
       TypeEntry* other = Lookup(static_cast<int32_t>(i));
       if (other != nullptr) {
-        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": type index "
+        TVM_FFI_CORE_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": type index "
                                    << i << " is already taken by " << Quote(other->key);
       }
     }
@@ -532,9 +528,9 @@ bool IsUsableDynamicValue(const TVMFFIAny& v) noexcept {
 void ThrowUnusableValue(const TVMFFIAny& v, const std::string& what) {
   const TVMFFITypeInfo* info = GetTypeInfo(v.type_index);
   if (info == nullptr) {
-    TVM_FFI_IMPL_THROW(ValueError) << what << " has unknown type index " << v.type_index;
+    TVM_FFI_CORE_THROW(ValueError) << what << " has unknown type index " << v.type_index;
   }
-  TVM_FFI_IMPL_THROW(ValueError) << what << " is a value of type index " << v.type_index << " ("
+  TVM_FFI_CORE_THROW(ValueError) << what << " is a value of type index " << v.type_index << " ("
                            << ToStdString(info->type_key) << ") with a NULL object pointer";
 }
 

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include <tvm/ffi/error.h>
+
 #include "object.h"
 
 namespace tvm {
@@ -193,13 +195,15 @@ inline bool EndsWithSameFunctions(const TVMFFIByteArray& text, const TVMFFIByteA
 }
 
 // Stores the active exception (call inside a catch block) in the slot and
-// returns -1.  Error maps to itself, std::bad_alloc to MemoryError and any
-// other exception to InternalError.
+// returns -1.  Error and tvm::ffi::Error map to themselves, std::bad_alloc
+// to MemoryError and any other exception to InternalError.
 inline int SetRaisedFromCurrentException() noexcept {
   try {
     throw;
   } catch (const Error& e) {
     TVMFFIErrorSetRaised(e.object()->handle());
+  } catch (const ::tvm::ffi::Error& e) {
+    TVMFFIErrorSetRaised(::tvm::ffi::details::ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(e));
   } catch (const std::bad_alloc&) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
   } catch (const std::exception& e) {

@@ -318,16 +318,16 @@ class Function : public ObjectRef {
 #define TVM_FFI_IMPL_STR_CONCAT(a, b) TVM_FFI_IMPL_STR_CONCAT_(a, b)
 // A failure (e.g. the name is taken because the library was loaded twice)
 // never ends the process: see RunAtLoad in error.h.
-#define TVM_FFI_IMPL_REGISTER_GLOBAL(name, callable)                                            \
-  static const bool TVM_FFI_IMPL_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
-      ::tvm::ffi::detail::impl::RunAtLoad(                                                           \
+#define TVM_FFI_IMPL_REGISTER_GLOBAL(name, callable)                  \
+  static const bool TVM_FFI_IMPL_STR_CONCAT(impl_reg_, __COUNTER__) = \
+      ::tvm::ffi::detail::impl::RunAtLoad(                            \
           [] { ::tvm::ffi::detail::impl::Function::SetGlobalTyped(name, callable); })
-#define TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED(name, callable)                                     \
-  static const bool TVM_FFI_IMPL_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
-      ::tvm::ffi::detail::impl::RunAtLoad([] {                                                       \
-        ::tvm::ffi::detail::impl::Function::SetGlobal(                                               \
-            name, ::tvm::ffi::detail::impl::Function::FromPacked(callable), false, "",               \
-            ::tvm::ffi::detail::impl::detail::SchemaMetadata("{\"type\":\"ffi.Function\"}"));       \
+#define TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED(name, callable)                                   \
+  static const bool TVM_FFI_IMPL_STR_CONCAT(impl_reg_, __COUNTER__) =                         \
+      ::tvm::ffi::detail::impl::RunAtLoad([] {                                                \
+        ::tvm::ffi::detail::impl::Function::SetGlobal(                                        \
+            name, ::tvm::ffi::detail::impl::Function::FromPacked(callable), false, "",        \
+            ::tvm::ffi::detail::impl::detail::SchemaMetadata("{\"type\":\"ffi.Function\"}")); \
       })
 
 }  // namespace impl

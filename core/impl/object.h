@@ -367,17 +367,17 @@ class ObjectRef {
 //   TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(FooObj, "testing.Foo", ParentObj)
 // The constants are [[maybe_unused]]: a class in an unnamed namespace that
 // never reads them would otherwise be a clang warning.
-#define TVM_FFI_IMPL_DECLARE_STATIC_TYPE(Class, index, key)                \
-  [[maybe_unused]] static constexpr const char* kTypeKey = key;      \
+#define TVM_FFI_IMPL_DECLARE_STATIC_TYPE(Class, index, key)           \
+  [[maybe_unused]] static constexpr const char* kTypeKey = key;       \
   [[maybe_unused]] static constexpr int32_t kStaticTypeIndex = index; \
   static int32_t RuntimeTypeIndex() { return index; }
 
-#define TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(Class, key, Parent)                                  \
-  [[maybe_unused]] static constexpr const char* kTypeKey = key;                          \
-  static int32_t RuntimeTypeIndex() {                                                    \
-    static const int32_t index = ::tvm::ffi::detail::impl::RegisterDynamicType(                    \
-        key, Parent::RuntimeTypeIndex());                                                \
-    return index;                                                                        \
+#define TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(Class, key, Parent)                   \
+  [[maybe_unused]] static constexpr const char* kTypeKey = key;                 \
+  static int32_t RuntimeTypeIndex() {                                           \
+    static const int32_t index = ::tvm::ffi::detail::impl::RegisterDynamicType( \
+        key, Parent::RuntimeTypeIndex());                                       \
+    return index;                                                               \
   }
 
 // Registers (or finds) a dynamic object type under `key` as a child of
