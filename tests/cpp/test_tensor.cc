@@ -1,17 +1,21 @@
 // Tensors: DLPack import/export, ownership, layout checks, views, C++ Tensor.
+//
+// The library's import, export and views are reached through the C API
+// (TVMFFITensorFromDLPack*, TVMFFITensorToDLPack*,
+// TVMFFITensorCreateUnsafeView) and held as tvm::ffi::Tensor; the header's
+// own Tensor::FromDLPack (made in this file, no library checks) has tests
+// of its own below.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "test_util.h"
-#include "core/impl/function.h"
-#include "core/impl/shape.h"
-#include "core/impl/tensor.h"
 
-using namespace tvm::ffi::detail::impl;
+using namespace tvm::ffi;
 using namespace test_util;
 
 namespace {
@@ -60,13 +64,54 @@ struct Versioned : Producer<DLManagedTensorVersioned> {
   }
 };
 
-std::vector<int64_t> Vec(const Int64Span& s) { return s.ToVector(); }
+std::vector<int64_t> Vec(ShapeView s) { return std::vector<int64_t>(s.begin(), s.end()); }
 
 std::string DTypeName(DLDataType dtype) {
-  Any out;
-  REQUIRE(TVMFFIDataTypeToString(&dtype, out.result_slot()) == 0);
-  return out.As<std::string>();
+  TVMFFIAny out{};
+  REQUIRE(TVMFFIDataTypeToString(&dtype, &out) == 0);
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(out).cast<std::string>();
 }
+
+// The library's import (TVMFFITensorFromDLPack*); its error is thrown.
+Tensor LibFromDLPack(DLManagedTensor* from, int32_t require_alignment = 0,
+                     bool require_contiguous = false) {
+  TVMFFIObjectHandle h = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFITensorFromDLPack(from, require_alignment, require_contiguous ? 1 : 0, &h));
+  return RefOf<Tensor>(AdoptHandle(h));
+}
+Tensor LibFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment = 0,
+                              bool require_contiguous = false) {
+  TVMFFIObjectHandle h = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFITensorFromDLPackVersioned(from, require_alignment, require_contiguous ? 1 : 0, &h));
+  return RefOf<Tensor>(AdoptHandle(h));
+}
+
+// The library's exports (TVMFFITensorToDLPack*).
+DLManagedTensor* LibToDLPack(const Tensor& t) {
+  DLManagedTensor* out = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPack(HandleOf(t), &out));
+  return out;
+}
+DLManagedTensorVersioned* LibToDLPackVersioned(const Tensor& t) {
+  DLManagedTensorVersioned* out = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorToDLPackVersioned(HandleOf(t), &out));
+  return out;
+}
+
+// The library's view of `src` laid out as `prototype` (TVMFFITensorCreateUnsafeView).
+Tensor LibView(const Tensor& src, const DLTensor& prototype) {
+  TVMFFIObjectHandle h = nullptr;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITensorCreateUnsafeView(HandleOf(src), &prototype, &h));
+  return RefOf<Tensor>(AdoptHandle(h));
+}
+
+// The tensor's DLTensor cell.
+DLTensor* Cell(const Tensor& t) { return const_cast<DLTensor*>(t.GetDLTensorPtr()); }
+
+// The READ_ONLY flag the library recorded (ffi.TensorIsReadOnly).
+bool IsReadOnly(const Tensor& t) { return Call("ffi.TensorIsReadOnly", t).cast<bool>(); }
 
 }  // namespace
 
@@ -84,7 +129,7 @@ TEST_CASE("Tensor: legacy import references the producer's arrays, deleter runs 
   CHECK(cell->strides == p.strides.data());
   CHECK(cell->ndim == 2);
 
-  Tensor t = Tensor::AdoptHandle(h);
+  Tensor t = RefOf<Tensor>(AdoptHandle(h));
   Tensor copy = t;
   CHECK(t.use_count() == 2);
   t = Tensor();
@@ -97,13 +142,13 @@ TEST_CASE("Tensor: legacy import references the producer's arrays, deleter runs 
 TEST_CASE("Tensor: legacy export shares data and holds a reference", "[tensor]") {
   float buf[4] = {1, 2, 3, 4};
   Legacy p(buf, {4}, {1});
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   DLManagedTensor* out = nullptr;
-  REQUIRE(TVMFFITensorToDLPack(t.handle(), &out) == 0);
+  REQUIRE(TVMFFITensorToDLPack(HandleOf(t), &out) == 0);
   CHECK(out->dl_tensor.data == buf);
-  CHECK(out->dl_tensor.shape == t->shape);
-  CHECK(out->dl_tensor.strides == t->strides);
-  CHECK(out->manager_ctx == t.handle());
+  CHECK(out->dl_tensor.shape == Cell(t)->shape);
+  CHECK(out->dl_tensor.strides == Cell(t)->strides);
+  CHECK(out->manager_ctx == HandleOf(t));
   CHECK(t.use_count() == 2);
   t = Tensor();  // the exported tensor alone keeps it alive
   CHECK(p.deletes == 0);
@@ -115,14 +160,14 @@ TEST_CASE("Tensor: legacy export shares data and holds a reference", "[tensor]")
 TEST_CASE("Tensor: versioned round trip keeps the data pointer", "[tensor]") {
   float buf[6] = {};
   Versioned p(buf, {3, 2}, {2, 1});
-  Tensor t = Tensor::FromDLPackVersioned(p.get());
-  DLManagedTensorVersioned* out = t.ToDLPackVersioned();
+  Tensor t = LibFromDLPackVersioned(p.get());
+  DLManagedTensorVersioned* out = LibToDLPackVersioned(t);
   CHECK(out->version.major == 1);
   CHECK(out->version.minor == 3);
   CHECK(out->flags == 0);
   CHECK(out->dl_tensor.data == buf);
   // Import the export again: a second tensor over the same memory.
-  Tensor again = Tensor::FromDLPackVersioned(out);
+  Tensor again = LibFromDLPackVersioned(out);
   CHECK(again.data_ptr() == buf);
   CHECK(Vec(again.shape()) == std::vector<int64_t>{3, 2});
   CHECK(t.use_count() == 2);
@@ -135,8 +180,8 @@ TEST_CASE("Tensor: versioned round trip keeps the data pointer", "[tensor]") {
 TEST_CASE("Tensor: legacy round trip through ToDLPack and FromDLPack", "[tensor]") {
   int32_t buf[2] = {7, 8};
   Legacy p(buf, {2}, {1}, DType(kDLInt, 32));
-  Tensor t = Tensor::FromDLPack(p.get());
-  Tensor back = Tensor::FromDLPack(t.ToDLPack());
+  Tensor t = LibFromDLPack(p.get());
+  Tensor back = LibFromDLPack(LibToDLPack(t));
   CHECK(back.data_ptr() == buf);
   CHECK(!back.same_as(t));
   t = Tensor();
@@ -147,14 +192,14 @@ TEST_CASE("Tensor: legacy round trip through ToDLPack and FromDLPack", "[tensor]
 TEST_CASE("Tensor: NULL strides are replaced by compact row-major strides", "[tensor]") {
   float buf[24];
   Legacy p(buf, {2, 3, 4}, {});
-  Tensor t = Tensor::FromDLPack(p.get());
-  REQUIRE(t->strides != nullptr);
+  Tensor t = LibFromDLPack(p.get());
+  REQUIRE(Cell(t)->strides != nullptr);
   CHECK(Vec(t.strides()) == std::vector<int64_t>{12, 4, 1});
-  CHECK(t->shape == p.shape.data());
+  CHECK(Cell(t)->shape == p.shape.data());
   CHECK(t.IsContiguous());
   // Exports carry the synthesised strides.
-  DLManagedTensorVersioned* out = t.ToDLPackVersioned();
-  CHECK(out->dl_tensor.strides == t->strides);
+  DLManagedTensorVersioned* out = LibToDLPackVersioned(t);
+  CHECK(out->dl_tensor.strides == Cell(t)->strides);
   out->deleter(out);
   t = Tensor();
   CHECK(p.deletes == 1);
@@ -163,20 +208,20 @@ TEST_CASE("Tensor: NULL strides are replaced by compact row-major strides", "[te
 TEST_CASE("Tensor: 0-d and empty tensors", "[tensor]") {
   float scalar = 3.5f;
   Legacy p0(&scalar, {}, {});
-  Tensor s = Tensor::FromDLPack(p0.get(), 4, true);
+  Tensor s = LibFromDLPack(p0.get(), 4, true);
   CHECK(s.ndim() == 0);
   CHECK(s.numel() == 1);
   CHECK(s.shape().empty());
-  CHECK(s->strides != nullptr);
+  CHECK(Cell(s)->strides != nullptr);
   CHECK(s.IsContiguous());
 
   Legacy pe(nullptr, {0, 3}, {});
-  Tensor e = Tensor::FromDLPack(pe.get(), 64, true);
+  Tensor e = LibFromDLPack(pe.get(), 64, true);
   CHECK(e.numel() == 0);
   CHECK(Vec(e.strides()) == std::vector<int64_t>{3, 1});
   // Empty tensors are contiguous whatever their strides.
   Legacy pe2(nullptr, {4, 0}, {7, 5});
-  Tensor e2 = Tensor::FromDLPack(pe2.get(), 0, true);
+  Tensor e2 = LibFromDLPack(pe2.get(), 0, true);
   CHECK(e2.IsContiguous());
   s = Tensor();
   e = Tensor();
@@ -187,12 +232,12 @@ TEST_CASE("Tensor: 0-d and empty tensors", "[tensor]") {
 TEST_CASE("Tensor: non-contiguous and negative strides are kept", "[tensor]") {
   float buf[6];
   Legacy p(buf, {2, 3}, {1, 2});
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   CHECK(Vec(t.strides()) == std::vector<int64_t>{1, 2});
   CHECK(!t.IsContiguous());
 
   Legacy n(buf + 5, {6}, {-1});
-  Tensor r = Tensor::FromDLPack(n.get());
+  Tensor r = LibFromDLPack(n.get());
   CHECK(Vec(r.strides()) == std::vector<int64_t>{-1});
   CHECK(!r.IsContiguous());
 }
@@ -200,7 +245,7 @@ TEST_CASE("Tensor: non-contiguous and negative strides are kept", "[tensor]") {
 TEST_CASE("Tensor: contiguity ignores size-1 dimensions", "[tensor]") {
   float buf[6];
   Legacy p(buf, {2, 1, 3}, {3, 99, 1});
-  Tensor t = Tensor::FromDLPack(p.get(), 0, true);
+  Tensor t = LibFromDLPack(p.get(), 0, true);
   CHECK(t.IsContiguous());
 }
 
@@ -214,7 +259,7 @@ TEST_CASE("Tensor: a non-contiguous tensor is refused and stays with the caller"
                                                   "strides [1, 2]")));
   CHECK(p.deletes == 0);
   // Still the caller's: it can be imported without the requirement.
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   t = Tensor();
   CHECK(p.deletes == 1);
 }
@@ -231,23 +276,23 @@ TEST_CASE("Tensor: alignment of data + byte_offset on direct-address devices", "
   CHECK(p.deletes == 0);
   // The offset is honoured: 0x1000 + 64 is aligned, and stays in the cell.
   p.mt.dl_tensor.byte_offset = 64;
-  Tensor t = Tensor::FromDLPack(p.get(), 64, 0);
+  Tensor t = LibFromDLPack(p.get(), 64, 0);
   CHECK(t.byte_offset() == 64);
   CHECK(t.data_ptr() == addr);
-  DLManagedTensor* out = t.ToDLPack();
+  DLManagedTensor* out = LibToDLPack(t);
   CHECK(out->dl_tensor.byte_offset == 64);
   out->deleter(out);
   // Misaligned data with an offset that fixes it is fine too.
   Legacy q(reinterpret_cast<void*>(0x1004), {1}, {1}, DType(kDLFloat, 32), Dev(kDLCUDA));
   q.mt.dl_tensor.byte_offset = 12;
-  Tensor u = Tensor::FromDLPack(q.get(), 16, 0);
+  Tensor u = LibFromDLPack(q.get(), 16, 0);
   CHECK(u.device().device_type == kDLCUDA);
 }
 
 TEST_CASE("Tensor: alignment of byte_offset only on other devices", "[tensor]") {
   // OpenCL data is an opaque handle: its value is not checked.
   Legacy p(reinterpret_cast<void*>(0x3), {4}, {1}, DType(kDLFloat, 32), Dev(kDLOpenCL));
-  Tensor t = Tensor::FromDLPack(p.get(), 64, 0);
+  Tensor t = LibFromDLPack(p.get(), 64, 0);
   CHECK(t.device().device_type == kDLOpenCL);
 
   Legacy q(reinterpret_cast<void*>(0x1000), {4}, {1}, DType(kDLFloat, 32), Dev(kDLVulkan));
@@ -277,7 +322,7 @@ TEST_CASE("Tensor: versioned tensors with another major version are refused and 
   // Older minor versions of major 1 are fine.
   p.mt.version.major = 1;
   p.mt.version.minor = 0;
-  Tensor t = Tensor::FromDLPackVersioned(p.get());
+  Tensor t = LibFromDLPackVersioned(p.get());
   t = Tensor();
   CHECK(p.deletes == 1);
 }
@@ -295,7 +340,7 @@ TEST_CASE("Tensor: padded sub-byte tensors are refused", "[tensor]") {
   CHECK(p.deletes == 0);
   // Packed (no flag) is accepted.
   p.mt.flags = 0;
-  Tensor t = Tensor::FromDLPackVersioned(p.get());
+  Tensor t = LibFromDLPackVersioned(p.get());
   CHECK(t.dtype().bits == 4);
 }
 
@@ -303,19 +348,19 @@ TEST_CASE("Tensor: the READ_ONLY flag is recorded and exported", "[tensor]") {
   float buf[2];
   Versioned p(buf, {2}, {1}, DType(kDLFloat, 32), Dev(kDLCPU),
               DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED);
-  Tensor t = Tensor::FromDLPackVersioned(p.get());
-  CHECK(t.IsReadOnly());
-  DLManagedTensorVersioned* out = t.ToDLPackVersioned();
+  Tensor t = LibFromDLPackVersioned(p.get());
+  CHECK(IsReadOnly(t));
+  DLManagedTensorVersioned* out = LibToDLPackVersioned(t);
   CHECK(out->flags == DLPACK_FLAG_BITMASK_READ_ONLY);
   out->deleter(out);
   // Views of a read-only tensor are read-only.
-  Tensor v = t.CreateUnsafeView(*t.dl_tensor());
-  CHECK(v.IsReadOnly());
+  Tensor v = LibView(t, *Cell(t));
+  CHECK(IsReadOnly(v));
 
   Versioned w(buf, {2}, {1});
-  CHECK_FALSE(Tensor::FromDLPackVersioned(w.get()).IsReadOnly());
+  CHECK_FALSE(IsReadOnly(LibFromDLPackVersioned(w.get())));
   Legacy l(buf, {2}, {1});
-  CHECK_FALSE(Tensor::FromDLPack(l.get()).IsReadOnly());
+  CHECK_FALSE(IsReadOnly(LibFromDLPack(l.get())));
 }
 
 TEST_CASE("Tensor: bool, float16, bfloat16 and int8x4 dtypes are kept", "[tensor]") {
@@ -329,12 +374,12 @@ TEST_CASE("Tensor: bool, float16, bfloat16 and int8x4 dtypes are kept", "[tensor
                {DType(kDLInt, 8, 4), "int8x4"}};
   for (const Case& c : cases) {
     Versioned p(buf, {2, 2}, {}, c.dtype);
-    Tensor t = Tensor::FromDLPackVersioned(p.get());
+    Tensor t = LibFromDLPackVersioned(p.get());
     CHECK(t.dtype().code == c.dtype.code);
     CHECK(t.dtype().bits == c.dtype.bits);
     CHECK(t.dtype().lanes == c.dtype.lanes);
     CHECK(DTypeName(t.dtype()) == c.name);
-    DLManagedTensor* out = t.ToDLPack();
+    DLManagedTensor* out = LibToDLPack(t);
     CHECK(std::memcmp(&out->dl_tensor.dtype, &c.dtype, sizeof(DLDataType)) == 0);
     out->deleter(out);
   }
@@ -344,14 +389,14 @@ TEST_CASE("Tensor: unsafe view copies shape and strides and keeps the source ali
           "[tensor]") {
   float buf[12];
   Legacy p(buf, {3, 4}, {4, 1});
-  Tensor src = Tensor::FromDLPack(p.get());
+  Tensor src = LibFromDLPack(p.get());
   int64_t shape[2] = {2, 2};
   int64_t strides[2] = {4, 1};
-  DLTensor proto = *src.dl_tensor();
+  DLTensor proto = *Cell(src);
   proto.shape = shape;
   proto.strides = strides;
   proto.byte_offset = 5 * sizeof(float);
-  Tensor v = src.CreateUnsafeView(proto);
+  Tensor v = LibView(src, proto);
   shape[0] = 99;  // copied, not referenced
   strides[0] = 99;
   CHECK(Vec(v.shape()) == std::vector<int64_t>{2, 2});
@@ -359,6 +404,16 @@ TEST_CASE("Tensor: unsafe view copies shape and strides and keeps the source ali
   CHECK(v.byte_offset() == 20);
   CHECK(v.data_ptr() == buf);
   CHECK(src.use_count() == 2);
+  // Tensor::as_strided makes the same view; on a CPU tensor the element
+  // offset goes into the data pointer.
+  int64_t col_shape[1] = {3};
+  int64_t col_strides[1] = {4};
+  Tensor col = src.as_strided(ShapeView(col_shape, 1), ShapeView(col_strides, 1), 1);
+  CHECK(col.data_ptr() == buf + 1);
+  CHECK(col.byte_offset() == 0);
+  CHECK(Vec(col.strides()) == std::vector<int64_t>{4});
+  CHECK(src.use_count() == 3);
+  col = Tensor();
   src = Tensor();
   CHECK(p.deletes == 0);
   v = Tensor();
@@ -368,16 +423,16 @@ TEST_CASE("Tensor: unsafe view copies shape and strides and keeps the source ali
 TEST_CASE("Tensor: unsafe view refuses NULL strides and NULL arguments", "[tensor]") {
   float buf[4];
   Legacy p(buf, {4}, {1});
-  Tensor src = Tensor::FromDLPack(p.get());
-  DLTensor proto = *src.dl_tensor();
+  Tensor src = LibFromDLPack(p.get());
+  DLTensor proto = *Cell(src);
   proto.strides = nullptr;
   TVMFFIObjectHandle h = nullptr;
-  CHECK(TVMFFITensorCreateUnsafeView(src.handle(), &proto, &h) == -1);
+  CHECK(TVMFFITensorCreateUnsafeView(HandleOf(src), &proto, &h) == -1);
   CHECK(TakeError() ==
         std::make_pair(std::string("InternalError"),
                        std::string("TVMFFITensorCreateUnsafeView: prototype strides must not be "
                                    "NULL (ndim 1)")));
-  CHECK(TVMFFITensorCreateUnsafeView(src.handle(), nullptr, &h) == -1);
+  CHECK(TVMFFITensorCreateUnsafeView(HandleOf(src), nullptr, &h) == -1);
   CHECK(TakeError() ==
         std::make_pair(std::string("ValueError"),
                        std::string("TVMFFITensorCreateUnsafeView: prototype must not be NULL")));
@@ -402,9 +457,9 @@ TEST_CASE("Tensor: NULL arguments and non-tensors are refused", "[tensor]") {
                        std::string("require_alignment must be non-negative, got -8")));
   CHECK(p.deletes == 0);
 
-  ObjectPtr<PlainObject> obj = MakeObject<PlainObject>();
+  ObjectRef obj(make_object<Object>());
   DLManagedTensor* out = nullptr;
-  CHECK(TVMFFITensorToDLPack(obj->handle(), &out) == -1);
+  CHECK(TVMFFITensorToDLPack(HandleOf(obj), &out) == -1);
   CHECK(TakeError() ==
         std::make_pair(std::string("TypeError"),
                        std::string("TVMFFITensorToDLPack: expected ffi.Tensor, got ffi.Object")));
@@ -429,7 +484,7 @@ TEST_CASE("Tensor: malformed DLPack tensors are refused", "[tensor]") {
 TEST_CASE("Tensor: C++ accessors", "[tensor]") {
   double buf[6];
   Legacy p(buf, {2, 3}, {}, DType(kDLFloat, 64), Dev(kDLCUDAHost, 2));
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   CHECK(t.ndim() == 2);
   CHECK(t.numel() == 6);
   CHECK(t.dtype().bits == 64);
@@ -439,20 +494,84 @@ TEST_CASE("Tensor: C++ accessors", "[tensor]") {
   CHECK(t.byte_offset() == 0);
   CHECK(t.shape()[1] == 3);
   CHECK(t.strides()[0] == 3);
+  CHECK(t.size(-1) == 3);
+  CHECK(t.stride(-2) == 3);
+  CHECK(ThrownBy([&] { t.size(2); }) ==
+        "IndexError: Index 2 out of bounds for tensor with 2 dimensions");
+  CHECK(ThrownBy([&] { t.stride(-3); }) ==
+        "IndexError: Index -3 out of bounds for tensor with 2 dimensions");
 }
 
-TEST_CASE("Tensor: typed functions take Tensor objects and DLTensor* arguments", "[tensor]") {
+TEST_CASE("Tensor: the header's own DLPack import and export", "[tensor]") {
+  // Tensor::FromDLPack makes the tensor here (no library call): the
+  // producer's arrays are referenced, NULL strides are filled in after the
+  // object, and the deleter runs once.
+  float buf[6];
+  Legacy p(buf, {2, 3}, {});
+  Tensor t = Tensor::FromDLPack(p.get());
+  CHECK(Cell(t)->shape == p.shape.data());
+  CHECK(Vec(t.strides()) == std::vector<int64_t>{3, 1});
+  CHECK(t.IsContiguous());
+  // The library exports it like its own.
+  DLManagedTensor* lib_out = LibToDLPack(t);
+  CHECK(lib_out->dl_tensor.data == buf);
+  CHECK(t.use_count() == 2);
+  lib_out->deleter(lib_out);
+  // The header's export.
+  DLManagedTensorVersioned* out = t.ToDLPackVersioned();
+  CHECK(out->version.major == DLPACK_MAJOR_VERSION);
+  CHECK(out->version.minor == DLPACK_MINOR_VERSION);
+  CHECK(out->flags == 0);
+  CHECK(out->dl_tensor.strides == Cell(t)->strides);
+  CHECK(t.use_count() == 2);
+  t = Tensor();
+  CHECK(p.deletes == 0);
+  out->deleter(out);
+  CHECK(p.deletes == 1);
+
+  // The header's checks and their messages (upstream's).
+  Legacy strided(buf, {2, 3}, {1, 2});
+  CHECK(ThrownBy([&] { Tensor::FromDLPack(strided.get(), 0, true); }) ==
+        "RuntimeError: FromDLPack: Tensor is not contiguous.");
+  Legacy misaligned(buf + 1, {2}, {1});
+  misaligned.mt.dl_tensor.data = reinterpret_cast<void*>(0x1004);
+  CHECK(ThrownBy([&] { Tensor::FromDLPack(misaligned.get(), 64); }) ==
+        "RuntimeError: FromDLPack: Data is not aligned to 64 bytes.");
+  Versioned padded(buf, {4}, {1}, DType(kDLFloat4_e2m1fn, 4), Dev(kDLCPU),
+                   DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED);
+  CHECK(ThrownBy([&] { Tensor::FromDLPackVersioned(padded.get()); }) ==
+        "RuntimeError: Subbyte type padded is not yet supported");
+  // Refused tensors stay with the producer.
+  CHECK(strided.deletes + misaligned.deletes + padded.deletes == 0);
+}
+
+TEST_CASE("Tensor: typed functions take Tensor objects; TensorView takes DLTensor* too",
+          "[tensor]") {
   Function f = Function::FromTyped(
       [](Tensor t) {
         return std::to_string(reinterpret_cast<intptr_t>(t.data_ptr())) + ":" +
                std::to_string(t.numel()) + ":" + std::to_string(t.strides()[0]);
       },
       "tensor_info");
+  Function fv = Function::FromTyped(
+      [](TensorView t) {
+        return std::to_string(reinterpret_cast<intptr_t>(t.data_ptr())) + ":" +
+               std::to_string(t.numel()) + ":" + std::to_string(t.strides()[0]);
+      },
+      "view_info");
   float buf[6];
   std::string expected = std::to_string(reinterpret_cast<intptr_t>(buf)) + ":6:3";
 
-  // A borrowed DLTensor* (as C callers pass it), NULL strides.
+  // A Tensor object.
+  Legacy p(buf, {2, 3}, {3, 1});
+  Tensor t = LibFromDLPack(p.get());
+  CHECK(f(t).cast<std::string>() == expected);
+  CHECK(fv(t).cast<std::string>() == expected);
+  CHECK(t.use_count() == 1);
+
+  // A borrowed DLTensor* (as C callers pass it), here with strides.
   int64_t shape[2] = {2, 3};
+  int64_t strides[2] = {3, 1};
   DLTensor dl;
   std::memset(&dl, 0, sizeof(dl));
   dl.data = buf;
@@ -460,99 +579,101 @@ TEST_CASE("Tensor: typed functions take Tensor objects and DLTensor* arguments",
   dl.ndim = 2;
   dl.dtype = DType(kDLFloat, 32);
   dl.shape = shape;
+  dl.strides = strides;
   TVMFFIAny arg;
   std::memset(&arg, 0, sizeof(arg));
   arg.type_index = kTVMFFIDLTensorPtr;
   arg.v_ptr = &dl;
   TVMFFIAny result;
   std::memset(&result, 0, sizeof(result));
-  REQUIRE(TVMFFIFunctionCall(f.handle(), &arg, 1, &result) == 0);
-  CHECK(Any::Adopt(result).As<std::string>() == expected);
-
-  // A Tensor object.
-  Legacy p(buf, {2, 3}, {3, 1});
-  Tensor t = Tensor::FromDLPack(p.get());
-  CHECK(f(t).As<std::string>() == expected);
-  CHECK(t.use_count() == 1);
+  REQUIRE(TVMFFIFunctionCall(HandleOf(fv), &arg, 1, &result) == 0);
+  CHECK(AnyUnsafe::MoveTVMFFIAnyRawToAny(result).cast<std::string>() == expected);
+  CHECK(fv(&dl).cast<std::string>() == expected);
+  // A Tensor parameter owns its value: a borrowed DLTensor* is refused
+  // (tvm::ffi converts DLTensor* only to TensorView, as upstream).
+  std::memset(&result, 0, sizeof(result));
+  CHECK(Raised(TVMFFIFunctionCall(HandleOf(f), &arg, 1, &result)) ==
+        "TypeError: Mismatched type on argument #0 when calling: `tensor_info(0: ffi.Tensor) -> "
+        "std::string`. Expected `ffi.Tensor` but got `DLTensor*`");
+  CHECK(result.type_index == kTVMFFINone);
 
   // Anything else is a TypeError naming the argument.
-  try {
-    f(int64_t(1));
-    FAIL("expected TypeError");
-  } catch (const Error& e) {
-    CHECK(e.kind() == "TypeError");
-    CHECK(e.message() == "In function tensor_info: argument 1: expected ffi.Tensor, got int");
-  }
+  CHECK(ThrownBy([&] { f(int64_t(1)); }) ==
+        "TypeError: Mismatched type on argument #0 when calling: `tensor_info(0: ffi.Tensor) -> "
+        "std::string`. Expected `ffi.Tensor` but got `int`");
+  CHECK(ThrownBy([&] { fv(int64_t(1)); }) ==
+        "TypeError: Mismatched type on argument #0 when calling: `view_info(0: DLTensor*) -> "
+        "std::string`. Expected `DLTensor*` but got `int`");
 }
 
 TEST_CASE("Tensor: a Tensor round-trips through Any", "[tensor]") {
   float buf[2];
   Legacy p(buf, {2}, {1});
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   Any a = t;
   CHECK(a.type_index() == kTVMFFITensor);
   CHECK(t.use_count() == 2);
-  Tensor back = a.As<Tensor>();
+  Tensor back = a.cast<Tensor>();
   CHECK(back.same_as(t));
   // DLTensor* conversion of a Tensor value gives its cell.
-  CHECK(AnyView(t).As<DLTensor*>() == t.dl_tensor());
+  CHECK(AnyView(t).cast<DLTensor*>() == Cell(t));
   a = Any();
   back = Tensor();
   CHECK(t.use_count() == 1);
-  CHECK_FALSE(Any(int64_t(3)).TryAs<Tensor>().has_value());
+  CHECK_FALSE(Any(int64_t(3)).try_cast<Tensor>().has_value());
 }
 
 TEST_CASE("Tensor: ffi.TensorIsReadOnly is registered", "[tensor]") {
   Function f = Function::GetGlobalRequired("ffi.TensorIsReadOnly");
   float buf[1];
   Versioned p(buf, {1}, {1}, DType(kDLFloat, 32), Dev(kDLCPU), DLPACK_FLAG_BITMASK_READ_ONLY);
-  Tensor t = Tensor::FromDLPackVersioned(p.get());
-  CHECK(f(t).As<bool>());
-  DLTensor* dl = t.dl_tensor();
-  CHECK_FALSE(f(dl).As<bool>());  // a borrowed DLTensor carries no flags
+  Tensor t = LibFromDLPackVersioned(p.get());
+  CHECK(f(t).cast<bool>());
+  DLTensor* dl = Cell(t);
+  CHECK_FALSE(f(dl).cast<bool>());  // a borrowed DLTensor carries no flags
 }
 
 TEST_CASE("Tensor: testing globals make, inspect and modify CPU tensors", "[tensor]") {
-  int64_t allocs0 = TestingGlobal("testing.tensor_alloc_count")().As<int64_t>();
-  int64_t frees0 = TestingGlobal("testing.tensor_free_count")().As<int64_t>();
-  Tensor t = TestingGlobal("testing.make_tensor_f32")(2, 3).As<Tensor>();
-  CHECK(TestingGlobal("testing.tensor_alloc_count")().As<int64_t>() == allocs0 + 1);
+  int64_t allocs0 = TestingGlobal("testing.tensor_alloc_count")().cast<int64_t>();
+  int64_t frees0 = TestingGlobal("testing.tensor_free_count")().cast<int64_t>();
+  Tensor t = TestingGlobal("testing.make_tensor_f32")(2, 3).cast<Tensor>();
+  CHECK(TestingGlobal("testing.tensor_alloc_count")().cast<int64_t>() == allocs0 + 1);
   CHECK(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64 == 0);
-  CHECK(TestingGlobal("testing.tensor_data_ptr")(t).As<int64_t>() ==
+  CHECK(TestingGlobal("testing.tensor_data_ptr")(t).cast<int64_t>() ==
         reinterpret_cast<int64_t>(t.data_ptr()));
   CHECK(TestingGlobal("testing.tensor_shape")(t).type_index() == kTVMFFIShape);
-  CHECK(TestingGlobal("testing.tensor_ndim")(t).As<int64_t>() == 2);
-  CHECK(TestingGlobal("testing.tensor_numel")(t).As<int64_t>() == 6);
-  CHECK(TestingGlobal("testing.tensor_is_contiguous")(t).As<bool>());
-  CHECK_FALSE(TestingGlobal("testing.tensor_is_read_only")(t).As<bool>());
+  CHECK(TestingGlobal("testing.tensor_ndim")(t).cast<int64_t>() == 2);
+  CHECK(TestingGlobal("testing.tensor_numel")(t).cast<int64_t>() == 6);
+  CHECK(TestingGlobal("testing.tensor_is_contiguous")(t).cast<bool>());
+  CHECK_FALSE(TestingGlobal("testing.tensor_is_read_only")(t).cast<bool>());
   TestingGlobal("testing.tensor_add_one_f32")(t);
   TestingGlobal("testing.tensor_add_one_f32")(t);
-  CHECK(TestingGlobal("testing.tensor_sum_f32")(t).As<double>() == 12.0);
+  CHECK(TestingGlobal("testing.tensor_sum_f32")(t).cast<double>() == 12.0);
 
   // A strided view: the middle column, elements 1 and 4.
   int64_t shape[1] = {2};
   int64_t strides[1] = {3};
-  DLTensor proto = *t.dl_tensor();
+  DLTensor proto = *Cell(t);
   proto.ndim = 1;
   proto.shape = shape;
   proto.strides = strides;
   proto.byte_offset = sizeof(float);
-  Tensor col = t.CreateUnsafeView(proto);
+  Tensor col = LibView(t, proto);
   TestingGlobal("testing.tensor_add_one_f32")(col);
   CHECK(static_cast<float*>(t.data_ptr())[1] == 3.0f);
   CHECK(static_cast<float*>(t.data_ptr())[4] == 3.0f);
   CHECK(static_cast<float*>(t.data_ptr())[2] == 2.0f);
-  CHECK(TestingGlobal("testing.tensor_sum_f32")(t).As<double>() == 14.0);
+  CHECK(TestingGlobal("testing.tensor_sum_f32")(t).cast<double>() == 14.0);
 
-  Tensor ro = TestingGlobal("testing.make_tensor_f32_read_only")(4).As<Tensor>();
-  CHECK(ro.IsReadOnly());
-  Tensor b = TestingGlobal("testing.make_tensor")("bool", 3).As<Tensor>();
+  Tensor ro = TestingGlobal("testing.make_tensor_f32_read_only")(4).cast<Tensor>();
+  CHECK(IsReadOnly(ro));
+  Tensor b = TestingGlobal("testing.make_tensor")("bool", 3).cast<Tensor>();
   CHECK(b.dtype().code == kDLBool);
   try {
     TestingGlobal("testing.tensor_add_one_f32")(b);
     FAIL("expected TypeError");
   } catch (const Error& e) {
-    CHECK(std::string(e.what()) ==
+    CHECK(e.kind() + ": " + e.message() ==
           "TypeError: testing.tensor_add_one_f32: expected a float32 CPU tensor, got bool on "
           "device type 1");
   }
@@ -561,34 +682,34 @@ TEST_CASE("Tensor: testing globals make, inspect and modify CPU tensors", "[tens
   col = Tensor();
   ro = Tensor();
   b = Tensor();
-  CHECK(TestingGlobal("testing.tensor_free_count")().As<int64_t>() == frees0 + 3);
+  CHECK(TestingGlobal("testing.tensor_free_count")().cast<int64_t>() == frees0 + 3);
 }
 
 TEST_CASE("Tensor: testing globals install the CPU allocator", "[tensor]") {
   TestingGlobal("testing.env_clear_allocator")(true);
-  CHECK_THROWS_WITH(TestingGlobal("testing.env_tensor_alloc")("float32", 2),
+  CHECK(ThrownBy([] { TestingGlobal("testing.env_tensor_alloc")("float32", 2); }) ==
                     "RuntimeError: TVMFFIEnvTensorAlloc: no DLPack tensor allocator is set (see "
                     "TVMFFIEnvSetDLPackManagedTensorAllocator)");
   TestingGlobal("testing.env_set_cpu_allocator")(false);
-  CHECK(TestingGlobal("testing.env_allocator_is_cpu")().As<bool>());
-  Tensor t = TestingGlobal("testing.env_tensor_alloc")("int8x4", 5).As<Tensor>();
+  CHECK(TestingGlobal("testing.env_allocator_is_cpu")().cast<bool>());
+  Tensor t = TestingGlobal("testing.env_tensor_alloc")("int8x4", 5).cast<Tensor>();
   CHECK(t.dtype().lanes == 4);
-  CHECK(t.shape().ToVector() == std::vector<int64_t>{5});
+  CHECK(Vec(t.shape()) == std::vector<int64_t>{5});
   TestingGlobal("testing.env_clear_allocator")(false);
-  CHECK_FALSE(TestingGlobal("testing.env_allocator_is_cpu")().As<bool>());
+  CHECK_FALSE(TestingGlobal("testing.env_allocator_is_cpu")().cast<bool>());
 
-  CHECK(TestingGlobal("testing.env_set_stream")(2, 0, int64_t(0x77)).As<int64_t>() == 0);
-  CHECK(TestingGlobal("testing.env_get_stream")(2, 0).As<int64_t>() == 0x77);
-  CHECK(TestingGlobal("testing.env_set_stream")(2, 0, int64_t(0)).As<int64_t>() == 0x77);
+  CHECK(TestingGlobal("testing.env_set_stream")(2, 0, int64_t(0x77)).cast<int64_t>() == 0);
+  CHECK(TestingGlobal("testing.env_get_stream")(2, 0).cast<int64_t>() == 0x77);
+  CHECK(TestingGlobal("testing.env_set_stream")(2, 0, int64_t(0)).cast<int64_t>() == 0x77);
 }
 
 TEST_CASE("Tensor: unsafe view needs a tensor as its source", "[tensor]") {
   float buf[4];
   Legacy p(buf, {4}, {1});
-  Tensor src = Tensor::FromDLPack(p.get());
+  Tensor src = LibFromDLPack(p.get());
   Function not_a_tensor = Function::FromTyped([]() { return 0; });
   TVMFFIObjectHandle h = nullptr;
-  CHECK(TVMFFITensorCreateUnsafeView(not_a_tensor.handle(), src.dl_tensor(), &h) == -1);
+  CHECK(TVMFFITensorCreateUnsafeView(HandleOf(not_a_tensor), Cell(src), &h) == -1);
   CHECK(TakeError() == std::make_pair(std::string("TypeError"),
                                       std::string("TVMFFITensorCreateUnsafeView: expected "
                                                   "ffi.Tensor, got ffi.Function")));
@@ -648,7 +769,7 @@ TEST_CASE("Tensor: byte sizes that do not fit in int64 are refused", "[tensor][l
   CHECK(p.deletes == 0);
   // Sub-byte types are counted in bits: 2**63 - 1 int4 elements fit in bytes.
   Legacy q(nullptr, {INT64_MAX}, {}, DType(kDLInt, 4));
-  Tensor t = Tensor::FromDLPack(q.get());
+  Tensor t = LibFromDLPack(q.get());
   CHECK(t.numel() == INT64_MAX);
   CHECK(t.strides()[0] == 1);
 }
@@ -656,13 +777,15 @@ TEST_CASE("Tensor: byte sizes that do not fit in int64 are refused", "[tensor][l
 TEST_CASE("Tensor: large but valid shapes keep exact compact strides", "[tensor][limits]") {
   const int64_t k2p40 = int64_t(1) << 40;
   Legacy p(nullptr, {0, k2p40, 3}, {}, DType(kDLInt, 8));
-  Tensor t = Tensor::FromDLPack(p.get());
+  Tensor t = LibFromDLPack(p.get());
   CHECK(Vec(t.strides()) == std::vector<int64_t>{3 * k2p40, 3, 1});
   CHECK(t.numel() == 0);
   CHECK(t.IsContiguous());
 }
 
 TEST_CASE("Tensor: the contiguity check does not overflow", "[tensor][limits]") {
+  // Regression: IsContiguous multiplied the row-major stride without a
+  // check (signed overflow; UBSan flags it), and 2**64 wrapped to 0.
   int64_t shape[3] = {3, int64_t(1) << 62, 4};
   int64_t strides[3] = {0, 4, 1};
   DLTensor t;
@@ -672,16 +795,76 @@ TEST_CASE("Tensor: the contiguity check does not overflow", "[tensor][limits]") 
   t.strides = strides;
   // The stride dimension 0 would need is 2**64: no int64 stride matches,
   // not even 0, which is what 2**64 wraps to.
-  CHECK_FALSE(IsContiguousLayout(t));
+  CHECK_FALSE(IsContiguous(t));
   strides[0] = INT64_MIN;
-  CHECK_FALSE(IsContiguousLayout(t));
+  CHECK_FALSE(IsContiguous(t));
   shape[0] = 1;  // a size-1 dimension may have any stride
-  CHECK(IsContiguousLayout(t));
+  CHECK(IsContiguous(t));
+  // Small shapes are checked as before: {2, 2, 4}.
+  shape[0] = 2;
+  strides[0] = int64_t(1) << 62;
+  shape[1] = 2;
+  strides[1] = 4;
+  CHECK_FALSE(IsContiguous(t));
+  strides[0] = 8;
+  CHECK(IsContiguous(t));
+  // The stride past the outermost dimension overflowing is no matter.
+  int64_t big_shape[2] = {int64_t(1) << 62, 4};
+  int64_t big_strides[2] = {4, 1};
+  t.ndim = 2;
+  t.shape = big_shape;
+  t.strides = big_strides;
+  CHECK(IsContiguous(t));  // 4 * 2**62 is computed last, never compared
+  // An empty tensor is contiguous whatever the other extents and strides.
+  int64_t empty_shape[3] = {int64_t(1) << 62, 0, int64_t(1) << 62};
+  int64_t any_strides[3] = {5, 7, 9};
+  t.ndim = 3;
+  t.shape = empty_shape;
+  t.strides = any_strides;
+  CHECK(IsContiguous(t));
+  // The same through Tensor: the header's import checks no element count
+  // (the library's refuses one that does not fit in int64, and with it any
+  // shape whose row-major strides overflow).
+  Legacy p(nullptr, {3, int64_t(1) << 62, 4}, {0, 4, 1}, DType(kDLInt, 8));
+  CHECK_FALSE(Tensor::FromDLPack(p.get()).IsContiguous());
+  CHECK(p.deletes == 1);
+  Legacy q(nullptr, {3, int64_t(1) << 62, 4}, {0, 4, 1}, DType(kDLInt, 8));
+  CHECK(ThrownBy([&] { Tensor::FromDLPack(q.get(), 0, true); }) ==
+        "RuntimeError: FromDLPack: Tensor is not contiguous.");
+  CHECK(q.deletes == 0);
 }
 
 TEST_CASE("Tensor: Shape::Product refuses to overflow", "[tensor][limits]") {
+  // Regression: the product wrapped (signed overflow): {2**62, 4} gave 0.
   Shape s{int64_t(1) << 62, 4};
   CHECK(ThrownBy([&] { s.Product(); }) ==
-        "ValueError: the product of the dimensions of shape of size 2 overflows int64");
+        "ValueError: the product of the extents of shape [4611686018427387904, 4] does not fit "
+        "in int64");
+  CHECK(ThrownBy([&] { ShapeView(s).Product(); }) ==
+        "ValueError: the product of the extents of shape [4611686018427387904, 4] does not fit "
+        "in int64");
+  CHECK(ThrownBy([] { Shape{INT64_MIN, -1}.Product(); }) ==
+        "ValueError: the product of the extents of shape [-9223372036854775808, -1] does not "
+        "fit in int64");
+  // A zero extent makes it 0 wherever it is.
   CHECK(Shape{int64_t(1) << 62, 0}.Product() == 0);
+  CHECK(Shape{int64_t(1) << 62, 4, 0}.Product() == 0);
+  // Products that fit, up to the limits.
+  CHECK(Shape{int64_t(1) << 62, 1}.Product() == int64_t(1) << 62);
+  CHECK(Shape{int64_t(1) << 31, int64_t(1) << 31}.Product() == int64_t(1) << 62);
+  CHECK(ThrownBy([] { Shape{int64_t(1) << 31, int64_t(1) << 31, 2}.Product(); }) ==
+        "ValueError: the product of the extents of shape [2147483648, 2147483648, 2] does not "
+        "fit in int64");
+  CHECK(Shape{INT64_MAX}.Product() == INT64_MAX);
+  CHECK(Shape{INT64_MIN, 1}.Product() == INT64_MIN);
+  CHECK(Shape{-1, 3}.Product() == -3);
+  CHECK(Shape{}.Product() == 1);
+  // Through a tensor: the header's import checks no counts, numel() does.
+  Legacy p(nullptr, {int64_t(1) << 62, 4}, {4, 1});
+  Tensor t = Tensor::FromDLPack(p.get());
+  CHECK(ThrownBy([&] { t.numel(); }) ==
+        "ValueError: the product of the extents of shape [4611686018427387904, 4] does not fit "
+        "in int64");
+  t = Tensor();
+  CHECK(p.deletes == 1);
 }

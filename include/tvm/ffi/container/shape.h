@@ -23,6 +23,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <ostream>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -30,10 +31,27 @@ namespace tvm {
 namespace ffi {
 
 namespace detail {
-/*! \brief Product of `size` extents (1 for none). */
+/*! \brief The ValueError of ShapeProduct: the extents' product does not fit in int64. */
+[[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE inline void ThrowShapeProductOverflow(
+    const int64_t* data, size_t size) {
+  std::ostringstream extents;
+  for (size_t i = 0; i < size; ++i) extents << (i == 0 ? "" : ", ") << data[i];
+  TVM_FFI_THROW(ValueError) << "the product of the extents of shape [" << extents.str()
+                            << "] does not fit in int64";
+  TVM_FFI_UNREACHABLE();
+}
+/*!
+ * \brief Product of `size` extents (1 for none, 0 when one of them is 0).
+ * \throws ValueError when the product does not fit in int64.
+ */
 TVM_FFI_INLINE int64_t ShapeProduct(const int64_t* data, size_t size) {
   int64_t product = 1;
-  for (size_t i = 0; i < size; ++i) product *= data[i];
+  bool overflow = false;
+  for (size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) return 0;
+    overflow |= __builtin_mul_overflow(product, data[i], &product);
+  }
+  if (TVM_FFI_PREDICT_FALSE(overflow)) ThrowShapeProductOverflow(data, size);
   return product;
 }
 /*! \brief The IndexError of at() past the end. */
@@ -58,7 +76,10 @@ class ShapeView {
 
   const int64_t* data() const { return cell_.data; }
   size_t size() const { return cell_.size; }
-  /*! \brief The number of elements: the product of the extents (1 for a scalar). */
+  /*!
+   * \brief The number of elements: the product of the extents (1 for a scalar).
+   * \throws ValueError when it does not fit in int64.
+   */
   int64_t Product() const { return detail::ShapeProduct(cell_.data, cell_.size); }
   int64_t operator[](size_t idx) const { return cell_.data[idx]; }
   const int64_t* begin() const { return cell_.data; }
@@ -80,6 +101,7 @@ class ShapeView {
 class ShapeObj : public Object, public TVMFFIShapeCell {
  public:
   using index_type = int64_t;
+  /*! \brief The product of the extents. \throws ValueError when it does not fit in int64. */
   int64_t Product() const { return detail::ShapeProduct(data, size); }
 
   static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIShape;
@@ -179,6 +201,7 @@ class Shape : public ObjectRef {
   int64_t back() const { return at(size() - 1); }
   const int64_t* begin() const { return data(); }
   const int64_t* end() const { return data() + size(); }
+  /*! \brief The product of the extents. \throws ValueError when it does not fit in int64. */
   int64_t Product() const { return get()->Product(); }
 
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Shape, ObjectRef, ShapeObj);

@@ -51,11 +51,15 @@ inline bool IsContiguous(const DLTensor& arr) {
   if (std::any_of(arr.shape, arr.shape + arr.ndim, [](int64_t extent) { return extent == 0; })) {
     return true;
   }
+  // expected: the row-major stride of dimension k.  Once it no longer fits
+  // in int64 no stride can equal it, so any further dimension (of extent
+  // other than 1) makes the tensor non-contiguous.
   int64_t expected = 1;
+  bool too_large = false;
   for (int32_t k = arr.ndim - 1; k >= 0; --k) {
     if (arr.shape[k] == 1) continue;
-    if (arr.strides[k] != expected) return false;
-    expected *= arr.shape[k];
+    if (too_large || arr.strides[k] != expected) return false;
+    too_large = __builtin_mul_overflow(expected, arr.shape[k], &expected);
   }
   return true;
 }
