@@ -5,19 +5,18 @@
 #include <cstring>
 #include <vector>
 
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
+#include "impl/error.h"
+#include "impl/function.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
 // Still on the older C++ layer (issue 19).
-namespace legacy = ::tvmffi::core;
-using legacy::BigIntObj;
-using legacy::MakeObjectWithExtra;
-using legacy::Object;
-using legacy::ObjectPtr;
+using impl::BigIntObj;
+using impl::MakeObjectWithExtra;
+using impl::Object;
+using impl::ObjectPtr;
 
 namespace {
 
@@ -31,7 +30,7 @@ int64_t LoadWord(const char* p) {
 
 void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out) {
   if (num_bytes % sizeof(int64_t) != 0) {
-    TVMFFI_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got " << num_bytes
+    TVM_FFI_IMPL_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got " << num_bytes
                              << " bytes";
   }
   const char* bytes = static_cast<const char*>(data);
@@ -82,7 +81,7 @@ int64_t BigIntMaxStrDigits() { return g_max_str_digits.load(std::memory_order_re
 void CheckBigIntStrDigits(size_t digits, const char* what) {
   int64_t limit = BigIntMaxStrDigits();
   if (limit > 0 && digits > static_cast<size_t>(limit)) {
-    TVMFFI_THROW(ValueError) << what << ": an integer of " << digits
+    TVM_FFI_IMPL_THROW(ValueError) << what << ": an integer of " << digits
                              << " decimal digits exceeds the limit (" << limit
                              << " digits) for integer string conversion; raise it with "
                                 "ffi.BigIntSetMaxStrDigits (0 = no limit)";
@@ -107,11 +106,11 @@ size_t BigIntDecimalDigitsBound(const TVMFFIAny* value) {
 
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.BigIntGetMaxStrDigits", []() { return BigIntMaxStrDigits(); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BigIntGetMaxStrDigits", []() { return BigIntMaxStrDigits(); });
 
-TVMFFI_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
   if (limit != 0 && limit < kBigIntMinMaxStrDigits) {
-    TVMFFI_THROW(ValueError) << "ffi.BigIntSetMaxStrDigits: the limit must be 0 (none) or at "
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.BigIntSetMaxStrDigits: the limit must be 0 (none) or at "
                                 "least "
                              << kBigIntMinMaxStrDigits << ", got " << limit;
   }

@@ -11,13 +11,15 @@
 #include <exception>
 #include <string>
 
-#include <tvmffi/any_equal.h>
-#include <tvmffi/error.h>
+#include "impl/any_equal.h"
+#include "impl/error.h"
 #include "big_int_internal.h"
 #include "type_registry.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace {
@@ -81,5 +83,7 @@ const bool kRegistered = RunAtLoad([] {
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -5,10 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <tvmffi/object.h>
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // layout = { TVMFFIObject, size_t num_words, int64_t words[num_words] }; the
 // words start at header + 32.  Immutable once made.  Always minimal and
@@ -17,7 +19,7 @@ namespace core {
 class BigIntObj : public Object {
  public:
   size_t num_words;
-  TVMFFI_DECLARE_STATIC_TYPE(BigIntObj, kTVMFFIBigInt, "ffi.BigInt")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(BigIntObj, kTVMFFIBigInt, "ffi.BigInt")
 
   explicit BigIntObj(size_t n) : num_words(n) {}
   const int64_t* words() const { return reinterpret_cast<const int64_t*>(this + 1); }
@@ -26,8 +28,10 @@ class BigIntObj : public Object {
 
 static_assert(sizeof(BigIntObj) == 32, "BigInt words start at header + 32");
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
 namespace tvm {
 namespace ffi {

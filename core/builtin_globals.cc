@@ -2,23 +2,25 @@
 #include <string>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/string.h>
+#include "impl/array.h"
+#include "impl/function.h"
+#include "impl/string.h"
 #include "type_registry.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.String", [](String s) { return s; });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.String", [](String s) { return s; });
 
-TVMFFI_REGISTER_GLOBAL("ffi.Bytes", [](Bytes b) { return b; });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.Bytes", [](Bytes b) { return b; });
 
 // An Array of str: every registered type key.
-TVMFFI_REGISTER_GLOBAL("ffi.GetRegisteredTypeKeys", []() {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetRegisteredTypeKeys", []() {
   std::vector<std::string> keys = type_registry::ListTypeKeys();
   Array<String> out;
   for (const std::string& k : keys) out.push_back(String(k));
@@ -26,5 +28,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.GetRegisteredTypeKeys", []() {
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -5,13 +5,15 @@
 #include <unordered_set>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/map.h>
+#include "impl/array.h"
+#include "impl/function.h"
+#include "impl/map.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 // Depth-first, in element (and key, value) order.  `seen` breaks cycles
@@ -70,7 +72,7 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
 }
 
 // Returns Device(cpu, 0) when no tensor off the CPU is found.
-TVMFFI_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
   std::unordered_set<const void*> seen;
   std::vector<const Object*> active;
   DLDevice found;
@@ -81,5 +83,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,19 +1,21 @@
 // Library-internal helpers of the container global functions (array.cc ... shape.cc).
-#ifndef TVMFFI_CORE_CONTAINER_INTERNAL_H_
-#define TVMFFI_CORE_CONTAINER_INTERNAL_H_
+#ifndef TVM_FFI_CORE_CONTAINER_INTERNAL_H_
+#define TVM_FFI_CORE_CONTAINER_INTERNAL_H_
 
 #include <string>
 
-#include <tvmffi/any.h>
-#include <tvmffi/array.h>
-#include <tvmffi/map.h>
-#include <tvmffi/function.h>
-#include <tvmffi/object.h>
-#include <tvmffi/sentinel.h>
+#include "impl/any.h"
+#include "impl/array.h"
+#include "impl/map.h"
+#include "impl/function.h"
+#include "impl/object.h"
+#include "impl/sentinel.h"
 #include "sentinel_internal.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Argument `index` (0-based) of `func` as an object of exactly type T (no
 // conversion: mutating a converted copy would be lost).  TypeError in the
@@ -43,7 +45,7 @@ inline Any CopyStored(const TVMFFIAny& v) { return Any::Adopt(detail::CopyOwned(
 // Throws ValueError unless `n` packed arguments form key/value pairs.
 inline void CheckKeyValueArgs(const char* func, int32_t n) {
   if (n % 2 != 0) {
-    TVMFFI_THROW(ValueError) << func
+    TVM_FFI_IMPL_THROW(ValueError) << func
                              << " expects an even number of arguments (key0, value0, key1, "
                                 "value1, ...), got "
                              << n;
@@ -108,7 +110,9 @@ bool RegisterMapCommonGlobals() {
   return true;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_CONTAINER_INTERNAL_H_
+#endif  // TVM_FFI_CORE_CONTAINER_INTERNAL_H_

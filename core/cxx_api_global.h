@@ -4,8 +4,8 @@
 // registry is gone).  For the files that implement the exported C++ API
 // (cxx_api_exports.cc, cxx_api_module.cc) on top of the ffi.* globals.
 // Library-internal.
-#ifndef TVMFFI_CORE_CXX_API_GLOBAL_H_
-#define TVMFFI_CORE_CXX_API_GLOBAL_H_
+#ifndef TVM_FFI_CORE_CXX_API_GLOBAL_H_
+#define TVM_FFI_CORE_CXX_API_GLOBAL_H_
 
 #include <tvm/ffi/function.h>
 
@@ -17,4 +17,4 @@
     return *fn;                                                                     \
   }())
 
-#endif  // TVMFFI_CORE_CXX_API_GLOBAL_H_
+#endif  // TVM_FFI_CORE_CXX_API_GLOBAL_H_

@@ -14,14 +14,16 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/string.h>
+#include "impl/array.h"
+#include "impl/reflection.h"
+#include "impl/string.h"
 #include "big_int_internal.h"
 #include "type_registry.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace dataclass {
@@ -63,7 +65,7 @@ const Layout* FindLayout(int32_t type_index) noexcept {
 void StoreLayout(int32_t type_index, const Layout* layout) {
   int32_t c = type_index >> kChunkBits;
   if (c >= kNumChunks) {
-    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
                              << " is beyond the supported range";
   }
   std::atomic<const Layout*>* chunk = g_chunks[c].load(std::memory_order_acquire);
@@ -266,7 +268,7 @@ std::string ExpectedName(const FieldContext& c) {
 }
 
 [[noreturn]] void ThrowFieldType(const FieldContext& c, const TVMFFIAny& v) {
-  TVMFFI_THROW(TypeError) << "field `" << c.qualified << "` expects " << ExpectedName(c)
+  TVM_FFI_IMPL_THROW(TypeError) << "field `" << c.qualified << "` expects " << ExpectedName(c)
                           << ", got " << DescribeValue(v);
 }
 
@@ -363,7 +365,7 @@ Function MakeSetter(std::shared_ptr<const FieldContext> c) {
   return Function::FromPacked([c](const AnyView* args, int32_t num_args, Any* rv) {
     if (num_args != 2 || args[0].type_index() != kTVMFFIOpaquePtr ||
         args[0].raw()->v_ptr == nullptr) {
-      TVMFFI_THROW(TypeError) << "setter of field `" << c->qualified
+      TVM_FFI_IMPL_THROW(TypeError) << "setter of field `" << c->qualified
                               << "` takes (field address, value)";
     }
     Assign(*c, args[0].raw()->v_ptr, *args[1].raw());
@@ -391,7 +393,7 @@ StorageInfo StorageOf(const std::string& qualified, int32_t index) {
   if (index >= kTVMFFIStaticObjectBegin && type_registry::GetTypeInfo(index) != nullptr) {
     return {Storage::kObject, 8, 8, &GetObject};
   }
-  TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+  TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
                            << "` has unsupported static type index " << index;
 }
 
@@ -432,7 +434,7 @@ std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent, const std:
       // inline or an object), e.g. ffi.Enum's _str_index.
       out.push_back({f->offset, Storage::kAny});
     } else if (t < 0 || t >= kTVMFFIStaticObjectBegin) {
-      TVMFFI_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
                               << std::string(parent->type_key.data, parent->type_key.size)
                               << "`: its field `" << NameOf(f) << "` (static type index " << t
                               << ", " << f->size
@@ -449,7 +451,7 @@ int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 Any New(int32_t type_index) {
   const Layout* layout = FindLayout(type_index);
   if (layout == nullptr) {
-    TVMFFI_THROW(ValueError) << "type index " << type_index << " is not a defined dataclass";
+    TVM_FFI_IMPL_THROW(ValueError) << "type index " << type_index << " is not a defined dataclass";
   }
   return NewFromLayout(layout);
 }
@@ -458,20 +460,20 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
             int32_t structural_eq_kind) {
   const TVMFFITypeInfo* info = type_registry::GetTypeInfo(type_index);
   if (info == nullptr || type_index < kTVMFFIDynObjectBegin) {
-    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
                              << " is not a type allocated at run time";
   }
   std::string key = KeyOf(info);
   std::lock_guard<std::mutex> lock(g_mu);
   if (FindLayout(type_index) != nullptr) {
-    TVMFFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key << "` is already defined";
+    TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key << "` is already defined";
   }
   if (info->num_fields != 0 || info->num_methods != 0 || info->metadata != nullptr) {
-    TVMFFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
+    TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
                                << "` already has fields, methods or metadata registered";
   }
   if (info->type_depth < 1) {
-    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type `" << key
                              << "` has no parent type (it must derive from ffi.Object)";
   }
   const TVMFFITypeInfo* parent = info->type_ancestors[info->type_depth - 1];
@@ -488,10 +490,10 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   for (const FieldSpec& spec : fields) {
     std::string qualified = key + "." + spec.name;
     if (spec.name.empty()) {
-      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: a field of `" << key << "` has no name";
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: a field of `" << key << "` has no name";
     }
     if (std::find(taken.begin(), taken.end(), spec.name) != taken.end()) {
-      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
                                << "` is defined twice (here or by a parent type)";
     }
     taken.push_back(spec.name);
@@ -499,7 +501,7 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     if ((spec.flags & kTVMFFIFieldFlagBitMaskHasDefault) &&
         (spec.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) &&
         spec.default_value.type_index() != kTVMFFIFunction) {
-      TVMFFI_THROW(TypeError) << "ffi.DataclassDefine: the default factory of field `"
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DataclassDefine: the default factory of field `"
                               << qualified << "` must be a Function, got "
                               << TypeIndexToDisplayName(spec.default_value.type_index());
     }
@@ -536,14 +538,14 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   // Never smaller than the parent: C++ code may copy a parent-sized object.
   layout->total_size = AlignUp(std::max<int64_t>(end, TotalSize(parent)), 8);
   if (layout->total_size > INT32_MAX) {
-    TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
   }
 
   const Layout* published = layout.release();
   StoreLayout(type_index, published);
   for (const TVMFFIFieldInfo& fi : infos) type_registry::RegisterField(type_index, fi);
   Function make = Function::FromPacked([published](const AnyView*, int32_t num_args, Any* rv) {
-    if (num_args != 0) TVMFFI_THROW(TypeError) << "__ffi_new__ takes no arguments";
+    if (num_args != 0) TVM_FFI_IMPL_THROW(TypeError) << "__ffi_new__ takes no arguments";
     *rv = NewFromLayout(published);
   });
   Any make_any(make);
@@ -570,27 +572,27 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
 
 Any ShallowCopy(const TVMFFIAny& value) {
   if (value.type_index < kTVMFFIStaticObjectBegin) {
-    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy expects an object, got "
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy expects an object, got "
                             << TypeIndexToDisplayName(value.type_index);
   }
   const TVMFFITypeInfo* info = type_registry::GetTypeInfo(value.type_index);
   if (info == nullptr) {
-    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
   }
   std::string refusal = reflection_detail::CopyRefusal(info);
   if (!refusal.empty()) {
-    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
                             << "` does not support copy: " << refusal;
   }
   TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
   if (handle == nullptr) {
-    TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
                             << "` has no creator, so it cannot be copied";
   }
   ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
   for (const TVMFFIFieldInfo* f : AllFields(info)) {
     if (f->getter == nullptr) {
-      TVMFFI_THROW(TypeError) << "ffi.ShallowCopy: field `" << NameOf(f) << "` of `" << KeyOf(info)
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: field `" << NameOf(f) << "` of `" << KeyOf(info)
                               << "` has no getter";
     }
     TVMFFIAny raw;
@@ -621,7 +623,7 @@ T Item(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
   return std::move(*v);
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
                                                  int64_t structural_eq_kind) {
   std::vector<FieldSpec> specs;
   for (int64_t i = 0; i < fields.size(); ++i) {
@@ -631,7 +633,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
                         "ffi.DataclassDefine: field entry " + DecimalString(i));
     }
     if (entry->size() != 7) {
-      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field entry " << i << " has "
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field entry " << i << " has "
                                << entry->size()
                                << " items, expected 7 (name, static_type_index, nullable, "
                                   "flags, doc, default, check)";
@@ -640,7 +642,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
     spec.name = Item<std::string>(*entry, i, 0, "name");
     int64_t static_index = Item<int64_t>(*entry, i, 1, "static_type_index");
     if (static_index < INT32_MIN || static_index > INT32_MAX) {
-      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: field " << i << " has static_type_index "
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field " << i << " has static_type_index "
                                << static_index << ", out of the int32 range";
     }
     spec.static_type_index = static_cast<int32_t>(static_index);
@@ -653,7 +655,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
   }
   auto check_int32 = [](int64_t v, const char* what) {
     if (v < INT32_MIN || v > INT32_MAX) {
-      TVMFFI_THROW(ValueError) << "ffi.DataclassDefine: " << what << " " << v
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: " << what << " " << v
                                << " is out of the int32 range";
     }
     return static_cast<int32_t>(v);
@@ -662,9 +664,11 @@ TVMFFI_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> 
          check_int32(structural_eq_kind, "structural_eq_kind"));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.ShallowCopy", [](AnyView obj) { return ShallowCopy(*obj.raw()); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ShallowCopy", [](AnyView obj) { return ShallowCopy(*obj.raw()); });
 
 }  // namespace
 }  // namespace dataclass
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -6,8 +6,8 @@
 // each one with a getter and a setter Function, and registers an
 // `__ffi_new__` type attribute that makes zeroed instances, an
 // `__ffi_init__` method and the type's metadata (creator NULL).
-#ifndef TVMFFI_CORE_DATACLASS_H_
-#define TVMFFI_CORE_DATACLASS_H_
+#ifndef TVM_FFI_CORE_DATACLASS_H_
+#define TVM_FFI_CORE_DATACLASS_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -15,11 +15,13 @@
 #include <string>
 #include <vector>
 
-#include <tvmffi/any.h>
-#include <tvmffi/function.h>
+#include "impl/any.h"
+#include "impl/function.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace dataclass {
 
 // The storage of one field, picked by its static type index.
@@ -60,7 +62,9 @@ Any New(int32_t type_index);
 Any ShallowCopy(const TVMFFIAny& obj);
 
 }  // namespace dataclass
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_DATACLASS_H_
+#endif  // TVM_FFI_CORE_DATACLASS_H_

@@ -1,11 +1,13 @@
 // ffi.Dict global functions: construction, lookup and in-place mutation.
-#include <tvmffi/dict.h>
+#include "impl/dict.h"
 
 #include "container_internal.h"
-#include <tvmffi/function.h>
+#include "impl/function.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 DictObj* DictArg(const AnyView& arg, const char* func) {
@@ -14,20 +16,22 @@ DictObj* DictArg(const AnyView& arg, const char* func) {
 
 const bool kCommonGlobalsRegistered = RegisterMapCommonGlobals<DictObj>();
 
-TVMFFI_REGISTER_GLOBAL("ffi.DictSetItem", [](AnyView d, Any key, Any value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictSetItem", [](AnyView d, Any key, Any value) {
   DictArg(d, "ffi.DictSetItem")->Set(key.Release(), value.Release());
 });
 
 // KeyError naming the key when absent.
-TVMFFI_REGISTER_GLOBAL("ffi.DictErase", [](AnyView d, AnyView key) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictErase", [](AnyView d, AnyView key) {
   if (!DictArg(d, "ffi.DictErase")->Erase(*key.raw())) {
     ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
   }
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.DictClear",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictClear",
                        [](AnyView d) { DictArg(d, "ffi.DictClear")->Clear(); });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

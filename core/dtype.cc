@@ -1,10 +1,10 @@
 // Data types: the dtype name grammar, both ways.
-#include <tvmffi/dtype.h>
+#include "impl/dtype.h"
 
 #include <cstdint>
 #include <optional>
 
-#include <tvmffi/function.h>
+#include "impl/function.h"
 #include "dtype_internal.h"
 
 namespace tvm {
@@ -12,8 +12,7 @@ namespace ffi {
 namespace detail {
 namespace core {
 // Still on the older C++ layer (issue 19).
-namespace legacy = ::tvmffi::core;
-using legacy::Function;
+using impl::Function;
 namespace dtype {
 namespace {
 
@@ -97,7 +96,7 @@ std::optional<uint32_t> ConsumeDecimal(std::string_view* s) {
 }
 
 [[noreturn]] void ThrowUnknown(std::string_view text) {
-  TVMFFI_THROW(ValueError) << "unknown dtype `" << text << "`";
+  TVM_FFI_IMPL_THROW(ValueError) << "unknown dtype `" << text << "`";
 }
 
 // 65535 fixed lanes and 1 scalable lane are the same 16 bits (int16 -1),
@@ -105,7 +104,7 @@ std::optional<uint32_t> ConsumeDecimal(std::string_view* s) {
 constexpr uint16_t kAmbiguousLanes = 0xFFFF;
 
 [[noreturn]] void ThrowAmbiguousLanes(std::string_view text) {
-  TVMFFI_THROW(ValueError) << "invalid dtype `" << text
+  TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text
                            << "`: 65535 lanes and 1 scalable lane share the encoding -1 and "
                               "cannot be told apart";
 }
@@ -121,11 +120,11 @@ uint16_t ParseLanes(std::string_view text, std::string_view rest, bool allow_und
   if (!n.has_value() || !rest.empty()) ThrowUnknown(text);
   if (scalable) {
     if (*n < 1 || *n > 32768) {
-      TVMFFI_THROW(ValueError) << "invalid dtype `" << text
+      TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text
                                << "`: scalable lanes must be in [1, 32768]";
     }
   } else if (*n < 1 || *n > 65535) {
-    TVMFFI_THROW(ValueError) << "invalid dtype `" << text << "`: lanes must be in [1, 65535]";
+    TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text << "`: lanes must be in [1, 65535]";
   }
   uint16_t lanes = scalable ? static_cast<uint16_t>(static_cast<int16_t>(-static_cast<int32_t>(*n)))
                             : static_cast<uint16_t>(*n);
@@ -142,7 +141,7 @@ DLDataType ParseBitsAndLanes(std::string_view text, std::string_view rest, uint8
   std::optional<uint32_t> bits = ConsumeDecimal(&rest);
   if (needs_bits && !bits.has_value()) ThrowUnknown(text);
   if (bits.has_value() && *bits > 255) {
-    TVMFFI_THROW(ValueError) << "invalid dtype `" << text << "`: bits must be at most 255";
+    TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text << "`: bits must be at most 255";
   }
   if (bits.has_value() && *bits != 0) out.bits = static_cast<uint8_t>(*bits);
   out.lanes = ParseLanes(text, rest, false);
@@ -152,12 +151,12 @@ DLDataType ParseBitsAndLanes(std::string_view text, std::string_view rest, uint8
 uint8_t CustomTypeCode(std::string_view text, const std::string& name) {
   std::optional<Function> f = Function::GetGlobal(kGetCustomTypeCode);
   if (!f.has_value()) {
-    TVMFFI_THROW(ValueError) << "invalid dtype `" << text << "`: global function `"
+    TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text << "`: global function `"
                              << kGetCustomTypeCode << "` is not registered";
   }
   int64_t code = (*f)(name).As<int64_t>();
   if (code < kCustomBegin || code > 255) {
-    TVMFFI_THROW(ValueError) << "invalid dtype `" << text << "`: custom type code " << code
+    TVM_FFI_IMPL_THROW(ValueError) << "invalid dtype `" << text << "`: custom type code " << code
                              << " is out of range [" << kCustomBegin << ", 255]";
   }
   return static_cast<uint8_t>(code);
@@ -166,7 +165,7 @@ uint8_t CustomTypeCode(std::string_view text, const std::string& name) {
 std::string CustomTypeName(DLDataType dtype) {
   std::optional<Function> f = Function::GetGlobal(kGetCustomTypeName);
   if (!f.has_value()) {
-    TVMFFI_THROW(ValueError) << "cannot format dtype with custom type code " << int(dtype.code)
+    TVM_FFI_IMPL_THROW(ValueError) << "cannot format dtype with custom type code " << int(dtype.code)
                              << ": global function `" << kGetCustomTypeName
                              << "` is not registered";
   }
@@ -221,7 +220,7 @@ std::string Format(DLDataType dtype) {
   // Every name printed parses back to the same dtype; the few dtypes that no
   // name spells are refused rather than printed as a different one.
   auto refuse = [&dtype](const char* why) {
-    TVMFFI_THROW(ValueError) << "cannot format dtype {code " << int(dtype.code) << ", bits "
+    TVM_FFI_IMPL_THROW(ValueError) << "cannot format dtype {code " << int(dtype.code) << ", bits "
                              << int(dtype.bits) << ", lanes " << dtype.lanes << "}: " << why;
   };
   if (dtype.bits == 0) refuse("0 bits has no name (a bits suffix of 0 means the default)");
@@ -247,7 +246,7 @@ std::string Format(DLDataType dtype) {
       }
     }
     if (out.empty()) {
-      TVMFFI_THROW(ValueError) << "cannot format dtype {code " << int(dtype.code) << ", bits "
+      TVM_FFI_IMPL_THROW(ValueError) << "cannot format dtype {code " << int(dtype.code) << ", bits "
                                << int(dtype.bits) << ", lanes " << dtype.lanes
                                << "}: unknown type code " << int(dtype.code);
     }

@@ -4,11 +4,13 @@
 #include <optional>
 #include <string>
 
-#include <tvmffi/reflection.h>
-#include <tvmffi/string.h>
+#include "impl/reflection.h"
+#include "impl/string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 // The setter of a str field stored as a 16-byte value: a str only.
@@ -87,12 +89,14 @@ Any EnumFromJsonData(int32_t type_index, const AnyView& data) {
   bool is_int = TypeDerivesFrom(type_index, IntEnumObj::RuntimeTypeIndex());
   const TVMFFIAny& raw = *data.raw();
   if (is_int ? raw.type_index != kTVMFFIInt : !TypeTraits<String>::TryCast(&raw).has_value()) {
-    TVMFFI_THROW(TypeError) << "the data of an enum `" << TypeIndexToDisplayName(type_index)
+    TVM_FFI_IMPL_THROW(TypeError) << "the data of an enum `" << TypeIndexToDisplayName(type_index)
                             << "` node must be " << (is_int ? "an int" : "a str") << ", got "
                             << TypeIndexToDisplayName(raw.type_index);
   }
   return EnumGet(type_index, data);
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

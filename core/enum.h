@@ -1,15 +1,17 @@
-// Enumerations (the types and EnumDef are public: include/tvmffi/enum.h);
+// Enumerations (the types and EnumDef are in core/impl/enum.h);
 // what the core adds for them: their JSON form.
-#ifndef TVMFFI_CORE_ENUM_H_
-#define TVMFFI_CORE_ENUM_H_
+#ifndef TVM_FFI_CORE_ENUM_H_
+#define TVM_FFI_CORE_ENUM_H_
 
 #include <cstdint>
 
-#include <tvmffi/any.h>
-#include <tvmffi/enum.h>
+#include "impl/any.h"
+#include "impl/enum.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Whether `type_index` is ffi.Enum or a subclass of it.
 bool IsEnumType(int32_t type_index);
@@ -23,7 +25,9 @@ Any EnumToJsonData(const EnumObj* obj);
 // the enum has none at that index, TypeError for data of the wrong kind.
 Any EnumFromJsonData(int32_t type_index, const AnyView& data);
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_ENUM_H_
+#endif  // TVM_FFI_CORE_ENUM_H_

@@ -1,12 +1,12 @@
 // The environment's state: streams, allocators, host callbacks and symbol tables.
-#include <tvmffi/env.h>
+#include "impl/env.h"
 
 #include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <unordered_map>
 
-#include <tvmffi/tensor.h>
+#include "impl/tensor.h"
 #include "env_internal.h"
 #include "error_internal.h"
 #include "module.h"
@@ -17,10 +17,9 @@ namespace ffi {
 namespace detail {
 namespace core {
 // Still on the older C++ layer (issue 19).
-namespace legacy = ::tvmffi::core;
-using legacy::Module;
-using legacy::Object;
-using legacy::ObjectPtr;
+using impl::Module;
+using impl::Object;
+using impl::ObjectPtr;
 namespace env {
 namespace {
 
@@ -69,7 +68,7 @@ SymbolTables& Tables() {
 
 TVMFFIStreamHandle SetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandle stream) {
   if (device_type < 0 || device_id < 0) {
-    TVMFFI_THROW(ValueError) << "TVMFFIEnvSetStream: device_type and device_id must be "
+    TVM_FFI_IMPL_THROW(ValueError) << "TVMFFIEnvSetStream: device_type and device_id must be "
                                 "non-negative, got device_type="
                              << device_type << ", device_id=" << device_id;
   }
@@ -102,7 +101,7 @@ DLPackManagedTensorAllocator GetAllocator() noexcept {
 int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   DLPackManagedTensorAllocator allocator = GetAllocator();
   if (allocator == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: no DLPack tensor allocator is set "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: no DLPack tensor allocator is set "
                                   "(see TVMFFIEnvSetDLPackManagedTensorAllocator)";
   }
   DLManagedTensorVersioned* made = nullptr;
@@ -112,7 +111,7 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   if (rc != 0) {
     TVMFFIObjectHandle raised = ErrorSlotTake();
     if (raised == nullptr) {
-      TVMFFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code " << rc
+      TVM_FFI_IMPL_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code " << rc
                                  << " without setting an error";
     }
     ErrorSlotSet(raised);
@@ -120,7 +119,7 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
     return rc;
   }
   if (made == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator reported success but "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator reported success but "
                                   "returned no tensor";
   }
   try {
@@ -141,7 +140,7 @@ void RegisterCAPI(const char* name, void* symbol) {
   } else if (n == "PyGILState_Release") {
     host_gil_release.store(reinterpret_cast<GILReleaseFn>(symbol));
   } else {
-    TVMFFI_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: unknown C API name `" << n
+    TVM_FFI_IMPL_THROW(ValueError) << "TVMFFIEnvRegisterCAPI: unknown C API name `" << n
                              << "` (expected `PyErr_CheckSignals`, `PyGILState_Ensure` or "
                                 "`PyGILState_Release`)";
   }

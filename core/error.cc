@@ -3,9 +3,9 @@
 
 #include <cstring>
 
-#include <tvmffi/array.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
+#include "impl/array.h"
+#include "impl/error.h"
+#include "impl/function.h"
 
 #include "backtrace.h"
 #include "string_internal.h"
@@ -146,7 +146,7 @@ int SetRaisedFromCurrentException() noexcept {
     throw;
   } catch (const Error& e) {
     TVMFFIErrorSetRaised(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(e));
-  } catch (const tvmffi::core::Error& e) {
+  } catch (const tvm::ffi::detail::impl::Error& e) {
     // Thrown by the parts of the library still built on the older C++ layer.
     TVMFFIErrorSetRaised(e.object()->handle());
   } catch (const std::bad_alloc&) {
@@ -168,14 +168,16 @@ int SetRaisedFromCurrentException() noexcept {
 // The frame cache, for tests and benchmarks (not a stable API).
 
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace {
 
 // [hits, misses, size] of the per-address frame cache.
-TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
   BacktraceCacheStats s = GetBacktraceCacheStats();
   Array<int64_t> out;
   out.push_back(static_cast<int64_t>(s.hits));
@@ -186,11 +188,13 @@ TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
 
 // Empties the cache, zeroes its counters and has the DWARF reader read the
 // process's list of libraries again.
-TVMFFI_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() {
   ClearBacktraceCache();
   ForgetUnloadedLibraries();
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,5 +1,5 @@
 // Functions: C functions wrapped as objects, and the global function registry.
-#include <tvmffi/function.h>
+#include "impl/function.h"
 
 #include <memory>
 #include <mutex>
@@ -11,8 +11,10 @@
 #include "function_internal.h"
 #include "object_internal.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 // A function made from a C safe-call and its closure (TVMFFIFunctionCreate).
@@ -74,7 +76,7 @@ class GlobalRegistry {
       auto it = table_.find(entry->name);
       if (it != table_.end()) {
         if (!allow_override) {
-          TVMFFI_THROW(RuntimeError)
+          TVM_FFI_IMPL_THROW(RuntimeError)
               << "global function `" << entry->name
               << "` is already registered; pass allow_override to replace it";
         }
@@ -129,26 +131,26 @@ class GlobalRegistry {
 // ---------------------------------------------------------------------------
 // Built-in globals about the registry itself.
 
-TVMFFI_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& name) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& name) {
   return GlobalRegistry::Get().Remove(name);
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
   std::optional<std::string> meta = GlobalRegistry::Get().Metadata(name);
   if (!meta.has_value()) {
-    TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+    TVM_FFI_IMPL_THROW(KeyError) << "global function `" << name << "` is not registered";
   }
   return String(*meta);
 });
 
 // f(-1) -> number of names; f(i) -> the i-th name (a snapshot taken now).
-TVMFFI_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
   auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get().Names());
   return Function::FromTyped(
       [names](int64_t i) -> Any {
         if (i == -1) return Any(static_cast<int64_t>(names->size()));
         if (i < 0 || i >= static_cast<int64_t>(names->size())) {
-          TVMFFI_THROW(IndexError) << "index " << i << " out of range for "
+          TVM_FFI_IMPL_THROW(IndexError) << "index " << i << " out of range for "
                                    << names->size() << " global function names";
         }
         return Any(String((*names)[static_cast<size_t>(i)]));
@@ -156,17 +158,19 @@ TVMFFI_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
       "ffi.FunctionListGlobalNamesFunctor");
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call, void* deleter) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call, void* deleter) {
   if (safe_call == nullptr) {
-    TVMFFI_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
   }
   return Function(ObjectPtr<Object>::AdoptHandle(::tvm::ffi::details::core::MakeCFunction(
       self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
       reinterpret_cast<void (*)(void*)>(deleter))));
 });
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
 namespace tvm {
 namespace ffi {
@@ -175,14 +179,13 @@ namespace core {
 
 // The function objects and the registry are still on the older C++ layer
 // (issue 19).
-namespace legacy = ::tvmffi::core;
 
 TVMFFIObjectHandle MakeCFunction(void* self, TVMFFISafeCallType safe_call,
                                  void (*deleter)(void*)) {
   if (self == nullptr && deleter == nullptr) {
-    return legacy::MakeObject<legacy::DirectCFunctionObj>(safe_call).release_handle();
+    return impl::MakeObject<impl::DirectCFunctionObj>(safe_call).release_handle();
   }
-  return legacy::MakeObject<legacy::CFunctionObj>(self, safe_call, deleter).release_handle();
+  return impl::MakeObject<impl::CFunctionObj>(self, safe_call, deleter).release_handle();
 }
 
 void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_override,
@@ -194,13 +197,13 @@ void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_ove
                                   << (func == nullptr ? std::string("None")
                                                       : TypeIndexToDisplayName(type_index));
   }
-  legacy::GlobalRegistry::Get().Set(std::move(name),
-                                    legacy::ObjectPtr<legacy::Object>::BorrowHandle(func),
+  impl::GlobalRegistry::Get().Set(std::move(name),
+                                    impl::ObjectPtr<impl::Object>::BorrowHandle(func),
                                     allow_override, std::move(doc), std::move(metadata), flags);
 }
 
 TVMFFIObjectHandle GlobalFunctionFind(std::string_view name) {
-  return legacy::GlobalRegistry::Get().Find(name).release_handle();
+  return impl::GlobalRegistry::Get().Find(name).release_handle();
 }
 
 }  // namespace core

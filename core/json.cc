@@ -9,17 +9,19 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/string.h>
+#include "impl/array.h"
+#include "impl/dict.h"
+#include "impl/error.h"
+#include "impl/function.h"
+#include "impl/list.h"
+#include "impl/map.h"
+#include "impl/string.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace json {
 namespace {
 
@@ -56,7 +58,7 @@ class Reader {
         line_start = i + 1;
       }
     }
-    TVMFFI_THROW(ValueError) << what << ": line " << line << " column " << (at - line_start + 1)
+    TVM_FFI_IMPL_THROW(ValueError) << what << ": line " << line << " column " << (at - line_start + 1)
                              << " (char " << at << ")";
   }
 
@@ -82,7 +84,7 @@ class Reader {
       Fail("Expecting property name enclosed in double quotes", pos_);
     }
     if (options_.max_object_keys >= 0 && top->num_keys >= options_.max_object_keys) {
-      TVMFFI_THROW(ValueError) << "JSON object has more than " << options_.max_object_keys
+      TVM_FFI_IMPL_THROW(ValueError) << "JSON object has more than " << options_.max_object_keys
                                << " keys (max_object_keys) at char " << pos_;
     }
     ++top->num_keys;
@@ -112,7 +114,7 @@ class Reader {
           break;
         }
         if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
-          TVMFFI_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth
+          TVM_FFI_IMPL_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth
                                    << " levels at char " << pos_;
         }
         ++pos_;
@@ -348,7 +350,7 @@ class Writer {
       if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList ||
           v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
         if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
-          TVMFFI_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
+          TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
                                    << " levels (or contains a reference cycle)";
         }
         stack.emplace_back(v);
@@ -368,7 +370,7 @@ class Writer {
             size_t size;
             bool is_bytes;
             if (!GetStringView(kv.first.raw(), &data, &size, &is_bytes) || is_bytes) {
-              TVMFFI_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
+              TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
                                       << TypeIndexToDisplayName(kv.first.type_index());
             }
             if (top.pos > 1) out_.push_back(',');
@@ -455,7 +457,7 @@ class Writer {
       AppendQuoted(std::string_view(data, size), &out_);
       return;
     }
-    TVMFFI_THROW(TypeError) << "ffi.json.Stringify: a value of type "
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Stringify: a value of type "
                             << TypeIndexToDisplayName(v.type_index) << " has no JSON form";
   }
 
@@ -503,7 +505,7 @@ class Writer {
     std::unordered_map<const Object*, uint64_t> memo;
     uint64_t n = Expansion(root, limit + 1, 0, &memo);
     if (n > limit) {
-      TVMFFI_THROW(ValueError) << "ffi.json.Stringify: the value would be written as more than "
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: the value would be written as more than "
                                << limit << " items (a container referenced more than once is "
                                            "written once per reference)";
     }
@@ -581,9 +583,9 @@ std::string Stringify(const AnyView& value, int indent, const StringifyOptions& 
 namespace {
 
 // ffi.json.Parse(text[, max_object_keys]): a negative or missing limit is none.
-TVMFFI_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](const AnyView* args, int32_t n, Any* rv) {
+TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](const AnyView* args, int32_t n, Any* rv) {
   if (n < 1 || n > 2) {
-    TVMFFI_THROW(TypeError) << "ffi.json.Parse takes 1 or 2 arguments (text, max_object_keys), "
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Parse takes 1 or 2 arguments (text, max_object_keys), "
                                "got "
                             << n;
   }
@@ -593,11 +595,11 @@ TVMFFI_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](const AnyView* args, int32_t 
   *rv = Parse(std::string_view(text.data(), text.size()), options);
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int64_t> indent) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int64_t> indent) {
   int ind = -1;
   if (indent.has_value()) {
     if (*indent < 0 || *indent > 64) {
-      TVMFFI_THROW(ValueError) << "ffi.json.Stringify: indent must be in [0, 64], got " << *indent;
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: indent must be in [0, 64], got " << *indent;
     }
     ind = static_cast<int>(*indent);
   }
@@ -606,5 +608,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int
 
 }  // namespace
 }  // namespace json
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -6,17 +6,19 @@
 // as Python's json module does), strings <-> str, arrays <-> Array (List
 // also writes as an array), objects <-> Map with str keys (Dict also writes
 // as an object).
-#ifndef TVMFFI_CORE_JSON_H_
-#define TVMFFI_CORE_JSON_H_
+#ifndef TVM_FFI_CORE_JSON_H_
+#define TVM_FFI_CORE_JSON_H_
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include <tvmffi/any.h>
+#include "impl/any.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace json {
 
 // Arrays and objects nest at most this deep, both ways (deeper input is a
@@ -59,7 +61,9 @@ void AppendQuoted(std::string_view s, std::string* out);
 void AppendDouble(double v, std::string* out);
 
 }  // namespace json
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_JSON_H_
+#endif  // TVM_FFI_CORE_JSON_H_

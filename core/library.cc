@@ -7,14 +7,16 @@
 #include <mutex>
 #include <unordered_map>
 
-#include <tvmffi/error.h>
+#include "impl/error.h"
 
 #include "backtrace.h"
 #include "env_internal.h"
 #include "module.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 
@@ -106,18 +108,18 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
     std::string shown;
     for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-    TVMFFI_THROW(ValueError) << "cannot load the shared library \"" << shown
+    TVM_FFI_IMPL_THROW(ValueError) << "cannot load the shared library \"" << shown
                              << "\": the path holds a NUL byte";
   }
   if (path.empty()) {
-    TVMFFI_THROW(ValueError) << "cannot load a shared library from an empty path";
+    TVM_FFI_IMPL_THROW(ValueError) << "cannot load a shared library from an empty path";
   }
   // dlerror() is per thread; clear a stale message first.
   dlerror();
   void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* reason = dlerror();
-    TVMFFI_THROW(RuntimeError) << "cannot load the shared library \"" << path
+    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot load the shared library \"" << path
                                << "\": " << (reason != nullptr ? reason : "unknown dlopen error");
   }
   OpenLibraries& open = Open();
@@ -167,5 +169,7 @@ std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix) {
   return lib;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,15 +1,17 @@
 // Libraries behind modules: a shared library opened with dlopen, or the
 // process's system-library symbol table.  Library-internal.
-#ifndef TVMFFI_CORE_LIBRARY_H_
-#define TVMFFI_CORE_LIBRARY_H_
+#ifndef TVM_FFI_CORE_LIBRARY_H_
+#define TVM_FFI_CORE_LIBRARY_H_
 
 #include <memory>
 #include <string>
 
-#include <tvmffi/object.h>
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 struct LibraryModules;  // module.h
 
@@ -47,7 +49,9 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path);
 // `__tvm_ffi_<prefix><name>`, then `__tvm_ffi_<name>`.
 std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix);
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_LIBRARY_H_
+#endif  // TVM_FFI_CORE_LIBRARY_H_

@@ -1,14 +1,16 @@
 // ffi.Map global functions, and the iterator functor Map and Dict share.
-#include <tvmffi/map.h>
+#include "impl/map.h"
 
 #include <cstring>
 #include <memory>
 
 #include "container_internal.h"
-#include <tvmffi/function.h>
+#include "impl/function.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what) {
   // `key` is an owned copy of the current key (None at the end): positions
@@ -30,20 +32,20 @@ Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what) {
   return Function::FromTyped(
       [state, what](int64_t command) -> Any {
         if (command < 0 || command > 2) {
-          TVMFFI_THROW(ValueError) << what << " iterator: unknown command " << command
+          TVM_FFI_IMPL_THROW(ValueError) << what << " iterator: unknown command " << command
                                    << " (0 = key, 1 = value, 2 = advance)";
         }
         const MapBaseObj* m = static_cast<const MapBaseObj*>(state->map.get());
         if (state->at_end) {
           if (command == 2) return Any(false);
-          TVMFFI_THROW(IndexError) << what << " iterator is past the end";
+          TVM_FFI_IMPL_THROW(IndexError) << what << " iterator is past the end";
         }
         const TVMFFIAny& key = *state->key.raw();
         if (!m->IsLivePos(state->pos) ||
             std::memcmp(&m->KVAt(state->pos).key, &key, sizeof(TVMFFIAny)) != 0) {
           state->pos = m->FindPos(key);
           if (state->pos == m->EndPos()) {
-            TVMFFI_THROW(RuntimeError) << what << " changed during iteration: the current key "
+            TVM_FFI_IMPL_THROW(RuntimeError) << what << " changed during iteration: the current key "
                                        << RenderKey(key) << " was removed";
           }
         }
@@ -64,5 +66,7 @@ namespace {
 const bool kCommonGlobalsRegistered = RegisterMapCommonGlobals<MapObj>();
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

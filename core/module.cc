@@ -7,13 +7,15 @@
 #include <unordered_set>
 #include <vector>
 
-#include <tvmffi/reflection.h>
+#include "impl/reflection.h"
 #include "env_internal.h"
 #include "module_identity.h"
 #include "type_registry.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 
@@ -172,7 +174,7 @@ std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string&
   if (rc != 0) ThrowRaised(rc);
   std::optional<std::string> text = rv.TryAs<std::string>();
   if (!text.has_value()) {
-    TVMFFI_THROW(TypeError) << symbol_name << " of " << description_
+    TVM_FFI_IMPL_THROW(TypeError) << symbol_name << " of " << description_
                             << " must return a str, got "
                             << TypeIndexToDisplayName(rv.type_index());
   }
@@ -207,11 +209,11 @@ bool LibraryModuleObj::ImplementsFunction(const std::string& name, bool query_im
 void LibraryModuleObj::ImportModule(const Module& other) {
   LibraryModuleObj* root = AsLibraryModule(other);
   if (lib_ == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "cannot import into the context module of " << description_;
+    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot import into the context module of " << description_;
   }
   // Refuse a cycle: this module must not be reachable from `other`.
   if (Reaches(root, this)) {
-    TVMFFI_THROW(RuntimeError) << "cannot import " << root->description_ << " into "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot import " << root->description_ << " into "
                                << description_ << ": it would make a cycle of imports";
   }
   imports_.push_back(other);
@@ -245,7 +247,7 @@ TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) 
   }
   if (!found.has_value()) found = Function::GetGlobal(name);
   if (!found.has_value()) {
-    TVMFFI_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `" << name
+    TVM_FFI_IMPL_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `" << name
                                << "` in the imports of " << description_
                                << " or in the global function registry";
   }
@@ -260,7 +262,7 @@ LibraryModuleObj* AsLibraryModule(const Module& ref) {
   if (!ref.defined() || ref.type_index() != kTVMFFIModule ||
       TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(ref.handle())) !=
           &detail::ObjectDeleter<LibraryModuleObj>) {
-    TVMFFI_THROW(TypeError) << "expected an ffi.Module made by libtvm_ffi, got "
+    TVM_FFI_IMPL_THROW(TypeError) << "expected an ffi.Module made by libtvm_ffi, got "
                             << (ref.defined() ? TypeIndexToDisplayName(ref.type_index())
                                               : std::string("None"));
   }
@@ -301,7 +303,7 @@ class BinReader {
     return v;
   }
   [[noreturn]] void Fail(const std::string& why) const {
-    TVMFFI_THROW(RuntimeError) << "malformed " << kLibraryBinSymbol << " in " << where_ << ": "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "malformed " << kLibraryBinSymbol << " in " << where_ << ": "
                                << why;
   }
 
@@ -319,13 +321,13 @@ Module LoadFromBytes(const std::string& kind, const std::string& payload) {
   std::string loader = "ffi.Module.load_from_bytes." + kind;
   std::optional<Function> f = Function::GetGlobal(loader);
   if (!f.has_value()) {
-    TVMFFI_THROW(RuntimeError) << "the library embeds a module of kind `" << kind
+    TVM_FFI_IMPL_THROW(RuntimeError) << "the library embeds a module of kind `" << kind
                                << "`, but no loader `" << loader << "` is registered";
   }
   Any m = (*f)(Bytes(payload.data(), payload.size()));
   std::optional<Module> mod = m.TryAs<Module>();
   if (!mod.has_value() || !mod->defined()) {
-    TVMFFI_THROW(TypeError) << loader << " must return an ffi.Module, got "
+    TVM_FFI_IMPL_THROW(TypeError) << loader << " must return an ffi.Module, got "
                             << TypeIndexToDisplayName(m.type_index());
   }
   return *mod;
@@ -405,12 +407,12 @@ Module LoadFromFile(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
     std::string shown;
     for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-    TVMFFI_THROW(ValueError) << "cannot load \"" << shown << "\": the path holds a NUL byte";
+    TVM_FFI_IMPL_THROW(ValueError) << "cannot load \"" << shown << "\": the path holds a NUL byte";
   }
   size_t dot = path.rfind('.');
   size_t slash = path.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
-    TVMFFI_THROW(RuntimeError) << "cannot tell the format of \"" << path
+    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot tell the format of \"" << path
                                << "\": the file name has no extension (expected e.g. \".so\")";
   }
   std::string format = path.substr(dot + 1);
@@ -418,7 +420,7 @@ Module LoadFromFile(const std::string& path) {
   std::string loader = "ffi.Module.load_from_file." + format;
   std::optional<Function> f = Function::GetGlobal(loader);
   if (!f.has_value()) {
-    TVMFFI_THROW(RuntimeError) << "cannot load \"" << path << "\": no loader for `." << format
+    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot load \"" << path << "\": no loader for `." << format
                                << "` files (global function `" << loader
                                << "` is not registered)";
   }
@@ -447,74 +449,74 @@ KeptModules& Kept() {
   return *kept;
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleLoadFromFile", &LoadFromFile);
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleLoadFromFile", &LoadFromFile);
 
-TVMFFI_REGISTER_GLOBAL("ffi.Module.load_from_file.so",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.Module.load_from_file.so",
                        [](const std::string& path, const std::string& /*format*/) {
                          return CreateLibraryModule(OpenSharedLibrary(path));
                        });
 
-TVMFFI_REGISTER_GLOBAL_PACKED("ffi.SystemLib", [](const AnyView* args, int32_t num_args,
+TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.SystemLib", [](const AnyView* args, int32_t num_args,
                                                   Any* rv) {
   if (num_args > 1) {
-    TVMFFI_THROW(TypeError) << "ffi.SystemLib: expected 0 or 1 arguments, got " << num_args;
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.SystemLib: expected 0 or 1 arguments, got " << num_args;
   }
   std::string prefix = num_args == 0 ? std::string() : args[0].As<std::string>();
   *rv = SystemLib(prefix);
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunction",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunction",
                        [](const Module& m, const std::string& name, bool query_imports) {
                          return AsLibraryModule(m)->GetFunction(name, query_imports);
                        });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleImplementsFunction",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleImplementsFunction",
                        [](const Module& m, const std::string& name, bool query_imports) {
                          return AsLibraryModule(m)->ImplementsFunction(name, query_imports);
                        });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunctionMetadata",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunctionMetadata",
                        [](const Module& m, const std::string& name, bool query_imports) {
                          return AsLibraryModule(m)->GetFunctionMetadata(name, query_imports);
                        });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetFunctionDoc",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunctionDoc",
                        [](const Module& m, const std::string& name, bool query_imports) {
                          return AsLibraryModule(m)->GetFunctionDoc(name, query_imports);
                        });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetPropertyMask", [](const Module& m) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetPropertyMask", [](const Module& m) {
   AsLibraryModule(m);
   return static_cast<int64_t>(kModuleBinarySerializable | kModuleRunnable);
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetKind", [](const Module& m) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetKind", [](const Module& m) {
   AsLibraryModule(m);
   return std::string("library");
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleDescribe",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleDescribe",
                        [](const Module& m) { return AsLibraryModule(m)->Describe(); });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleInspectSource", [](const Module& m, const std::string&) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleInspectSource", [](const Module& m, const std::string&) {
   AsLibraryModule(m);
   return std::string();
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGetWriteFormats", [](const Module& m) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetWriteFormats", [](const Module& m) {
   AsLibraryModule(m);
   return Array<String>();
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleWriteToFile",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleWriteToFile",
                        [](const Module& m, const std::string& file, const std::string&) {
-                         TVMFFI_THROW(RuntimeError)
+                         TVM_FFI_IMPL_THROW(RuntimeError)
                              << "Module[library] does not support WriteToFile (asked to write "
                              << AsLibraryModule(m)->Describe() << " to \"" << file
                              << "\")";
                        });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleImportModule", [](const Module& m, const Module& other) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleImportModule", [](const Module& m, const Module& other) {
   AsLibraryModule(m)->ImportModule(other);
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleClearImports",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleClearImports",
                        [](const Module& m) { AsLibraryModule(m)->ClearImports(); });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGlobalsAdd", [](const Module& m) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGlobalsAdd", [](const Module& m) {
   KeptModules& kept = Kept();
   std::lock_guard<std::mutex> lock(kept.mutex);
   kept.modules.emplace(m.handle(), m);
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ModuleGlobalsRemove", [](const Module& m) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGlobalsRemove", [](const Module& m) {
   Module released;  // dropped after the lock: unloading may run library code
   {
     KeptModules& kept = Kept();
@@ -545,8 +547,10 @@ const bool kModuleFinal = RunAtLoad([] {
 
 }  // namespace
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
 namespace tvm {
 namespace ffi {
@@ -556,7 +560,7 @@ namespace core {
 bool IsCoreLibraryModule(const TVMFFIObject* obj) {
   return obj != nullptr && obj->type_index == kTVMFFIModule &&
          TVM_FFI_OBJECT_DELETER(const_cast<TVMFFIObject*>(obj)) ==
-             &::tvmffi::core::detail::ObjectDeleter<::tvmffi::core::LibraryModuleObj>;
+             &::tvm::ffi::detail::impl::detail::ObjectDeleter<::tvm::ffi::detail::impl::LibraryModuleObj>;
 }
 
 }  // namespace core

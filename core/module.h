@@ -1,7 +1,7 @@
 // Modules: the ffi.Module objects libtvm_ffi makes from libraries.
 // Library-internal.
-#ifndef TVMFFI_CORE_MODULE_H_
-#define TVMFFI_CORE_MODULE_H_
+#ifndef TVM_FFI_CORE_MODULE_H_
+#define TVM_FFI_CORE_MODULE_H_
 
 #include <memory>
 #include <mutex>
@@ -10,13 +10,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/module.h>
+#include "impl/array.h"
+#include "impl/function.h"
+#include "impl/module.h"
 #include "library.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class LibraryModuleObj;
 
@@ -110,7 +112,9 @@ Module CreateLibraryModule(std::shared_ptr<Library> lib);
 // The module of `ref`, which must be one this library made.
 LibraryModuleObj* AsLibraryModule(const Module& ref);
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_MODULE_H_
+#endif  // TVM_FFI_CORE_MODULE_H_

@@ -7,13 +7,15 @@
 #include <string>
 #include <vector>
 
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/string.h>
+#include "impl/error.h"
+#include "impl/function.h"
+#include "impl/reflection.h"
+#include "impl/string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 constexpr const char* kFunc = "ffi.MakeObjectFromPackedArgs";
@@ -39,7 +41,7 @@ const TVMFFITypeInfo* TypeArg(const AnyView& arg) {
 
 void Make(const AnyView* args, int32_t num_args, Any* rv) {
   if (num_args < 1 || num_args % 2 != 1) {
-    TVMFFI_THROW(TypeError) << kFunc << ": expected a type and name/value pairs, got "
+    TVM_FFI_IMPL_THROW(TypeError) << kFunc << ": expected a type and name/value pairs, got "
                             << num_args << " arguments";
   }
   const TVMFFITypeInfo* info = TypeArg(args[0]);
@@ -49,7 +51,7 @@ void Make(const AnyView* args, int32_t num_args, Any* rv) {
   std::vector<bool> used(names.size(), false);
 
   TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
-  if (handle == nullptr) TVMFFI_THROW(TypeError) << kFunc << ": type `" << key << "` has no creator";
+  if (handle == nullptr) TVM_FFI_IMPL_THROW(TypeError) << kFunc << ": type `" << key << "` has no creator";
   ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
   for (const TVMFFIFieldInfo* f : reflection_detail::AllFields(info)) {
     std::string name(f->name.data, f->name.size);
@@ -67,19 +69,21 @@ void Make(const AnyView* args, int32_t num_args, Any* rv) {
       }
       reflection_detail::AssignField(obj.handle(), f, *value);
     } else {
-      TVMFFI_THROW(TypeError) << "Required field `" << name << "` not set in type `" << key << "`";
+      TVM_FFI_IMPL_THROW(TypeError) << "Required field `" << name << "` not set in type `" << key << "`";
     }
   }
   for (size_t k = 0; k < names.size(); ++k) {
     if (!used[k]) {
-      TVMFFI_THROW(TypeError) << "Type `" << key << "` does not have field `" << names[k] << "`";
+      TVM_FFI_IMPL_THROW(TypeError) << "Type `" << key << "` does not have field `" << names[k] << "`";
     }
   }
   *rv = Any(std::move(obj));
 }
 
-TVMFFI_REGISTER_GLOBAL_PACKED("ffi.MakeObjectFromPackedArgs", Make);
+TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.MakeObjectFromPackedArgs", Make);
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

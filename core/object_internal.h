@@ -13,8 +13,8 @@
 
 #include <string>
 
-#include <tvmffi/any.h>
-#include <tvmffi/object.h>
+#include "impl/any.h"
+#include "impl/object.h"
 
 namespace tvm {
 namespace ffi {
@@ -22,14 +22,14 @@ namespace detail {
 namespace core {
 
 // One more strong reference (the caller holds one).
-inline void ObjectIncRef(TVMFFIObject* obj) { ::tvmffi::core::Object::IncRef(obj); }
+inline void ObjectIncRef(TVMFFIObject* obj) { ::tvm::ffi::detail::impl::Object::IncRef(obj); }
 // One strong reference less; the last one destroys the object.
-inline void ObjectDecRef(TVMFFIObject* obj) { ::tvmffi::core::Object::DecRef(obj); }
+inline void ObjectDecRef(TVMFFIObject* obj) { ::tvm::ffi::detail::impl::Object::DecRef(obj); }
 
 // The name of a type index as error messages show it ("int", "str",
 // "ffi.Array", ...).
 inline std::string TypeIndexToDisplayName(int32_t type_index) {
-  return ::tvmffi::core::TypeIndexToDisplayName(type_index);
+  return ::tvm::ffi::detail::impl::TypeIndexToDisplayName(type_index);
 }
 
 }  // namespace core

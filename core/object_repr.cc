@@ -10,23 +10,25 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/any_equal.h>
-#include <tvmffi/array.h>
-#include <tvmffi/big_int.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/function.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/string.h>
-#include <tvmffi/tensor.h>
+#include "impl/any_equal.h"
+#include "impl/array.h"
+#include "impl/big_int.h"
+#include "impl/dict.h"
+#include "impl/function.h"
+#include "impl/list.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
+#include "impl/shape.h"
+#include "impl/string.h"
+#include "impl/tensor.h"
 #include "big_int_internal.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace {
@@ -78,7 +80,7 @@ class DeepCopier {
   Any Copy(const TVMFFIAny& v) {
     if (v.type_index == kTVMFFIDLTensorPtr) {
       // A borrowed view: a copy of it could outlive the tensor it points to.
-      TVMFFI_THROW(TypeError) << "ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; "
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; "
                                  "pass an ffi.Tensor";
     }
     if (v.type_index < kTVMFFIStaticObjectBegin) return Any(AnyView::FromRaw(v));
@@ -174,12 +176,12 @@ class DeepCopier {
     }
     std::string refusal = reflection_detail::CopyRefusal(info);
     if (!refusal.empty()) {
-      TVMFFI_THROW(RuntimeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
+      TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
                                  << "` does not support copy: " << refusal;
     }
     TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
     if (handle == nullptr) {
-      TVMFFI_THROW(TypeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
                               << "` has no creator in its type metadata, so it cannot be copied";
     }
     ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
@@ -473,10 +475,10 @@ class Printer {
         // this call's stack, so the link is cut when the hook is done.
         auto self = std::make_shared<std::atomic<Printer*>>(this);
         Function recurse = Function::FromPacked([self](const AnyView* args, int32_t n, Any* rv) {
-          if (n != 1) TVMFFI_THROW(TypeError) << "fn_repr takes one argument";
+          if (n != 1) TVM_FFI_IMPL_THROW(TypeError) << "fn_repr takes one argument";
           Printer* printer = self->load(std::memory_order_acquire);
           if (printer == nullptr) {
-            TVMFFI_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
+            TVM_FFI_IMPL_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
                                           "that received it had returned";
           }
           *rv = String(printer->Print(*Any(args[0]).raw()));
@@ -565,24 +567,24 @@ class Visitor {
 
 const Object* ReflectedObjectArg(const AnyView& v, const char* func) {
   if (v.type_index() < kTVMFFIStaticObjectBegin) {
-    TVMFFI_THROW(TypeError) << func << ": expected an object, got "
+    TVM_FFI_IMPL_THROW(TypeError) << func << ": expected an object, got "
                             << TypeIndexToDisplayName(v.type_index());
   }
   return Object::FromHandle(v.raw()->v_obj);
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.DeepCopy", [](AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DeepCopy", [](AnyView value) {
   DeepCopier copier;
   return copier.Copy(*Any(value).raw());
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.ReprPrint", [](AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ReprPrint", [](AnyView value) {
   Printer printer;
   return String(printer.Print(*Any(value).raw()));
 });
 
 // fn(name, value, flags) for each reflected field, ancestors' fields first.
-TVMFFI_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
   VisitFields(ReflectedObjectArg(obj, "ffi.VisitFields"),
               [&fn](const TVMFFIFieldInfo* f, Any value) {
                 fn(String(f->name.data, f->name.size), value, f->flags);
@@ -590,14 +592,16 @@ TVMFFI_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
               });
 });
 
-// fn(value) on root and everything inside it, each object once (the C++
-// StructuralVisit of tvmffi/structural.h); upstream's ffi.StructuralVisit,
+// fn(value) on root and everything inside it, each object once (the
+// library's own walk); upstream's ffi.StructuralVisit,
 // with typed callbacks and a visitor, is in structural_walk.cc.
-TVMFFI_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
   Visitor visitor(std::move(fn));
   visitor.Visit(*Any(root).raw());
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
-#include <tvmffi/error.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/string.h>
+#include "impl/error.h"
+#include "impl/reflection.h"
+#include "impl/string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace py_class {
 namespace {
 
@@ -54,7 +56,7 @@ void StoreObject(void* address, Any value) {
     TVMFFIObjectIncRef(h);
     *slot = h;
   } else {
-    TVMFFI_THROW(TypeError) << "expected an object, got "
+    TVM_FFI_IMPL_THROW(TypeError) << "expected an object, got "
                             << TypeIndexToDisplayName(value.type_index());
   }
   if (old != nullptr) TVMFFIObjectDecRef(old);
@@ -89,7 +91,7 @@ void Store(void* address, int32_t field_type_index, Any value) {
   } else if (field_type_index >= kTVMFFIStaticObjectBegin) {
     StoreObject(address, std::move(value));
   } else {
-    TVMFFI_THROW(ValueError) << "unsupported field type index for a setter: " << field_type_index;
+    TVM_FFI_IMPL_THROW(ValueError) << "unsupported field type index for a setter: " << field_type_index;
   }
 }
 
@@ -125,7 +127,7 @@ void Deleter(void* self, int flags) {
 ObjectRef Allocate(int32_t type_index, int32_t total_size) {
   void* memory = std::calloc(1, static_cast<size_t>(total_size));
   if (memory == nullptr) {
-    TVMFFI_THROW(MemoryError) << "cannot allocate " << total_size << " bytes for type `"
+    TVM_FFI_IMPL_THROW(MemoryError) << "cannot allocate " << total_size << " bytes for type `"
                               << KeyOf(type_index) << "`";
   }
   TVMFFIObject* header = static_cast<TVMFFIObject*>(memory);
@@ -137,7 +139,7 @@ ObjectRef Allocate(int32_t type_index, int32_t total_size) {
 
 ObjectRef ShallowCopy(int32_t type_index, int32_t total_size, const ObjectRef& src) {
   if (src.type_index() != type_index) {
-    TVMFFI_THROW(TypeError) << "__ffi_shallow_copy__ of `" << KeyOf(type_index) << "`: expected `"
+    TVM_FFI_IMPL_THROW(TypeError) << "__ffi_shallow_copy__ of `" << KeyOf(type_index) << "`: expected `"
                             << KeyOf(type_index) << "`, got "
                             << TypeIndexToDisplayName(src.type_index());
   }
@@ -171,17 +173,17 @@ void RegisterAttr(int32_t type_index, const char* name, const Any& value) {
   if (TVMFFITypeRegisterAttr(type_index, &n, value.raw()) != 0) ThrowRaised(-1);
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.MakeFieldGetter",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.MakeFieldGetter",
                        [](int32_t field_type_index) { return FieldGetter(field_type_index); });
 
-TVMFFI_REGISTER_GLOBAL("ffi.MakeFieldSetter",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.MakeFieldSetter",
                        [](int32_t field_type_index, int64_t type_converter, int64_t f_convert) {
                          return FieldSetter(field_type_index, type_converter, f_convert);
                        });
 
-TVMFFI_REGISTER_GLOBAL("ffi._RegisterFFIInit", [](int32_t type_index) { RegisterInit(type_index); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi._RegisterFFIInit", [](int32_t type_index) { RegisterInit(type_index); });
 
-TVMFFI_REGISTER_GLOBAL("ffi._PyClassRegisterTypeAttrColumns",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi._PyClassRegisterTypeAttrColumns",
                        [](int32_t type_index, int32_t total_size) {
                          RegisterTypeAttrColumns(type_index, total_size);
                        });
@@ -215,7 +217,7 @@ int64_t FieldGetter(int32_t field_type_index) {
       } else if (field_type_index >= kTVMFFIStaticObjectBegin) {
         getter = &reflection_detail::GetField<ObjectRef>;
       } else {
-        TVMFFI_THROW(ValueError) << "ffi.MakeFieldGetter: unsupported field type index "
+        TVM_FFI_IMPL_THROW(ValueError) << "ffi.MakeFieldGetter: unsupported field type index "
                                  << field_type_index;
       }
   }
@@ -224,13 +226,13 @@ int64_t FieldGetter(int32_t field_type_index) {
 
 Function FieldSetter(int32_t field_type_index, int64_t type_converter, int64_t f_convert) {
   using Convert = int (*)(void*, const TVMFFIAny*, TVMFFIAny*);
-  if (f_convert == 0) TVMFFI_THROW(ValueError) << "ffi.MakeFieldSetter: f_convert is NULL";
+  if (f_convert == 0) TVM_FFI_IMPL_THROW(ValueError) << "ffi.MakeFieldSetter: f_convert is NULL";
   void* converter = reinterpret_cast<void*>(static_cast<intptr_t>(type_converter));
   Convert convert = reinterpret_cast<Convert>(static_cast<intptr_t>(f_convert));
   return Function::FromPacked([field_type_index, converter, convert](
                                   const AnyView* args, int32_t num_args, Any*) {
     if (num_args != 2) {
-      TVMFFI_THROW(TypeError) << "field setter: expected 2 arguments (address, value), got "
+      TVM_FFI_IMPL_THROW(TypeError) << "field setter: expected 2 arguments (address, value), got "
                               << num_args;
     }
     void* address = args[0].As<void*>();
@@ -248,7 +250,7 @@ void RegisterInit(int32_t type_index) {
 
 void RegisterTypeAttrColumns(int32_t type_index, int32_t total_size) {
   if (total_size < static_cast<int32_t>(sizeof(TVMFFIObject))) {
-    TVMFFI_THROW(ValueError) << "ffi._PyClassRegisterTypeAttrColumns: total_size " << total_size
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi._PyClassRegisterTypeAttrColumns: total_size " << total_size
                              << " is smaller than the object header";
   }
   RegisterInit(type_index);
@@ -263,5 +265,7 @@ void RegisterTypeAttrColumns(int32_t type_index, int32_t total_size) {
 }
 
 }  // namespace py_class
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

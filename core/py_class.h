@@ -15,17 +15,19 @@
 // reflected fields), `__ffi_new__` (a zeroed instance of total_size bytes
 // whose deleter releases the Any and object fields) and
 // `__ffi_shallow_copy__` as type attributes.
-#ifndef TVMFFI_CORE_PY_CLASS_H_
-#define TVMFFI_CORE_PY_CLASS_H_
+#ifndef TVM_FFI_CORE_PY_CLASS_H_
+#define TVM_FFI_CORE_PY_CLASS_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 
-#include <tvmffi/function.h>
+#include "impl/function.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace py_class {
 
 // The TVMFFIFieldGetter for a field of this static type index, as an
@@ -44,7 +46,9 @@ void RegisterInit(int32_t type_index);
 void RegisterTypeAttrColumns(int32_t type_index, int32_t total_size);
 
 }  // namespace py_class
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_PY_CLASS_H_
+#endif  // TVM_FFI_CORE_PY_CLASS_H_

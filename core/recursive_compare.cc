@@ -14,18 +14,20 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/any_equal.h>
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/map.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/string.h>
+#include "impl/any_equal.h"
+#include "impl/array.h"
+#include "impl/function.h"
+#include "impl/map.h"
+#include "impl/shape.h"
+#include "impl/string.h"
 #include "big_int_internal.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace {
@@ -104,7 +106,7 @@ int CompareInts(const TVMFFIAny& a, const TVMFFIAny& b) {
 }
 
 [[noreturn]] void ThrowDifferentTypes(const TVMFFIAny& a, const TVMFFIAny& b) {
-  TVMFFI_THROW(TypeError) << "Cannot compare values of different types: "
+  TVM_FFI_IMPL_THROW(TypeError) << "Cannot compare values of different types: "
                           << TypeIndexToDisplayName(a.type_index) << " vs "
                           << TypeIndexToDisplayName(b.type_index);
 }
@@ -157,7 +159,7 @@ AnyView ObjectView(const Object* obj) {
 // A hook's result as an int64 (bool for __ffi_eq__ is accepted as 0/1).
 int64_t HookInt(const Any& r, const char* hook, const Object* obj) {
   if (r.type_index() == kTVMFFIInt || r.type_index() == kTVMFFIBool) return r.raw()->v_int64;
-  TVMFFI_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
+  TVM_FFI_IMPL_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
                           << "` must return an int, got "
                           << TypeIndexToDisplayName(r.type_index());
   return 0;  // not reached: the builder throws
@@ -244,7 +246,7 @@ class HookCallback {
     fn_ = Function::FromPacked([link, name, body](const AnyView* args, int32_t n, Any* rv) {
       W* w = link->load(std::memory_order_acquire);
       if (w == nullptr) {
-        TVMFFI_THROW(RuntimeError) << name << " was called after the hook that received it "
+        TVM_FFI_IMPL_THROW(RuntimeError) << name << " was called after the hook that received it "
                                       "had returned";
       }
       body(w, args, n, rv);
@@ -261,7 +263,7 @@ class HookCallback {
 };
 
 [[noreturn]] void ThrowCyclicOrdering(const char* walk, int32_t type_index) {
-  TVMFFI_THROW(ValueError) << walk << ": cyclic reference detected in ordering (a "
+  TVM_FFI_IMPL_THROW(ValueError) << walk << ": cyclic reference detected in ordering (a "
                            << TypeIndexToDisplayName(type_index) << " contains itself)";
 }
 
@@ -359,7 +361,7 @@ class EqWalker {
     if (std::optional<Function> hook = FindHook(g_eq_hook, x->type_index())) {
       HookCallback<EqWalker> fn_eq(
           this, "fn_eq", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVMFFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
+            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
             *rv = w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
           });
       return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq.fn()), "__ffi_eq__", x) != 0;
@@ -368,7 +370,7 @@ class EqWalker {
       // Only equality matters here: nested values answer 0 (equal) or 1.
       HookCallback<EqWalker> fn_cmp(
           this, "fn_cmp", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
             *rv = int64_t(w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
           });
       return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp.fn()), "__ffi_compare__",
@@ -410,7 +412,7 @@ class OrderWalker {
         return Sign3(a.v_int64 != 0, b.v_int64 != 0);
       case kTVMFFIFloat:
         if (std::isnan(a.v_float64) || std::isnan(b.v_float64)) {
-          TVMFFI_THROW(TypeError) << "Cannot order NaN values";
+          TVM_FFI_IMPL_THROW(TypeError) << "Cannot order NaN values";
         }
         return Sign3(a.v_float64, b.v_float64);
       case kTVMFFIDataType: {
@@ -437,7 +439,7 @@ class OrderWalker {
     }
     if (ca < kTVMFFIStaticObjectBegin) {
       if (a.v_ptr == b.v_ptr) return 0;
-      TVMFFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(a.type_index)
+      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(a.type_index)
                               << " values";
     }
     const Object* x = Object::FromHandle(a.v_obj);
@@ -453,13 +455,13 @@ class OrderWalker {
       return Sign3(sx->size, sy->size);
     }
     if (ByIdentity(ca)) {
-      TVMFFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(ca)
+      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(ca)
                               << " values (they are compared by identity)";
     }
     if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
       // Maps have equality but no order.
       if (EqWalker(walk_.name()).Equal(a, b)) return 0;
-      TVMFFI_THROW(TypeError) << "Cannot order Map/Dict values";
+      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order Map/Dict values";
     }
     if (const int* known = walk_.Recall(x, y)) return *known;
     if (!walk_.Enter(x, y)) ThrowCyclicOrdering(walk_.name(), ca);
@@ -470,7 +472,7 @@ class OrderWalker {
     } else if (std::optional<Function> hook = FindHook(g_compare_hook, ca)) {
       HookCallback<OrderWalker> fn_cmp(
           this, "fn_cmp", [](OrderWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVMFFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
             *rv = int64_t(w->Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
           });
       int64_t r =
@@ -586,7 +588,7 @@ class Hasher {
     } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
       HookCallback<Hasher> fn_hash(
           this, "fn_hash", [](Hasher* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 1) TVMFFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
+            if (n != 1) TVM_FFI_IMPL_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
             *rv = static_cast<int64_t>(w->Hash(*Any(args[0]).raw()));
           });
       int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash.fn()), "__ffi_hash__", obj);
@@ -595,7 +597,7 @@ class Hasher {
       const TVMFFITypeInfo* info = InfoOf(obj);
       if (FindHook(g_eq_hook, c) || FindHook(g_compare_hook, c)) {
         // A field-wise hash could tell apart values the hook calls equal.
-        TVMFFI_THROW(ValueError)
+        TVM_FFI_IMPL_THROW(ValueError)
             << "ffi.RecursiveHash: type '" << TypeKeyOf(info)
             << "' defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__; register a "
                "__ffi_hash__ hook consistent with them (values equal under RecursiveEq must "
@@ -656,24 +658,26 @@ int64_t RecursiveHash(const TVMFFIAny& value) {
 namespace {
 
 // Arguments arrive as views; Any() turns a raw C string into a String.
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveEq", [](AnyView lhs, AnyView rhs) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveEq", [](AnyView lhs, AnyView rhs) {
   return RecursiveEq(*Any(lhs).raw(), *Any(rhs).raw());
 });
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveLt", [](AnyView lhs, AnyView rhs) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveLt", [](AnyView lhs, AnyView rhs) {
   return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLt") < 0;
 });
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveLe", [](AnyView lhs, AnyView rhs) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveLe", [](AnyView lhs, AnyView rhs) {
   return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLe") <= 0;
 });
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveGt", [](AnyView lhs, AnyView rhs) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveGt", [](AnyView lhs, AnyView rhs) {
   return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGt") > 0;
 });
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveGe", [](AnyView lhs, AnyView rhs) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveGe", [](AnyView lhs, AnyView rhs) {
   return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGe") >= 0;
 });
-TVMFFI_REGISTER_GLOBAL("ffi.RecursiveHash",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveHash",
                        [](AnyView value) { return RecursiveHash(*Any(value).raw()); });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

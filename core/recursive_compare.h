@@ -1,15 +1,17 @@
 // Field-wise content comparison and hashing (ffi.RecursiveEq/Lt/Le/Gt/Ge/Hash),
 // the equality, ordering and hash that dataclasses and containers use for
 // Python's ==, <, <=, >, >= and hash().  docs/reflection.md has the rules.
-#ifndef TVMFFI_CORE_RECURSIVE_COMPARE_H_
-#define TVMFFI_CORE_RECURSIVE_COMPARE_H_
+#ifndef TVM_FFI_CORE_RECURSIVE_COMPARE_H_
+#define TVM_FFI_CORE_RECURSIVE_COMPARE_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Content equality: values of different kinds are unequal (1 and 1.0, 1 and
 // True, an Array and a List), NaN equals NaN, and reflected objects of one
@@ -27,7 +29,9 @@ int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* wal
 // HashOff and CompareOff fields.
 int64_t RecursiveHash(const TVMFFIAny& value);
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_RECURSIVE_COMPARE_H_
+#endif  // TVM_FFI_CORE_RECURSIVE_COMPARE_H_

@@ -1,17 +1,19 @@
 // The field visitor: every reflected field of an object, in declaration order.
-#ifndef TVMFFI_CORE_REFLECTION_VISIT_H_
-#define TVMFFI_CORE_REFLECTION_VISIT_H_
+#ifndef TVM_FFI_CORE_REFLECTION_VISIT_H_
+#define TVM_FFI_CORE_REFLECTION_VISIT_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <string>
 
-#include <tvmffi/any.h>
-#include <tvmffi/error.h>
-#include <tvmffi/object.h>
+#include "impl/any.h"
+#include "impl/error.h"
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 inline std::string FieldName(const TVMFFIFieldInfo* f) {
   return std::string(f->name.data, f->name.size);
@@ -26,7 +28,7 @@ inline Any ReadField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f) {
   TVMFFIAny out;
   AnyZero(&out);
   if (f->getter == nullptr) {
-    TVMFFI_THROW(TypeError) << "field `" << FieldName(f) << "` has no getter";
+    TVM_FFI_IMPL_THROW(TypeError) << "field `" << FieldName(f) << "` has no getter";
   }
   int rc = f->getter(static_cast<char*>(obj) + f->offset, &out);
   if (rc != 0) ThrowRaised(rc);
@@ -66,7 +68,9 @@ bool VisitFields(const Object* obj, F&& visit) {
   });
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_REFLECTION_VISIT_H_
+#endif  // TVM_FFI_CORE_REFLECTION_VISIT_H_

@@ -1,11 +1,13 @@
 // The MISSING and KWARGS sentinel objects and their global functions.
-#include <tvmffi/sentinel.h>
+#include "impl/sentinel.h"
 
-#include <tvmffi/function.h>
+#include "impl/function.h"
 #include "sentinel_internal.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace {
 // Made once and never released: code may compare against them at any time,
@@ -34,9 +36,11 @@ TVMFFIObjectHandle MakeOrGetKwargsObject() {
 
 Any MissingValue() { return BorrowAsAny(MakeOrGetMissingObject()); }
 
-TVMFFI_REGISTER_GLOBAL("ffi.GetInvalidObject", []() { return MissingValue(); });
-TVMFFI_REGISTER_GLOBAL("ffi.GetKwargsObject",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetInvalidObject", []() { return MissingValue(); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetKwargsObject",
                        []() { return BorrowAsAny(MakeOrGetKwargsObject()); });
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,11 +1,13 @@
 // Sentinels: the library-internal makers of the MISSING and KWARGS objects.
-#ifndef TVMFFI_CORE_SENTINEL_INTERNAL_H_
-#define TVMFFI_CORE_SENTINEL_INTERNAL_H_
+#ifndef TVM_FFI_CORE_SENTINEL_INTERNAL_H_
+#define TVM_FFI_CORE_SENTINEL_INTERNAL_H_
 
-#include <tvmffi/sentinel.h>
+#include "impl/sentinel.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Library-internal (sentinel.cc): the objects themselves, made on first use,
 // and MISSING as a value (a new reference).
@@ -13,7 +15,9 @@ TVMFFIObjectHandle MakeOrGetMissingObject();
 TVMFFIObjectHandle MakeOrGetKwargsObject();
 Any MissingValue();
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_SENTINEL_INTERNAL_H_
+#endif  // TVM_FFI_CORE_SENTINEL_INTERNAL_H_

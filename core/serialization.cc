@@ -10,22 +10,24 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/big_int.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/string.h>
+#include "impl/array.h"
+#include "impl/big_int.h"
+#include "impl/dict.h"
+#include "impl/error.h"
+#include "impl/function.h"
+#include "impl/list.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
+#include "impl/shape.h"
+#include "impl/string.h"
 #include "big_int_internal.h"
 #include "enum.h"
 #include "json.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 // The internals already moved to tvm::ffi::details::core (issue 19).
 using namespace ::tvm::ffi::detail::core;
 namespace serialization {
@@ -298,7 +300,7 @@ class GraphWriter {
           text.push_back(']');
           break;
         default:
-          TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+          TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
                                   << " cannot be serialized";
       }
       int64_t idx = Add(Node(type_key, text));
@@ -392,24 +394,24 @@ class GraphWriter {
       case kTVMFFIModule:
       case kTVMFFIError:
       case kTVMFFIOpaquePyObject:
-        TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+        TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
                                 << " cannot be serialized";
       default:
         break;
     }
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
     if (info == nullptr || t < kTVMFFIDynObjectBegin) {
-      TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
                               << " cannot be serialized";
     }
     if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
         !HasNewAttr(info->type_index)) {
-      TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: type `" << TypeKeyOf(t)
+      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: type `" << TypeKeyOf(t)
                               << "` has no creator registered, so it could not be restored";
     }
     for (const TVMFFIFieldInfo* field : AllFields(info)) {
       if (field->getter == nullptr) {
-        TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: field `" << FieldName(field) << "` of `"
+        TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: field `" << FieldName(field) << "` of `"
                                 << TypeKeyOf(t) << "` has no getter";
       }
       TVMFFIAny raw;
@@ -430,7 +432,7 @@ class GraphWriter {
           case kTVMFFIFloat: json::AppendDouble(fv.v_float64, &s.inline_text); break;
           case kTVMFFIDataType: json::AppendQuoted(DataTypeText(fv.v_dtype), &s.inline_text); break;
           default:
-            TVMFFI_THROW(TypeError) << "ffi.ToJSONGraph: field `" << s.name << "` of `"
+            TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: field `" << s.name << "` of `"
                                     << TypeKeyOf(t) << "` is declared "
                                     << TypeKeyOf(field->field_static_type_index) << " but holds "
                                     << TypeKeyOf(fv.type_index);
@@ -496,7 +498,7 @@ class GraphWriter {
         }
         const Object* cobj = Object::FromHandle(s.value.raw()->v_obj);
         if (open.count(cobj) != 0) {
-          TVMFFI_THROW(ValueError) << "ffi.ToJSONGraph: the value contains a reference cycle "
+          TVM_FFI_IMPL_THROW(ValueError) << "ffi.ToJSONGraph: the value contains a reference cycle "
                                       "(a "
                                    << TypeKeyOf(cobj->type_index()) << " contains itself)";
         }
@@ -541,7 +543,7 @@ class GraphReader {
   // read is checked again where it is used.
   Any Run(const AnyView& graph) {
     if (graph.type_index() != kTVMFFIMap && graph.type_index() != kTVMFFIDict) {
-      TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a JSON object with `root_index` "
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected a JSON object with `root_index` "
                                   "and `nodes`, got "
                                << TypeKeyOf(graph.type_index());
     }
@@ -549,16 +551,16 @@ class GraphReader {
     const MapBaseObj* top = static_cast<const MapBaseObj*>(Object::FromHandle(graph_.raw()->v_obj));
     const TVMFFIAny* nodes = Find(top, "nodes");
     if (nodes == nullptr || !IsSeq(*nodes)) {
-      TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
     }
     nodes_ = static_cast<const SeqObj*>(Object::FromHandle(nodes->v_obj));
     const TVMFFIAny* root = Find(top, "root_index");
     if (root == nullptr || root->type_index != kTVMFFIInt) {
-      TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: expected an integer `root_index` in the graph";
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected an integer `root_index` in the graph";
     }
     int64_t n = nodes_->size();
     if (root->v_int64 < 0 || root->v_int64 >= n) {
-      TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: root_index " << root->v_int64
+      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: root_index " << root->v_int64
                                << " is out of range for " << n << " nodes";
     }
     decoded_.resize(static_cast<size_t>(n));
@@ -635,7 +637,7 @@ class GraphReader {
   }
 
   [[noreturn]] void Fail(int64_t index, const std::string& what) const {
-    TVMFFI_THROW(ValueError) << "ffi.FromJSONGraph: node " << index << ": " << what;
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: node " << index << ": " << what;
   }
 
   // JSON arrays and objects may come as Array or List, Map or Dict.
@@ -1047,18 +1049,18 @@ Any FromJSONGraphString(const std::string& text, const json::ParseOptions& optio
 
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.ToJSONGraph", [](AnyView value, AnyView metadata) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ToJSONGraph", [](AnyView value, AnyView metadata) {
   return ToJSONGraph(value, metadata);
 });
-TVMFFI_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metadata) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metadata) {
   return String(ToJSONGraphString(value, metadata));
 });
-TVMFFI_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) { return FromJSONGraph(graph); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) { return FromJSONGraph(graph); });
 // ffi.FromJSONGraphString(text[, max_object_keys]): see json::ParseOptions.
-TVMFFI_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString",
+TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString",
                               [](const AnyView* args, int32_t n, Any* rv) {
                                 if (n < 1 || n > 2) {
-                                  TVMFFI_THROW(TypeError)
+                                  TVM_FFI_IMPL_THROW(TypeError)
                                       << "ffi.FromJSONGraphString takes 1 or 2 arguments (text, "
                                          "max_object_keys), got "
                                       << n;
@@ -1072,5 +1074,7 @@ TVMFFI_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString",
 
 }  // namespace
 }  // namespace serialization
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

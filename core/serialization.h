@@ -27,16 +27,18 @@
 // After an object is rebuilt field by field, a Function stored in the type
 // attribute column kJsonGraphFinalizeAttr for its type (if any) is called
 // with it and its result is used instead (VirtualDevice canonicalizes there).
-#ifndef TVMFFI_CORE_SERIALIZATION_H_
-#define TVMFFI_CORE_SERIALIZATION_H_
+#ifndef TVM_FFI_CORE_SERIALIZATION_H_
+#define TVM_FFI_CORE_SERIALIZATION_H_
 
 #include <string>
 
-#include <tvmffi/any.h>
+#include "impl/any.h"
 #include "json.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace serialization {
 
 constexpr const char* kJsonGraphFinalizeAttr = "__json_graph_finalize__";
@@ -51,7 +53,9 @@ Any FromJSONGraphString(const std::string& text,
                         const json::ParseOptions& options = json::ParseOptions());
 
 }  // namespace serialization
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_SERIALIZATION_H_
+#endif  // TVM_FFI_CORE_SERIALIZATION_H_

@@ -1,22 +1,26 @@
 // ffi.Shape global functions.
-#include <tvmffi/shape.h>
+#include "impl/shape.h"
 
 #include <vector>
 
 #include "container_internal.h"
-#include <tvmffi/function.h>
+#include "impl/function.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 // ffi.Shape(*dims): every argument an int.
-TVMFFI_REGISTER_GLOBAL_PACKED("ffi.Shape", [](const AnyView* args, int32_t n, Any* rv) {
+TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.Shape", [](const AnyView* args, int32_t n, Any* rv) {
   std::vector<int64_t> dims(static_cast<size_t>(n));
   for (int32_t i = 0; i < n; ++i) dims[i] = detail::CastArgument<int64_t>(args, i, "ffi.Shape");
   *rv = ObjectPtrToAny(ShapeObj::Make(dims.data(), dims.size()));
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

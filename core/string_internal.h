@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include <tvmffi/string.h>
+#include "impl/string.h"
 
 namespace tvm {
 namespace ffi {
@@ -24,18 +24,18 @@ namespace core {
 // NULL array and "<what> has data NULL but size <n>": NULL data is valid only
 // for size 0.
 inline std::string_view ByteArrayView(const TVMFFIByteArray* b, const char* what) {
-  return ::tvmffi::core::ByteArrayView(b, what);
+  return ::tvm::ffi::detail::impl::ByteArrayView(b, what);
 }
 
 // The text of `b`, decoded by ByteArrayView.
 inline std::string ByteArrayToString(const TVMFFIByteArray& b, const char* what) {
-  return ::tvmffi::core::ByteArrayToString(b, what);
+  return ::tvm::ffi::detail::impl::ByteArrayToString(b, what);
 }
 
 // Writes an owning string (or bytes) value: the small form up to 7 bytes,
 // else a new heap object.  `out` is overwritten without being released.
 inline void MakeStringAny(const char* data, size_t size, bool is_bytes, TVMFFIAny* out) {
-  ::tvmffi::core::MakeStringAny(data, size, is_bytes, out);
+  ::tvm::ffi::detail::impl::MakeStringAny(data, size, is_bytes, out);
 }
 
 // The bytes of any string-like value (RawStr, ByteArrayPtr, SmallStr,
@@ -43,12 +43,12 @@ inline void MakeStringAny(const char* data, size_t size, bool is_bytes, TVMFFIAn
 // pointers, a small string claiming more than 7 bytes) is a ValueError.
 inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* size,
                           bool* is_bytes) {
-  return ::tvmffi::core::GetStringView(value, data, size, is_bytes);
+  return ::tvm::ffi::detail::impl::GetStringView(value, data, size, is_bytes);
 }
 
 // A new heap ffi.String object (kTVMFFIStr) holding the bytes; new reference.
 inline TVMFFIObject* MakeStringObject(const char* data, size_t size) {
-  return &::tvmffi::core::StringObj::Make(data, size).release()->header_;
+  return &::tvm::ffi::detail::impl::StringObj::Make(data, size).release()->header_;
 }
 
 }  // namespace core

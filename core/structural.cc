@@ -12,19 +12,21 @@
 #include <unordered_set>
 #include <vector>
 
-#include <tvmffi/any_equal.h>
-#include <tvmffi/array.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/function.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/string.h>
-#include <tvmffi/tensor.h>
+#include "impl/any_equal.h"
+#include "impl/array.h"
+#include "impl/dict.h"
+#include "impl/function.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
+#include "impl/shape.h"
+#include "impl/string.h"
+#include "impl/tensor.h"
 #include "reflection_visit.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Access paths ------------------------------------------------------------------
 
@@ -48,7 +50,7 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
                           ? Object::FromHandle(v.raw()->v_obj)
                           : nullptr;
   if (obj == nullptr) {
-    TVMFFI_THROW(TypeError) << what << ": expected ffi.reflection.AccessPath, got "
+    TVM_FFI_IMPL_THROW(TypeError) << what << ": expected ffi.reflection.AccessPath, got "
                             << TypeIndexToDisplayName(v.type_index());
   }
   return static_cast<const AccessPathObj*>(obj);
@@ -62,7 +64,7 @@ std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
   int64_t depth = p->depth;
   while (p->parent.has_value()) {
     if (!p->step.has_value() || p->depth != depth) {
-      TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+      TVM_FFI_IMPL_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
                                << (p->step.has_value() ? "a depth does not match its chain"
                                                        : "a parent without a step");
     }
@@ -71,7 +73,7 @@ std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
     --depth;
   }
   if (p->step.has_value() || depth != 0 || p->depth != 0) {
-    TVMFFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+    TVM_FFI_IMPL_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
                              << (p->step.has_value() ? "a step without a parent"
                                                      : "a depth does not match its chain");
   }
@@ -122,16 +124,16 @@ void ThrowTooDeep(const char* walk, const Object* const* active, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     if (active[i] == nullptr) continue;
     if (!seen.emplace(active[i], i).second) {
-      TVMFFI_THROW(ValueError) << walk << ": the value contains a reference cycle (an object of "
+      TVM_FFI_IMPL_THROW(ValueError) << walk << ": the value contains a reference cycle (an object of "
                                << "type `" << TypeIndexToDisplayName(active[i]->type_index())
                                << "` contains itself)";
     }
   }
   if (n >= static_cast<size_t>(kStructuralMaxDepth)) {
-    TVMFFI_THROW(RecursionError) << walk << ": the value is nested deeper than "
+    TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested deeper than "
                                  << kStructuralMaxDepth << " levels";
   }
-  TVMFFI_THROW(RecursionError) << walk << ": the value is nested too deeply for this thread's "
+  TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested too deeply for this thread's "
                                << "stack (" << n << " levels)";
 }
 
@@ -171,13 +173,13 @@ int32_t SEqHashKindOf(const Object* obj, const TVMFFITypeInfo** info_out, const 
   *info_out = info;
   if (info->metadata == nullptr) {
     if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
-    TVMFFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+    TVM_FFI_IMPL_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
                             << "` has no type metadata, so it has no structural equality or hash";
   }
   int32_t kind = static_cast<int32_t>(info->metadata->structural_eq_hash_kind);
   if (kind == kTVMFFISEqHashKindUnsupported) {
     if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
-    TVMFFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+    TVM_FFI_IMPL_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
                             << "` does not support structural equality or hash (its "
                             << "structural_eq_hash_kind is Unsupported)";
   }
@@ -230,7 +232,7 @@ void ForEachElement(const DLTensor& t, F&& fn, int64_t limit = INT64_MAX) {
 
 void CheckHostTensor(const DLTensor& t, const char* walk) {
   if (!IsHostDevice(t.device.device_type)) {
-    TVMFFI_THROW(ValueError) << walk << ": cannot read the content of a tensor on device type "
+    TVM_FFI_IMPL_THROW(ValueError) << walk << ": cannot read the content of a tensor on device type "
                              << t.device.device_type
                              << "; pass skip_tensor_content=True to compare metadata only";
   }
@@ -802,7 +804,7 @@ const bool kRegistered = RunAtLoad([] {
       .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key")
       .Attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
               if (self.type_index() != AccessStepObj::RuntimeTypeIndex()) {
-                TVMFFI_THROW(TypeError) << "expected ffi.reflection.AccessStep";
+                TVM_FFI_IMPL_THROW(TypeError) << "expected ffi.reflection.AccessStep";
               }
               return String(StepToString(
                   static_cast<const AccessStepObj*>(Object::FromHandle(self.raw()->v_obj))));
@@ -824,7 +826,7 @@ const bool kRegistered = RunAtLoad([] {
       .Method("_extend",
               [](AnyView self, AnyView step) {
                 if (step.type_index() != AccessStepObj::RuntimeTypeIndex()) {
-                  TVMFFI_THROW(TypeError) << "AccessPath._extend: expected "
+                  TVM_FFI_IMPL_THROW(TypeError) << "AccessPath._extend: expected "
                                           << "ffi.reflection.AccessStep, got "
                                           << TypeIndexToDisplayName(step.type_index());
                 }
@@ -886,20 +888,20 @@ const bool kRegistered = RunAtLoad([] {
             }));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralEqual",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralEqual",
                        [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
                          return SEqual(*Any(lhs).raw(), *Any(rhs).raw(), map_free_vars,
                                                 skip_tensor_content);
                        });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralHash",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralHash",
                        [](AnyView value, bool map_free_vars, bool skip_tensor_content) {
                          return static_cast<int64_t>(SHash(
                              *Any(value).raw(), map_free_vars, skip_tensor_content));
                        });
 
 // None when equal, else Array [lhs_path, rhs_path].
-TVMFFI_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
                        [](AnyView lhs, AnyView rhs, bool map_free_vars,
                           bool skip_tensor_content) -> Any {
                          auto m = SFirstMismatch(*Any(lhs).raw(), *Any(rhs).raw(),
@@ -912,5 +914,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
                        });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -1,6 +1,6 @@
 // Structural equality, hashing and access paths (internal interface).
-#ifndef TVMFFI_CORE_STRUCTURAL_H_
-#define TVMFFI_CORE_STRUCTURAL_H_
+#ifndef TVM_FFI_CORE_STRUCTURAL_H_
+#define TVM_FFI_CORE_STRUCTURAL_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -10,14 +10,16 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/any.h>
-#include <tvmffi/array.h>
-#include <tvmffi/map.h>
-#include <tvmffi/object.h>
-#include <tvmffi/reflection.h>
+#include "impl/any.h"
+#include "impl/array.h"
+#include "impl/map.h"
+#include "impl/object.h"
+#include "impl/reflection.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // The hash of a container whose type index is `t`: an Array or List hashes
 // its elements in order, a Map or Dict sums over its entries (independent of
@@ -114,7 +116,7 @@ class AccessStepObj : public Object {
   int32_t kind = 0;
   int32_t kind_padding = 0;
   Any key;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
@@ -132,7 +134,7 @@ class AccessPathObj : public Object {
   AccessPathRef parent;
   AccessStepRef step;
   int32_t depth = 0;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
 };
 static_assert(sizeof(AccessStepObj) == sizeof(TVMFFIObject) + 8 + sizeof(TVMFFIAny),
               "ffi.reflection.AccessStep: header, int32 kind, padding, Any key");
@@ -145,7 +147,7 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);
 std::string AccessPathToString(const ObjectRef& path);
 
 // Structural equality and hash (docs/reflection.md has the rules); the
-// public spelling is include/tvmffi/structural.h, over the ffi.* globals.
+// public spelling is tvm/ffi/extra/structural_equal.h and structural_hash.h.
 bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
                      bool skip_tensor_content);
 // The paths (lhs, rhs) to the first difference, or nullopt when equal.
@@ -174,7 +176,9 @@ inline bool TooDeep(size_t depth) {
 // first) holds an object twice, else RecursionError.
 [[noreturn]] void ThrowTooDeep(const char* walk, const Object* const* active, size_t n);
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_STRUCTURAL_H_
+#endif  // TVM_FFI_CORE_STRUCTURAL_H_

@@ -5,13 +5,15 @@
 
 #include <cstring>
 
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/reflection.h>
+#include "impl/error.h"
+#include "impl/function.h"
+#include "impl/reflection.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 StructuralKeyObj::StructuralKeyObj(Any k) : key(std::move(k)) {
   hash_i64 = static_cast<int64_t>(SHash(*key.raw(), false, false));
@@ -97,12 +99,14 @@ bool Equal(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
 
 namespace {
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralKey", [](Any key) { return Make(std::move(key)); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralKey", [](Any key) { return Make(std::move(key)); });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralKeyEqual",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralKeyEqual",
                        [](AnyView lhs, AnyView rhs) { return Equal(*lhs.raw(), *rhs.raw()); });
 
 }  // namespace
 }  // namespace structural_key
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -6,16 +6,18 @@
 // Two keys are equal when their hashes match and their values are
 // structurally equal; the type's "__any_hash__"/"__any_equal__" hooks make
 // containers use exactly that.
-#ifndef TVMFFI_CORE_STRUCTURAL_KEY_H_
-#define TVMFFI_CORE_STRUCTURAL_KEY_H_
+#ifndef TVM_FFI_CORE_STRUCTURAL_KEY_H_
+#define TVM_FFI_CORE_STRUCTURAL_KEY_H_
 
 #include <cstdint>
 
-#include <tvmffi/any.h>
-#include <tvmffi/object.h>
+#include "impl/any.h"
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class StructuralKeyObj : public Object {
  public:
@@ -25,7 +27,7 @@ class StructuralKeyObj : public Object {
   StructuralKeyObj() = default;
   explicit StructuralKeyObj(Any k);
 
-  TVMFFI_DECLARE_DYNAMIC_TYPE(StructuralKeyObj, "ffi.StructuralKey", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(StructuralKeyObj, "ffi.StructuralKey", PlainObject)
 };
 
 static_assert(sizeof(StructuralKeyObj) == 48, "ffi.StructuralKey: header, key, hash_i64");
@@ -39,7 +41,9 @@ Any Make(Any key);
 bool Equal(const TVMFFIAny& lhs, const TVMFFIAny& rhs);
 
 }  // namespace structural_key
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_STRUCTURAL_KEY_H_
+#endif  // TVM_FFI_CORE_STRUCTURAL_KEY_H_

@@ -9,20 +9,22 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/any_equal.h>
-#include <tvmffi/array.h>
-#include <tvmffi/dict.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
+#include "impl/any_equal.h"
+#include "impl/array.h"
+#include "impl/dict.h"
+#include "impl/error.h"
+#include "impl/function.h"
+#include "impl/list.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
 #include "reflection_visit.h"
 #include "structural.h"
 #include "structural_walk.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 const bool kRegistered = RunAtLoad([] {
@@ -54,26 +56,26 @@ Any TakeResult(TVMFFIAny raw) {
   return result;
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorMutate", [](AnyView mutator, AnyView value) -> Any {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorMutate", [](AnyView mutator, AnyView value) -> Any {
   StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorMutate");
   Any result = TakeResult(m->vtable->mutate(m, *value.raw()));
   if (result.type_index() == kTVMFFIUnchanged) return Any(value);
   return result;
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapGet", [](AnyView mutator, AnyView var) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapGet", [](AnyView mutator, AnyView var) {
   StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorVarRemapGet");
   return TakeResult(m->vtable->var_remap_get(m, *var.raw()));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapSet",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapSet",
                        [](AnyView mutator, AnyView var, AnyView mapped_value) {
                          StructuralMutatorObj* m =
                              MutatorArg(mutator, "ffi.StructuralMutatorVarRemapSet");
                          TakeResult(m->vtable->var_remap_set(m, *var.raw(), *mapped_value.raw()));
                        });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorDefRegionKind", [](AnyView mutator) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorDefRegionKind", [](AnyView mutator) {
   return static_cast<int64_t>(
       MutatorArg(mutator, "ffi.StructuralMutatorDefRegionKind")->def_region_mode);
 });
@@ -81,7 +83,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorDefRegionKind", [](AnyView mutator)
 // As ffi.StructuralVisitorWithDefRegionKind: a Pattern region stays in force.
 Any WithDefRegionKind(StructuralMutatorObj* m, int64_t kind, const Function& callback) {
   if (kind < kTVMFFIDefRegionKindNone || kind > kTVMFFIDefRegionKindSimple) {
-    TVMFFI_THROW(ValueError)
+    TVM_FFI_IMPL_THROW(ValueError)
         << "ffi.StructuralMutatorWithDefRegionKind: unknown definition region kind " << kind;
   }
   if (m->def_region_mode == kTVMFFIDefRegionKindPattern) return callback();
@@ -94,7 +96,7 @@ Any WithDefRegionKind(StructuralMutatorObj* m, int64_t kind, const Function& cal
   return callback();
 }
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorWithDefRegionKind",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorWithDefRegionKind",
                        [](AnyView mutator, int64_t kind, Function callback) {
                          return WithDefRegionKind(
                              MutatorArg(mutator, "ffi.StructuralMutatorWithDefRegionKind"), kind,
@@ -325,7 +327,7 @@ class DefaultMutation {
       // Copy on write: a fresh instance with every field of the original.
       TVMFFIObjectHandle h = reflection_detail::CreateEmptyInstance(info);
       if (h == nullptr) {
-        TVMFFI_THROW(TypeError) << walk_ << ": type `" << TypeKeyOf(info)
+        TVM_FFI_IMPL_THROW(TypeError) << walk_ << ": type `" << TypeKeyOf(info)
                                 << "` has no creator in its type metadata, so a changed "
                                    "instance cannot be copied";
       }
@@ -381,7 +383,7 @@ std::vector<Callback> CallbacksArg(const Array<Any>& entries, const char* func, 
       fn = (*e)[1].TryAs<Function>();
     }
     if (!index.has_value() || !fn.has_value()) {
-      TVMFFI_THROW(TypeError) << func << ": callback entry " << i << " must be a (type_index, "
+      TVM_FFI_IMPL_THROW(TypeError) << func << ": callback entry " << i << " must be a (type_index, "
                               << (with_mode ? "function[, takes_inplace_mode])" : "function)")
                               << " tuple";
     }
@@ -446,7 +448,7 @@ class Engine : public StructuralMutatorObj {
     try {
       Engine* e = static_cast<Engine*>(self);
       if (var.type_index < kTVMFFIStaticObjectBegin) {
-        TVMFFI_THROW(TypeError) << "var_remap_set: the variable must be an object, got "
+        TVM_FFI_IMPL_THROW(TypeError) << "var_remap_set: the variable must be an object, got "
                                 << TypeIndexToDisplayName(var.type_index);
       }
       const Object* key = Object::FromHandle(var.v_obj);
@@ -595,11 +597,11 @@ bool RootUnique(const Any& root) {
 
 Any ResultOr(Any result, Any root) { return IsUnchanged(result) ? root : result; }
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMap", [](Any root, Array<Any> callbacks,
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMap", [](Any root, Array<Any> callbacks,
                                                 Array<Any> callbacks_with_def_region_kind,
                                                 int64_t order) {
   if (order != 0 && order != 1) {
-    TVMFFI_THROW(ValueError) << "ffi.StructuralMap: order must be 0 (pre-order) or 1 "
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.StructuralMap: order must be 0 (pre-order) or 1 "
                                 "(post-order), got "
                              << order;
   }
@@ -611,7 +613,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralMap", [](Any root, Array<Any> callbacks,
   return ResultOr(std::move(result), std::move(root));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutate", [](Any root, Array<Any> callbacks) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutate", [](Any root, Array<Any> callbacks) {
   ObjectPtr<MutateEngine> engine =
       MakeObject<MutateEngine>(CallbacksArg(callbacks, "ffi.StructuralMutate", true));
   bool unique = RootUnique(root);
@@ -619,7 +621,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutate", [](Any root, Array<Any> callbacks
   return ResultOr(std::move(result), std::move(root));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorDefaultMutate", [](AnyView mutator, AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorDefaultMutate", [](AnyView mutator, AnyView value) {
   StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorDefaultMutate");
   Any held(value);
   Any result;
@@ -633,5 +635,7 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralMutatorDefaultMutate", [](AnyView mutator,
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

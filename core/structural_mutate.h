@@ -27,17 +27,19 @@
 // fn(value, mutator[, inplace_mode]), whose result is final, or to D.  Their
 // mutators keep the variable remap.  A walk deeper than the structural depth
 // limit (a reference cycle) raises.
-#ifndef TVMFFI_CORE_STRUCTURAL_MUTATE_H_
-#define TVMFFI_CORE_STRUCTURAL_MUTATE_H_
+#ifndef TVM_FFI_CORE_STRUCTURAL_MUTATE_H_
+#define TVM_FFI_CORE_STRUCTURAL_MUTATE_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 
-#include <tvmffi/object.h>
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class StructuralMutatorObj : public Object {
  public:
@@ -56,13 +58,15 @@ class StructuralMutatorObj : public Object {
   int32_t def_region_mode = kTVMFFIDefRegionKindNone;
 
   explicit StructuralMutatorObj(const VTable* vt) : vtable(vt) {}
-  TVMFFI_DECLARE_DYNAMIC_TYPE(StructuralMutatorObj, "ffi.StructuralMutator", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(StructuralMutatorObj, "ffi.StructuralMutator", PlainObject)
 };
 
 static_assert(sizeof(StructuralMutatorObj) == 40,
               "ffi.StructuralMutator: header, vtable, def_region_mode");
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_STRUCTURAL_MUTATE_H_
+#endif  // TVM_FFI_CORE_STRUCTURAL_MUTATE_H_

@@ -6,17 +6,19 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/array.h>
-#include <tvmffi/error.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
+#include "impl/array.h"
+#include "impl/error.h"
+#include "impl/list.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
 #include "container_internal.h"
 #include "reflection_visit.h"
 #include "visit_error_context.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace structural_walk {
 namespace {
 
@@ -34,7 +36,7 @@ Any TakeResult(TVMFFIAny raw, const char* what) {
     throw Error(ObjectPtr<Object>::BorrowHandle(result.raw()->v_obj));
   }
   if (result.type_index() != kTVMFFINone && result.type_index() != kTVMFFIVisitInterrupt) {
-    TVMFFI_THROW(TypeError) << what << " must return None or ffi.VisitInterrupt, got "
+    TVM_FFI_IMPL_THROW(TypeError) << what << " must return None or ffi.VisitInterrupt, got "
                             << TypeIndexToDisplayName(result.type_index());
   }
   return result;
@@ -137,7 +139,7 @@ std::vector<Callback> CallbacksArg(const Array<Any>& entries, const char* func) 
     Any entry = entries[i];
     std::optional<Array<Any>> pair = TypeTraits<Array<Any>>::TryCast(entry.raw());
     if (!pair.has_value() || pair->size() != 2) {
-      TVMFFI_THROW(TypeError) << func << ": callback entry " << i
+      TVM_FFI_IMPL_THROW(TypeError) << func << ": callback entry " << i
                               << " must be a (type_index, function) pair";
     }
     out.push_back({static_cast<int32_t>((*pair)[0].As<int64_t>()), (*pair)[1].As<Function>()});
@@ -191,7 +193,7 @@ class WalkVisitor : public StructuralVisitorObj {
     if (r.type_index() == kTVMFFIInt && (r.raw()->v_int64 == 0 || r.raw()->v_int64 == kSkip)) {
       return r.raw()->v_int64 == 0 ? Any() : r;
     }
-    TVMFFI_THROW(TypeError) << "ffi.StructuralWalk: a callback must return None, 0 (advance), "
+    TVM_FFI_IMPL_THROW(TypeError) << "ffi.StructuralWalk: a callback must return None, 0 (advance), "
                                "1 (skip) or ffi.VisitInterrupt, got "
                             << TypeIndexToDisplayName(r.type_index());
   }
@@ -250,7 +252,7 @@ class CallbackVisitor : public StructuralVisitorObj {
       self.v_obj = static_cast<TVMFFIObject*>(handle());
       Any r = c->fn(AnyView::FromRaw(value), AnyView::FromRaw(self));
       if (r.type_index() != kTVMFFINone && r.type_index() != kTVMFFIVisitInterrupt) {
-        TVMFFI_THROW(TypeError) << "ffi.StructuralVisit: a callback must return None or "
+        TVM_FFI_IMPL_THROW(TypeError) << "ffi.StructuralVisit: a callback must return None or "
                                    "ffi.VisitInterrupt, got "
                                 << TypeIndexToDisplayName(r.type_index());
       }
@@ -298,24 +300,24 @@ const bool kRegistered = RunAtLoad([] {
   }
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorVisit", [](AnyView visitor, AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorVisit", [](AnyView visitor, AnyView value) {
   return Visit(VisitorArg(visitor, "ffi.StructuralVisitorVisit"), *value.raw());
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorDefaultVisit", [](AnyView visitor, AnyView value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorDefaultVisit", [](AnyView visitor, AnyView value) {
   return DefaultVisit(VisitorArg(visitor, "ffi.StructuralVisitorDefaultVisit"), *value.raw());
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorDefRegionKind", [](AnyView visitor) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorDefRegionKind", [](AnyView visitor) {
   return static_cast<int64_t>(
       VisitorArg(visitor, "ffi.StructuralVisitorDefRegionKind")->def_region_mode);
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorWithDefRegionKind",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorWithDefRegionKind",
                        [](AnyView visitor, int64_t kind, Function callback) {
                          if (kind < kTVMFFIDefRegionKindNone ||
                              kind > kTVMFFIDefRegionKindSimple) {
-                           TVMFFI_THROW(ValueError)
+                           TVM_FFI_IMPL_THROW(ValueError)
                                << "ffi.StructuralVisitorWithDefRegionKind: unknown "
                                   "definition region kind "
                                << kind;
@@ -326,17 +328,17 @@ TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisitorWithDefRegionKind",
                                                   [&] { return callback(); });
                        });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Array<Any> callbacks) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Array<Any> callbacks) {
   ObjectPtr<CallbackVisitor> visitor =
       MakeObject<CallbackVisitor>(CallbacksArg(callbacks, "ffi.StructuralVisit"));
   return Visit(visitor.get(), *root.raw());
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbacks,
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbacks,
                                                  Array<Any> callbacks_with_def_region_kind,
                                                  int64_t order) {
   if (order != 0 && order != 1) {
-    TVMFFI_THROW(ValueError) << "ffi.StructuralWalk: order must be 0 (pre-order) or 1 "
+    TVM_FFI_IMPL_THROW(ValueError) << "ffi.StructuralWalk: order must be 0 (pre-order) or 1 "
                                 "(post-order), got "
                              << order;
   }
@@ -381,7 +383,7 @@ Any DefaultVisit(StructuralVisitorObj* visitor, const TVMFFIAny& value) {
     return TakeResult(r.Release(), "__s_visit__");
   }
   if (hook != nullptr && hook->type_index != kTVMFFINone) {
-    TVMFFI_THROW(TypeError) << "__s_visit__ must be an opaque function pointer or ffi.Function";
+    TVM_FFI_IMPL_THROW(TypeError) << "__s_visit__ must be an opaque function pointer or ffi.Function";
   }
   if (value.type_index < kTVMFFIStaticObjectBegin) return Any();
   return VisitReflectedFields(visitor, Object::FromHandle(value.v_obj));
@@ -429,5 +431,7 @@ void AttachVisitErrorContext(TVMFFIObjectHandle err, const TVMFFIAny& node) noex
 }
 
 }  // namespace structural_walk
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

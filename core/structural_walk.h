@@ -16,19 +16,21 @@
 // their values.  The fields of a FreeVar object reached inside a Simple
 // region are visited outside any region.  A Pattern region stays in force
 // inside it (entering another kind there has no effect).
-#ifndef TVMFFI_CORE_STRUCTURAL_WALK_H_
-#define TVMFFI_CORE_STRUCTURAL_WALK_H_
+#ifndef TVM_FFI_CORE_STRUCTURAL_WALK_H_
+#define TVM_FFI_CORE_STRUCTURAL_WALK_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 
-#include <tvmffi/any.h>
-#include <tvmffi/function.h>
-#include <tvmffi/object.h>
+#include "impl/any.h"
+#include "impl/function.h"
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class StructuralVisitorObj : public Object {
  public:
@@ -41,7 +43,7 @@ class StructuralVisitorObj : public Object {
   int32_t def_region_mode = kTVMFFIDefRegionKindNone;
 
   explicit StructuralVisitorObj(const VTable* vt) : vtable(vt) {}
-  TVMFFI_DECLARE_DYNAMIC_TYPE(StructuralVisitorObj, "ffi.StructuralVisitor", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(StructuralVisitorObj, "ffi.StructuralVisitor", PlainObject)
 };
 
 static_assert(sizeof(StructuralVisitorObj) == 40,
@@ -79,7 +81,9 @@ auto WithDefRegionKind(StructuralVisitorObj* visitor, int32_t kind, F&& fn) {
 void AttachVisitErrorContext(TVMFFIObjectHandle err, const TVMFFIAny& node) noexcept;
 
 }  // namespace structural_walk
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_STRUCTURAL_WALK_H_
+#endif  // TVM_FFI_CORE_STRUCTURAL_WALK_H_

@@ -1,5 +1,5 @@
 // Tensors made by this library: DLPack import/export, unsafe views, ownership.
-#include <tvmffi/tensor.h>
+#include "impl/tensor.h"
 
 #include <algorithm>
 #include <sstream>
@@ -11,15 +11,14 @@ namespace ffi {
 namespace detail {
 namespace core {
 // Still on the older C++ layer (issue 19).
-namespace legacy = ::tvmffi::core;
-using legacy::IsContiguousLayout;
-using legacy::IsDirectAddressDevice;
-using legacy::MakeObjectWithExtra;
-using legacy::Object;
-using legacy::ObjectPtr;
-using legacy::Tensor;
-using legacy::TensorObj;
-using legacy::TypeIndexToDisplayName;
+using impl::IsContiguousLayout;
+using impl::IsDirectAddressDevice;
+using impl::MakeObjectWithExtra;
+using impl::Object;
+using impl::ObjectPtr;
+using impl::Tensor;
+using impl::TensorObj;
+using impl::TypeIndexToDisplayName;
 namespace {
 
 // DLPack version written into exported versioned tensors.
@@ -75,7 +74,7 @@ static_assert(sizeof(LibTensorObj) % alignof(int64_t) == 0, "trailing dims stay 
 bool IsLibTensor(TVMFFIObjectHandle h) {
   const TVMFFIObject* header = static_cast<const TVMFFIObject*>(h);
   return header->type_index == kTVMFFITensor &&
-         TVM_FFI_OBJECT_DELETER(header) == &legacy::detail::ObjectDeleter<LibTensorObj>;
+         TVM_FFI_OBJECT_DELETER(header) == &impl::detail::ObjectDeleter<LibTensorObj>;
 }
 
 std::string FormatDims(const int64_t* dims, int32_t n) {
@@ -102,13 +101,13 @@ void CheckSizeFitsInt64(const DLTensor& t) {
   for (int32_t i = 0; i < t.ndim; ++i) {
     if (t.shape[i] == 0) continue;
     if (__builtin_mul_overflow(count, t.shape[i], &count)) {
-      TVMFFI_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
                                  << " has more elements than fit in int64";
     }
   }
   unsigned __int128 bits = static_cast<unsigned __int128>(count) * t.dtype.bits * t.dtype.lanes;
   if ((bits + 7) / 8 > static_cast<unsigned __int128>(INT64_MAX)) {
-    TVMFFI_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
                                << " with dtype " << FormatDType(t.dtype)
                                << " takes more bytes than fit in int64";
   }
@@ -127,7 +126,7 @@ void CheckElementType(const DLDataType& dtype) {
   } else {
     return;
   }
-  TVMFFI_THROW(RuntimeError) << "DLPack tensor has an invalid dtype {code " << int(dtype.code)
+  TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has an invalid dtype {code " << int(dtype.code)
                              << ", bits " << int(dtype.bits) << ", lanes " << dtype.lanes
                              << "}: " << why;
 }
@@ -136,17 +135,17 @@ void CheckElementType(const DLDataType& dtype) {
 // itself is a RuntimeError (as upstream); bad arguments are ValueErrors.
 void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
   if (require_alignment < 0) {
-    TVMFFI_THROW(ValueError) << "require_alignment must be non-negative, got "
+    TVM_FFI_IMPL_THROW(ValueError) << "require_alignment must be non-negative, got "
                              << require_alignment;
   }
   CheckElementType(t.dtype);
-  if (t.ndim < 0) TVMFFI_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  if (t.ndim < 0) TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
   if (t.ndim > 0 && t.shape == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
+    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
   }
   for (int32_t i = 0; i < t.ndim; ++i) {
     if (t.shape[i] < 0) {
-      TVMFFI_THROW(RuntimeError) << "DLPack tensor has a negative dimension: shape "
+      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has a negative dimension: shape "
                                  << FormatDims(t.shape, t.ndim);
     }
   }
@@ -156,16 +155,16 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
     if (IsDirectAddressDevice(t.device.device_type)) {
       uint64_t addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(t.data)) + t.byte_offset;
       if (addr % align != 0) {
-        TVMFFI_THROW(RuntimeError) << "DLPack tensor data is not aligned to " << align
+        TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor data is not aligned to " << align
                                    << " bytes: data + byte_offset = 0x" << std::hex << addr;
       }
     } else if (t.byte_offset % align != 0) {
-      TVMFFI_THROW(RuntimeError) << "DLPack tensor byte_offset " << t.byte_offset
+      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor byte_offset " << t.byte_offset
                                  << " is not a multiple of the required alignment " << align;
     }
   }
   if (require_contiguous && !IsContiguousLayout(t)) {
-    TVMFFI_THROW(RuntimeError) << "DLPack tensor is not contiguous: shape "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor is not contiguous: shape "
                                << FormatDims(t.shape, t.ndim) << ", strides "
                                << FormatDims(t.strides, t.ndim);
   }
@@ -196,10 +195,10 @@ ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owne
 }
 
 const TensorObj* AsTensor(TVMFFIObjectHandle h, const char* func) {
-  if (h == nullptr) TVMFFI_THROW(ValueError) << func << ": tensor must not be NULL";
+  if (h == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": tensor must not be NULL";
   const Object* obj = Object::FromHandle(h);
   if (!obj->IsInstanceIndex(kTVMFFITensor)) {
-    TVMFFI_THROW(TypeError) << func << ": expected ffi.Tensor, got "
+    TVM_FFI_IMPL_THROW(TypeError) << func << ": expected ffi.Tensor, got "
                             << TypeIndexToDisplayName(obj->type_index());
   }
   return static_cast<const TensorObj*>(obj);
@@ -229,13 +228,13 @@ TVMFFIObjectHandle TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
                                              int32_t require_alignment, bool require_contiguous) {
   // Only the fields up to `flags` are known for other major versions.
   if (from->version.major != kExportDLPackMajor) {
-    TVMFFI_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
+    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
                                << from->version.minor
                                << " is not supported: the major version must be "
                                << kExportDLPackMajor;
   }
   if (from->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) {
-    TVMFFI_THROW(RuntimeError) << "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
+    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
                                   "sub-byte element types are not supported";
   }
   CheckImport(from->dl_tensor, require_alignment, require_contiguous);
@@ -269,16 +268,16 @@ DLManagedTensorVersioned* TensorToDLPackVersioned(TVMFFIObjectHandle tensor) {
 TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
                                           const DLTensor* prototype) {
   const char* func = "TVMFFITensorCreateUnsafeView";
-  if (source == nullptr) TVMFFI_THROW(ValueError) << func << ": source must not be NULL";
-  if (prototype == nullptr) TVMFFI_THROW(ValueError) << func << ": prototype must not be NULL";
+  if (source == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": source must not be NULL";
+  if (prototype == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": prototype must not be NULL";
   AsTensor(source, func);  // the source must be a tensor
   const DLTensor& p = *prototype;
   if (p.ndim < 0) {
-    TVMFFI_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;
+    TVM_FFI_IMPL_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;
   }
   if (p.ndim > 0 && (p.shape == nullptr || p.strides == nullptr)) {
     const char* which = p.shape == nullptr ? "shape" : "strides";
-    TVMFFI_THROW(InternalError) << func << ": prototype " << which << " must not be NULL (ndim "
+    TVM_FFI_IMPL_THROW(InternalError) << func << ": prototype " << which << " must not be NULL (ndim "
                                 << p.ndim << ")";
   }
   size_t n = static_cast<size_t>(std::max<int32_t>(p.ndim, 1));
@@ -307,7 +306,7 @@ uint64_t TensorDLPackFlags(TVMFFIObjectHandle tensor) {
 
 // The READ_ONLY flag seen at import (views inherit their source's), so that
 // frontends can refuse writable access.  False for other libraries' tensors.
-TVMFFI_REGISTER_GLOBAL("ffi.TensorIsReadOnly", [](Tensor t) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.TensorIsReadOnly", [](Tensor t) {
   return (TensorDLPackFlags(t.handle()) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
 });
 

@@ -10,9 +10,9 @@
 #include <mutex>
 #include <unordered_map>
 
-#include <tvmffi/any.h>
-#include <tvmffi/error.h>
-#include <tvmffi/string.h>
+#include "impl/any.h"
+#include "impl/error.h"
+#include "impl/string.h"
 
 namespace tvm {
 namespace ffi {
@@ -21,11 +21,11 @@ namespace core {
 namespace type_registry {
 
 // Still on the older C++ layer (issue 19): its values and string helpers.
-using ::tvmffi::core::Any;
-using ::tvmffi::core::AnyView;
-using ::tvmffi::core::ByteArrayToString;
-using ::tvmffi::core::CheckByteArray;
-using ::tvmffi::core::TypeIndexToDisplayName;
+using ::tvm::ffi::detail::impl::Any;
+using ::tvm::ffi::detail::impl::AnyView;
+using ::tvm::ffi::detail::impl::ByteArrayToString;
+using ::tvm::ffi::detail::impl::CheckByteArray;
+using ::tvm::ffi::detail::impl::TypeIndexToDisplayName;
 
 namespace {
 
@@ -150,18 +150,18 @@ std::string CheckedName(const Info& info, const std::string& kind) {
 void CheckNamespace(const std::string& key) {
   size_t dot = key.rfind('.');
   if (dot == std::string::npos) {
-    TVMFFI_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
                              << " has no namespace; use a dotted key such as `mylib." << key
                              << "`";
   }
   std::string name = key.substr(dot + 1);
   if (dot == 0) {
-    TVMFFI_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
                              << " has an empty namespace; use a dotted key such as `mylib."
                              << name << "`";
   }
   if (name.empty()) {
-    TVMFFI_THROW(ValueError) << "type key " << Quote(key)
+    TVM_FFI_IMPL_THROW(ValueError) << "type key " << Quote(key)
                              << " has an empty name; use a dotted key such as `" << key
                              << "Foo`";
   }
@@ -188,7 +188,7 @@ class Registry {
   // Throws ValueError for an unknown index.
   TypeEntry* Require(int32_t index) const {
     TypeEntry* e = Lookup(index);
-    if (e == nullptr) TVMFFI_THROW(ValueError) << "unknown type index " << index;
+    if (e == nullptr) TVM_FFI_IMPL_THROW(ValueError) << "unknown type index " << index;
     return e;
   }
 
@@ -199,36 +199,36 @@ class Registry {
     if (it != key_to_index_.end()) return it->second;
     if (parent_index == -2) return -2;
 
-    if (key.empty()) TVMFFI_THROW(ValueError) << "type key must not be empty";
+    if (key.empty()) TVM_FFI_IMPL_THROW(ValueError) << "type key must not be empty";
     if (static_index < -1) {
-      TVMFFI_THROW(ValueError) << "invalid static type index " << static_index << " for type "
+      TVM_FFI_IMPL_THROW(ValueError) << "invalid static type index " << static_index << " for type "
                                << Quote(key) << "; use -1 to allocate one";
     }
     if (static_index == -1 || static_index >= kTVMFFIStaticObjectBegin) CheckNamespace(key);
     if (num_child_slots < 0) {
-      TVMFFI_THROW(ValueError) << "invalid num_child_slots " << num_child_slots << " for type "
+      TVM_FFI_IMPL_THROW(ValueError) << "invalid num_child_slots " << num_child_slots << " for type "
                                << Quote(key);
     }
 
     TypeEntry* parent = nullptr;
     if (parent_index == -1) {
       if (depth != 0) {
-        TVMFFI_THROW(ValueError) << "type " << Quote(key)
+        TVM_FFI_IMPL_THROW(ValueError) << "type " << Quote(key)
                                  << " has no parent, so its depth must be 0, got " << depth;
       }
     } else {
       parent = Lookup(parent_index);
       if (parent == nullptr) {
-        TVMFFI_THROW(ValueError) << "parent type index " << parent_index << " of type "
+        TVM_FFI_IMPL_THROW(ValueError) << "parent type index " << parent_index << " of type "
                                  << Quote(key) << " is not registered";
       }
       if (parent_index < kTVMFFIStaticObjectBegin) {
-        TVMFFI_THROW(ValueError) << "parent type index " << parent_index << " ("
+        TVM_FFI_IMPL_THROW(ValueError) << "parent type index " << parent_index << " ("
                                  << parent->key << ") of type " << Quote(key)
                                  << " is a value type; only object types have subtypes";
       }
       if (depth != parent->info.type_depth + 1) {
-        TVMFFI_THROW(ValueError) << "type " << Quote(key) << " has depth " << depth
+        TVM_FFI_IMPL_THROW(ValueError) << "type " << Quote(key) << " has depth " << depth
                                  << " but its parent " << Quote(parent->key) << " has depth "
                                  << parent->info.type_depth << "; expected "
                                  << parent->info.type_depth + 1;
@@ -240,14 +240,14 @@ class Registry {
     int32_t index;
     if (static_index >= 0) {
       if (static_index >= kTVMFFIDynObjectBegin) {
-        TVMFFI_THROW(ValueError) << "static type index " << static_index << " of type "
+        TVM_FFI_IMPL_THROW(ValueError) << "static type index " << static_index << " of type "
                                  << Quote(key) << " is out of the static range [0, "
                                  << int(kTVMFFIDynObjectBegin) << ")";
       }
       index = static_index;
       CheckFree(index, 1, key);
       if (parent != nullptr && index <= parent->info.type_index) {
-        TVMFFI_THROW(ValueError) << "static type index " << index << " of type " << Quote(key)
+        TVM_FFI_IMPL_THROW(ValueError) << "static type index " << index << " of type " << Quote(key)
                                  << " must be greater than its parent's index "
                                  << parent->info.type_index;
       }
@@ -258,12 +258,12 @@ class Registry {
       parent->allocated_slots += static_cast<int32_t>(needed);
     } else {
       if (parent != nullptr && !parent->can_overflow) {
-        TVMFFI_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": parent "
+        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": parent "
                                    << Quote(parent->key)
                                    << " has no child slots left and does not allow overflow";
       }
       if (next_dynamic_ + needed > kMaxTypes) {
-        TVMFFI_THROW(RuntimeError) << "cannot register type " << Quote(key)
+        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key)
                                    << ": the type table is full (" << kMaxTypes << " indices)";
       }
       index = static_cast<int32_t>(next_dynamic_);
@@ -317,7 +317,7 @@ class Registry {
     Any setter_fn;
     if (info.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
       if (info.setter == nullptr) {
-        TVMFFI_THROW(ValueError) << "field " << Quote(name)
+        TVM_FFI_IMPL_THROW(ValueError) << "field " << Quote(name)
                                  << " says its setter is a Function but the setter is NULL";
       }
       TVMFFIAny view;
@@ -330,11 +330,11 @@ class Registry {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (name.empty()) {
-      TVMFFI_THROW(ValueError) << "field of type " << Quote(e->key) << " has an empty name";
+      TVM_FFI_IMPL_THROW(ValueError) << "field of type " << Quote(e->key) << " has an empty name";
     }
     for (size_t i = 0; i < e->fields.size(); ++i) {
       if (ToStdString(e->fields.data()[i].name) == name) {
-        TVMFFI_THROW(InternalError) << "type " << Quote(e->key) << " already has a field "
+        TVM_FFI_IMPL_THROW(InternalError) << "type " << Quote(e->key) << " already has a field "
                                     << Quote(name);
       }
     }
@@ -355,7 +355,7 @@ class Registry {
   void RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
     std::string name = CheckedName(info, "method");
     if (info.method.type_index != kTVMFFIFunction) {
-      TVMFFI_THROW(TypeError) << "method " << Quote(name) << " must be a Function, got "
+      TVM_FFI_IMPL_THROW(TypeError) << "method " << Quote(name) << " must be a Function, got "
                               << TypeIndexToDisplayName(info.method.type_index);
     }
     Any method = Any(AnyView::FromRaw(info.method));
@@ -363,7 +363,7 @@ class Registry {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (name.empty()) {
-      TVMFFI_THROW(ValueError) << "method of type " << Quote(e->key) << " has an empty name";
+      TVM_FFI_IMPL_THROW(ValueError) << "method of type " << Quote(e->key) << " has an empty name";
     }
     TVMFFIMethodInfo copy = info;
     e->KeepTexts(&copy);
@@ -378,7 +378,7 @@ class Registry {
     std::lock_guard<std::mutex> lock(mu_);
     TypeEntry* e = Require(type_index);
     if (e->metadata) {
-      TVMFFI_THROW(RuntimeError) << "metadata of type " << Quote(e->key)
+      TVM_FFI_IMPL_THROW(RuntimeError) << "metadata of type " << Quote(e->key)
                                  << " is already registered";
     }
     e->metadata.reset(new TVMFFITypeMetadata(metadata));
@@ -388,9 +388,9 @@ class Registry {
   }
 
   void RegisterAttr(int32_t type_index, const std::string& name, const TVMFFIAny& value) {
-    if (name.empty()) TVMFFI_THROW(ValueError) << "type attribute name must not be empty";
+    if (name.empty()) TVM_FFI_IMPL_THROW(ValueError) << "type attribute name must not be empty";
     if (type_index < 0) {
-      TVMFFI_THROW(ValueError) << "invalid type index " << type_index << " for type attribute "
+      TVM_FFI_IMPL_THROW(ValueError) << "invalid type index " << type_index << " for type attribute "
                                << Quote(name);
     }
     Any owned;
@@ -405,7 +405,7 @@ class Registry {
     TVMFFIAny* data = col->storage.Resize(static_cast<size_t>(type_index) + 1);
     TVMFFIAny& slot = data[type_index];
     if (slot.type_index != kTVMFFINone && !owned.is_none()) {
-      TVMFFI_THROW(RuntimeError) << "type attribute " << Quote(name)
+      TVM_FFI_IMPL_THROW(RuntimeError) << "type attribute " << Quote(name)
                                  << " is already registered for type " << Quote(e->key);
     }
     old = Any::Adopt(slot);
@@ -468,7 +468,7 @@ class Registry {
     for (int64_t i = index; i < index + count; ++i) {
       TypeEntry* other = Lookup(static_cast<int32_t>(i));
       if (other != nullptr) {
-        TVMFFI_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": type index "
+        TVM_FFI_IMPL_THROW(RuntimeError) << "cannot register type " << Quote(key) << ": type index "
                                    << i << " is already taken by " << Quote(other->key);
       }
     }
@@ -532,9 +532,9 @@ bool IsUsableDynamicValue(const TVMFFIAny& v) noexcept {
 void ThrowUnusableValue(const TVMFFIAny& v, const std::string& what) {
   const TVMFFITypeInfo* info = GetTypeInfo(v.type_index);
   if (info == nullptr) {
-    TVMFFI_THROW(ValueError) << what << " has unknown type index " << v.type_index;
+    TVM_FFI_IMPL_THROW(ValueError) << what << " has unknown type index " << v.type_index;
   }
-  TVMFFI_THROW(ValueError) << what << " is a value of type index " << v.type_index << " ("
+  TVM_FFI_IMPL_THROW(ValueError) << what << " is a value of type index " << v.type_index << " ("
                            << ToStdString(info->type_key) << ") with a NULL object pointer";
 }
 

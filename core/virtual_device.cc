@@ -1,24 +1,26 @@
 // ffi.VirtualDevice: the type's registration, its canonical table and the
-// ffi.VirtualDevice* globals (see include/tvmffi/virtual_device.h).
-#include <tvmffi/virtual_device.h>
+// ffi.VirtualDevice* globals (see impl/virtual_device.h).
+#include "impl/virtual_device.h"
 
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <tuple>
 
-#include <tvmffi/reflection.h>
+#include "impl/reflection.h"
 #include "serialization.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 using VD = ObjectRefOf<VirtualDeviceObj>;
 
 void CheckConstraint(int64_t v, const char* what) {
   if (v < -1 || v > INT32_MAX) {
-    TVMFFI_THROW(ValueError) << "VirtualDevice: " << what
+    TVM_FFI_IMPL_THROW(ValueError) << "VirtualDevice: " << what
                              << " must be -1 (unconstrained) or a non-negative int32, got " << v;
   }
 }
@@ -27,7 +29,7 @@ VD MakeVD(int64_t device_type_int, int64_t virtual_device_id, Any target, String
   CheckConstraint(device_type_int, "device_type_int");
   CheckConstraint(virtual_device_id, "virtual_device_id");
   if (!target.is_none() && target.type_index() < kTVMFFIStaticObjectBegin) {
-    TVMFFI_THROW(TypeError) << "VirtualDevice: target must be an FFI object or None, got "
+    TVM_FFI_IMPL_THROW(TypeError) << "VirtualDevice: target must be an FFI object or None, got "
                             << TypeIndexToDisplayName(target.type_index());
   }
   ObjectPtr<VirtualDeviceObj> p = MakeObject<VirtualDeviceObj>();
@@ -157,19 +159,21 @@ const bool kRegistered = RunAtLoad([] {
   reflection_detail::Check(TVMFFITypeRegisterAttr(t, &attr, finalize.raw()));
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDevice", [](int64_t device_type_int, int64_t virtual_device_id,
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDevice", [](int64_t device_type_int, int64_t virtual_device_id,
                                                Any target, String memory_scope) {
   return MakeVD(device_type_int, virtual_device_id, std::move(target), std::move(memory_scope));
 });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceFullyUnconstrained", []() { return Table().unconstrained; });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceCanonical", [](VD vd) { return Canonical(vd); });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceJoin", [](VD a, VD b) { return Join(a, b); });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceDefault", [](VD a, VD b) { return Default(a, b); });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceIsFullyUnconstrained",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceFullyUnconstrained", []() { return Table().unconstrained; });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceCanonical", [](VD vd) { return Canonical(vd); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceJoin", [](VD a, VD b) { return Join(a, b); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceDefault", [](VD a, VD b) { return Default(a, b); });
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceIsFullyUnconstrained",
                        [](VD vd) { return vd->IsFullyUnconstrained(); });
-TVMFFI_REGISTER_GLOBAL("ffi.VirtualDeviceIsFullyConstrained",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VirtualDeviceIsFullyConstrained",
                        [](VD vd) { return vd->IsFullyConstrained(); });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

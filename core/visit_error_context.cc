@@ -5,15 +5,17 @@
 #include <utility>
 #include <vector>
 
-#include <tvmffi/function.h>
-#include <tvmffi/map.h>
-#include <tvmffi/reflection.h>
+#include "impl/function.h"
+#include "impl/map.h"
+#include "impl/reflection.h"
 #include "container_internal.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace visit_error_context {
 namespace {
 
@@ -105,7 +107,7 @@ const bool kRegistered = RunAtLoad([] {
                        kTVMFFIFieldFlagBitMaskHasDefault);
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",
                        [](ObjectRef root, AnyView context, bool allow_prefix_match) {
                          if (context.type_index() != VisitErrorContextObj::RuntimeTypeIndex()) {
                            detail::ThrowArgumentMismatch("ffi.VisitErrorContext.FindAccessPaths",
@@ -137,5 +139,7 @@ Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* co
 }
 
 }  // namespace visit_error_context
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -6,21 +6,23 @@
 // node of each visit level the error unwinds through, innermost first.
 // FindAccessPaths(root, context, allow_prefix_match) finds the access paths
 // from `root` along which the recorded nodes lie (outermost at the top).
-#ifndef TVMFFI_CORE_VISIT_ERROR_CONTEXT_H_
-#define TVMFFI_CORE_VISIT_ERROR_CONTEXT_H_
+#ifndef TVM_FFI_CORE_VISIT_ERROR_CONTEXT_H_
+#define TVM_FFI_CORE_VISIT_ERROR_CONTEXT_H_
 
-#include <tvmffi/array.h>
-#include <tvmffi/list.h>
-#include <tvmffi/object.h>
+#include "impl/array.h"
+#include "impl/list.h"
+#include "impl/object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class VisitErrorContextObj : public Object {
  public:
   List reverse_visit_pattern;
   ObjectRef prev_error_context;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(VisitErrorContextObj, "ffi.VisitErrorContext", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(VisitErrorContextObj, "ffi.VisitErrorContext", PlainObject)
 };
 
 static_assert(sizeof(VisitErrorContextObj) == 40,
@@ -38,7 +40,9 @@ Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* co
                            bool allow_prefix_match);
 
 }  // namespace visit_error_context
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_CORE_VISIT_ERROR_CONTEXT_H_
+#endif  // TVM_FFI_CORE_VISIT_ERROR_CONTEXT_H_

@@ -4,11 +4,13 @@
 // layout = { TVMFFIObject, TVMFFIAny value (+24) }, as upstream's.  The
 // global ffi.VisitInterrupt(value) makes one; `value` is a read-only field
 // (default None).
-#include <tvmffi/function.h>
-#include <tvmffi/reflection.h>
+#include "impl/function.h"
+#include "impl/reflection.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace {
 
 class VisitInterruptObj : public Object {
@@ -16,7 +18,7 @@ class VisitInterruptObj : public Object {
   Any value;
   VisitInterruptObj() = default;
   explicit VisitInterruptObj(Any v) : value(std::move(v)) {}
-  TVMFFI_DECLARE_STATIC_TYPE(VisitInterruptObj, kTVMFFIVisitInterrupt, "ffi.VisitInterrupt")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(VisitInterruptObj, kTVMFFIVisitInterrupt, "ffi.VisitInterrupt")
 };
 
 static_assert(sizeof(VisitInterruptObj) == 40, "ffi.VisitInterrupt: header, value");
@@ -29,10 +31,12 @@ const bool kRegistered = RunAtLoad([] {
                               kTVMFFIFieldFlagBitMaskHasDefault, "The payload (None for none).");
 });
 
-TVMFFI_REGISTER_GLOBAL("ffi.VisitInterrupt", [](Any value) {
+TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitInterrupt", [](Any value) {
   return ObjectRef(MakeObject<VisitInterruptObj>(std::move(value)));
 });
 
 }  // namespace
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/function.h>
-#include <tvmffi/string.h>
+#include "core/impl/array.h"
+#include "core/impl/function.h"
+#include "core/impl/string.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {
@@ -124,7 +124,7 @@ TEST_CASE("Error: backtraces name the frames, most recent first", "[error]") {
 TEST_CASE("Error: a C++ throw through a Function keeps kind, message and backtrace",
           "[error]") {
   Function f = Function::FromTyped([](int64_t x) -> int64_t {
-    if (x < 0) TVMFFI_THROW(ValueError) << "negative input " << x;
+    if (x < 0) TVM_FFI_IMPL_THROW(ValueError) << "negative input " << x;
     return x;
   });
   try {
@@ -142,7 +142,7 @@ TEST_CASE("Error: a C++ throw through a Function keeps kind, message and backtra
 TEST_CASE("Error: a C++ error raised from another keeps it as its cause", "[error]") {
   Function f = Function::FromTyped([]() -> int {
     try {
-      TVMFFI_THROW(KeyError) << "key `k` not found";
+      TVM_FFI_IMPL_THROW(KeyError) << "key `k` not found";
     } catch (const Error& inner) {
       throw Error("RuntimeError", "lookup failed", inner);
     }
@@ -280,7 +280,7 @@ TEST_CASE("Backtrace: mode 2 gives the native caller of a callee, from inside it
 }
 
 TEST_CASE("Backtrace: an error crossing a C++ layer gains that layer's frames once", "[error]") {
-  Function inner = Function::FromTyped([]() -> int { TVMFFI_THROW(IndexError) << "deep"; });
+  Function inner = Function::FromTyped([]() -> int { TVM_FFI_IMPL_THROW(IndexError) << "deep"; });
   // outer calls inner through the C ABI, as a layer built by another
   // library would: TVMFFIFunctionCall is the boundary inner's capture stops at.
   Function outer = Function::FromTyped([inner]() -> int {
@@ -342,7 +342,7 @@ struct Unprintable {};
 std::ostream& operator<<(std::ostream&, const Unprintable&) {
   throw std::runtime_error("cannot print an Unprintable");
 }
-std::string Refuse() { TVMFFI_THROW(KeyError) << "no text for you"; }
+std::string Refuse() { TVM_FFI_IMPL_THROW(KeyError) << "no text for you"; }
 
 }  // namespace
 
@@ -351,17 +351,17 @@ TEST_CASE("Error: an operand that throws while the message is built propagates",
   // std::terminate.
   std::string what;
   try {
-    TVMFFI_THROW(ValueError) << "bad value " << Unprintable();
+    TVM_FFI_IMPL_THROW(ValueError) << "bad value " << Unprintable();
   } catch (const std::runtime_error& e) {
     what = e.what();
   }
   CHECK(what == "cannot print an Unprintable");
   // An operand whose evaluation raises an Error: that error, not the outer one.
-  CHECK(ThrownBy([] { TVMFFI_THROW(ValueError) << "outer " << Refuse(); }) ==
+  CHECK(ThrownBy([] { TVM_FFI_IMPL_THROW(ValueError) << "outer " << Refuse(); }) ==
         "KeyError: no text for you");
   // Through the C ABI: the inner error comes back as the call's error.
   Function f = Function::FromTyped([](int64_t x) -> int64_t {
-    TVMFFI_THROW(ValueError) << "x=" << x << Unprintable();
+    TVM_FFI_IMPL_THROW(ValueError) << "x=" << x << Unprintable();
   });
   TVMFFIAny arg, result;
   std::memset(&arg, 0, sizeof(arg));

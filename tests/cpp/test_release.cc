@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/array.h>
-#include <tvmffi/list.h>
-#include <tvmffi/map.h>
+#include "core/impl/array.h"
+#include "core/impl/list.h"
+#include "core/impl/map.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {
@@ -20,7 +20,7 @@ namespace {
 // A node holding one child; its destructor records how deep it died.
 class ChainNodeObj : public Object {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(ChainNodeObj, "testing.release.ChainNode", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(ChainNodeObj, "testing.release.ChainNode", PlainObject)
   ChainNodeObj(ObjectPtr<Object> child, int* destroyed)
       : child_(std::move(child)), destroyed_(destroyed) {}
   ~ChainNodeObj() {

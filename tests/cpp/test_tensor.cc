@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "test_util.h"
-#include <tvmffi/function.h>
-#include <tvmffi/shape.h>
-#include <tvmffi/tensor.h>
+#include "core/impl/function.h"
+#include "core/impl/shape.h"
+#include "core/impl/tensor.h"
 
-using namespace tvmffi::core;
+using namespace tvm::ffi::detail::impl;
 using namespace test_util;
 
 namespace {

@@ -13,19 +13,19 @@
 #include <string>
 #include <utility>
 
-#include <tvmffi/any.h>
-#include <tvmffi/error.h>
-#include <tvmffi/function.h>
-#include <tvmffi/object.h>
+#include "core/impl/any.h"
+#include "core/impl/error.h"
+#include "core/impl/function.h"
+#include "core/impl/object.h"
 
 namespace test_util {
 
-using tvmffi::core::Any;
-using tvmffi::core::Error;
-using tvmffi::core::Function;
-using tvmffi::core::Object;
-using tvmffi::core::ObjectPtr;
-using tvmffi::core::ObjectRef;
+using tvm::ffi::detail::impl::Any;
+using tvm::ffi::detail::impl::Error;
+using tvm::ffi::detail::impl::Function;
+using tvm::ffi::detail::impl::Object;
+using tvm::ffi::detail::impl::ObjectPtr;
+using tvm::ffi::detail::impl::ObjectRef;
 
 // Calls the global function `name` (through TVMFFIFunctionCall).
 template <typename... Args>

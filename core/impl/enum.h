@@ -26,8 +26,8 @@
 // also takes the singleton's payload (an int for an IntEnum, a str for a
 // StrEnum) and stores the singleton at that index, as Python's converters
 // do for enum-typed fields.
-#ifndef TVMFFI_ENUM_H_
-#define TVMFFI_ENUM_H_
+#ifndef TVM_FFI_CORE_IMPL_ENUM_H_
+#define TVM_FFI_CORE_IMPL_ENUM_H_
 
 #include <cstdint>
 #include <optional>
@@ -43,32 +43,34 @@
 #include "object.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class EnumStateObj : public Object {
  public:
   List entries;
   Dict indexes;
   Dict attrs;
-  TVMFFI_DECLARE_DYNAMIC_TYPE(EnumStateObj, "ffi.EnumState", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(EnumStateObj, "ffi.EnumState", PlainObject)
 };
 
 class EnumObj : public Object {
  public:
   int64_t _int_index = 0;  // NOLINT(readability-identifier-naming): upstream's field names
   Any _str_index = Any(String());  // always a str (small or heap)
-  TVMFFI_DECLARE_DYNAMIC_TYPE(EnumObj, "ffi.Enum", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(EnumObj, "ffi.Enum", PlainObject)
 };
 
 class IntEnumObj : public EnumObj {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(IntEnumObj, "ffi.IntEnum", EnumObj)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(IntEnumObj, "ffi.IntEnum", EnumObj)
 };
 
 class StrEnumObj : public EnumObj {
  public:
-  TVMFFI_DECLARE_DYNAMIC_TYPE(StrEnumObj, "ffi.StrEnum", EnumObj)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(StrEnumObj, "ffi.StrEnum", EnumObj)
 };
 
 static_assert(sizeof(EnumStateObj) == 48, "ffi.EnumState: header, entries, indexes, attrs");
@@ -97,7 +99,7 @@ inline EnumStateObj* EnumStateOf(int32_t type_index) {
   if (i < 0 || i >= col->size || col->data[i].type_index == kTVMFFINone) return nullptr;
   const TVMFFIAny& v = col->data[i];
   if (v.type_index != EnumStateObj::RuntimeTypeIndex()) {
-    TVMFFI_THROW(TypeError) << "the " << kEnumStateAttr << " attribute of `"
+    TVM_FFI_IMPL_THROW(TypeError) << "the " << kEnumStateAttr << " attribute of `"
                             << TypeIndexToDisplayName(type_index)
                             << "` must be an ffi.EnumState, got "
                             << TypeIndexToDisplayName(v.type_index);
@@ -109,7 +111,7 @@ inline EnumStateObj* EnumStateOf(int32_t type_index) {
 // when the type is not an ffi.Enum.
 inline EnumStateObj* EnsureEnumState(int32_t type_index) {
   if (!TypeDerivesFrom(type_index, EnumObj::RuntimeTypeIndex())) {
-    TVMFFI_THROW(TypeError) << "`" << TypeIndexToDisplayName(type_index)
+    TVM_FFI_IMPL_THROW(TypeError) << "`" << TypeIndexToDisplayName(type_index)
                             << "` is not an enum type (a subclass of ffi.Enum)";
   }
   if (EnumStateObj* state = EnumStateOf(type_index)) return state;
@@ -128,7 +130,7 @@ inline Any EnumGet(int32_t type_index, const AnyView& index) {
       return Any(AnyView::FromRaw(*v));
     }
   }
-  TVMFFI_THROW(ValueError) << "enum `" << TypeIndexToDisplayName(type_index)
+  TVM_FFI_IMPL_THROW(ValueError) << "enum `" << TypeIndexToDisplayName(type_index)
                            << "` has no instance at index " << RenderKey(*index.raw());
 }
 
@@ -172,7 +174,7 @@ class EnumDef {
     Any int_key(int_index);
     Any str_key{String(str_index)};
     if (state->indexes.count(int_key) != 0 || state->indexes.count(str_key) != 0) {
-      TVMFFI_THROW(ValueError) << "enum `" << TypeIndexToDisplayName(type_index_)
+      TVM_FFI_IMPL_THROW(ValueError) << "enum `" << TypeIndexToDisplayName(type_index_)
                                << "` already has an instance at index " << int_index << " or \""
                                << str_index << "\"";
     }
@@ -232,7 +234,9 @@ struct TypeTraits<EnumRef<T>, void> : ObjectRefTraitsBase<EnumRef<T>> {
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ENUM_H_
+#endif  // TVM_FFI_CORE_IMPL_ENUM_H_

@@ -9,8 +9,8 @@
 //
 // A Function taken from a module keeps the module, and so the library,
 // loaded; the library is closed when neither is referenced any more.
-#ifndef TVMFFI_MODULE_H_
-#define TVMFFI_MODULE_H_
+#ifndef TVM_FFI_CORE_IMPL_MODULE_H_
+#define TVM_FFI_CORE_IMPL_MODULE_H_
 
 #include <cstring>
 #include <optional>
@@ -24,14 +24,16 @@
 #include "object.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // The object behind a Module (type index 73, "ffi.Module").  Its contents
 // belong to libtvm_ffi; this side only holds references to it.
 class ModuleObj : public Object {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(ModuleObj, kTVMFFIModule, "ffi.Module")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ModuleObj, kTVMFFIModule, "ffi.Module")
 
  protected:
   ModuleObj() = default;
@@ -76,7 +78,7 @@ class Module : public ObjectRef {
   Function GetFunctionRequired(const std::string& name, bool query_imports = false) const {
     std::optional<Function> f = GetFunction(name, query_imports);
     if (!f.has_value()) {
-      TVMFFI_THROW(AttributeError) << "Module has no function '" << name << "' ("
+      TVM_FFI_IMPL_THROW(AttributeError) << "Module has no function '" << name << "' ("
                                    << Describe() << ")";
     }
     return *f;
@@ -121,7 +123,7 @@ class Module : public ObjectRef {
       if (std::string(n.data, n.size) == "imports_") field = &info->fields[i];
     }
     if (field == nullptr || field->getter == nullptr) {
-      TVMFFI_THROW(RuntimeError) << "ffi.Module has no reflected field `imports_`";
+      TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.Module has no reflected field `imports_`";
     }
     TVMFFIAny value;
     std::memset(&value, 0, sizeof(value));
@@ -139,7 +141,9 @@ class Module : public ObjectRef {
   static Function Global(const char* name) { return Function::GetGlobalRequired(name); }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_MODULE_H_
+#endif  // TVM_FFI_CORE_IMPL_MODULE_H_

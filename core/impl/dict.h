@@ -3,8 +3,8 @@
 // It has the layout and storage of ffi.Map (map.h, docs/abi.md), which
 // apache-tvm-ffi's C++ headers read and mutate inline; other languages use
 // the ffi.Dict* global functions.
-#ifndef TVMFFI_DICT_H_
-#define TVMFFI_DICT_H_
+#ifndef TVM_FFI_CORE_IMPL_DICT_H_
+#define TVM_FFI_CORE_IMPL_DICT_H_
 
 #include <initializer_list>
 #include <optional>
@@ -15,12 +15,14 @@
 #include "map.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class DictObj : public MapBaseObj {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(DictObj, kTVMFFIDict, "ffi.Dict")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(DictObj, kTVMFFIDict, "ffi.Dict")
   static constexpr const char* kDisplayName = "Dict";  // in error messages
 
   static ObjectPtr<DictObj> Make() { return MakeEmpty<DictObj>(); }
@@ -51,7 +53,9 @@ class Dict : public MapRefBase<DictObj> {
 template <>
 struct TypeTraits<Dict> : MapRefTraits<Dict> {};
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_DICT_H_
+#endif  // TVM_FFI_CORE_IMPL_DICT_H_

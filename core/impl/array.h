@@ -2,8 +2,8 @@
 //
 // An ffi.Array is immutable once shared; its elements live inline after its
 // TVMFFISeqCell.  Array<T> reads them as T (Any by default).
-#ifndef TVMFFI_ARRAY_H_
-#define TVMFFI_ARRAY_H_
+#ifndef TVM_FFI_CORE_IMPL_ARRAY_H_
+#define TVM_FFI_CORE_IMPL_ARRAY_H_
 
 #include <cstring>
 #include <initializer_list>
@@ -20,8 +20,10 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace detail {
 
@@ -36,7 +38,7 @@ inline TVMFFIAny CopyOwned(const TVMFFIAny& v) {
 // Throws IndexError "index <i> out of range for <what> of size <n>".
 inline void CheckIndex(int64_t index, int64_t size, const char* what) {
   if (index < 0 || index >= size) {
-    TVMFFI_THROW(IndexError) << "index " << index << " out of range for " << what << " of size "
+    TVM_FFI_IMPL_THROW(IndexError) << "index " << index << " out of range for " << what << " of size "
                              << size;
   }
 }
@@ -150,14 +152,14 @@ class SeqObj : public Object {
 // header + 56, data_deleter NULL.
 class ArrayObj : public SeqObj {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(ArrayObj, kTVMFFIArray, "ffi.Array")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ArrayObj, kTVMFFIArray, "ffi.Array")
 
   ArrayObj() : SeqObj(nullptr) {}  // the elements are inline: no buffer to free
   ~ArrayObj() { TruncateTo(0); }
 
   // An empty array with room for `capacity` inline elements.
   static ObjectPtr<ArrayObj> Make(int64_t capacity) {
-    if (capacity < 0) TVMFFI_THROW(ValueError) << "negative Array capacity " << capacity;
+    if (capacity < 0) TVM_FFI_IMPL_THROW(ValueError) << "negative Array capacity " << capacity;
     ObjectPtr<ArrayObj> obj =
         MakeObjectWithExtra<ArrayObj>(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
     obj->cell.data = reinterpret_cast<char*>(obj.get()) + sizeof(ArrayObj);
@@ -358,7 +360,9 @@ struct TypeTraits<Array<T>, std::enable_if_t<std::is_base_of<ObjectRef, Array<T>
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ARRAY_H_
+#endif  // TVM_FFI_CORE_IMPL_ARRAY_H_

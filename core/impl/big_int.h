@@ -4,8 +4,8 @@
 // and an ffi.BigInt object (minimal two's-complement 64-bit words, least
 // significant first) otherwise, exactly as the C ABI requires.  Only
 // construction, inspection and conversion live here; no arithmetic.
-#ifndef TVMFFI_BIG_INT_H_
-#define TVMFFI_BIG_INT_H_
+#ifndef TVM_FFI_CORE_IMPL_BIG_INT_H_
+#define TVM_FFI_CORE_IMPL_BIG_INT_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -17,8 +17,10 @@
 #include "any.h"
 #include "error.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class BigInt {
  public:
@@ -55,7 +57,7 @@ class BigInt {
   }
   // OverflowError when the value does not fit.
   int64_t ToInt64() const {
-    if (!IsInt64()) TVMFFI_THROW(OverflowError) << "integer " << ToString() << " does not fit int64";
+    if (!IsInt64()) TVM_FFI_IMPL_THROW(OverflowError) << "integer " << ToString() << " does not fit int64";
     return value_.raw()->v_int64;
   }
   bool IsNegative() const { return words()[num_words() - 1] < 0; }
@@ -136,7 +138,9 @@ struct TypeTraits<BigInt> {
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_BIG_INT_H_
+#endif  // TVM_FFI_CORE_IMPL_BIG_INT_H_

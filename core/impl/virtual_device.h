@@ -22,8 +22,8 @@
 // contradiction), ffi.VirtualDeviceDefault(a, b),
 // ffi.VirtualDeviceIsFullyUnconstrained(vd), ffi.VirtualDeviceIsFullyConstrained(vd).
 // This header is a C++ veneer over them.  Header-only.
-#ifndef TVMFFI_VIRTUAL_DEVICE_H_
-#define TVMFFI_VIRTUAL_DEVICE_H_
+#ifndef TVM_FFI_CORE_IMPL_VIRTUAL_DEVICE_H_
+#define TVM_FFI_CORE_IMPL_VIRTUAL_DEVICE_H_
 
 #include <optional>
 #include <string>
@@ -33,8 +33,10 @@
 #include "object.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 class VirtualDeviceObj : public Object {
  public:
@@ -52,7 +54,7 @@ class VirtualDeviceObj : public Object {
            memory_scope.size() != 0;
   }
 
-  TVMFFI_DECLARE_DYNAMIC_TYPE(VirtualDeviceObj, "ffi.VirtualDevice", PlainObject)
+  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(VirtualDeviceObj, "ffi.VirtualDevice", PlainObject)
 };
 
 class VirtualDevice : public ObjectRef {
@@ -87,12 +89,14 @@ class VirtualDevice : public ObjectRef {
   template <typename... Args>
   static Any Call(const char* name, Args&&... args) {
     std::optional<Function> f = Function::GetGlobal(name);
-    if (!f.has_value()) TVMFFI_THROW(RuntimeError) << "global `" << name << "` is not registered";
+    if (!f.has_value()) TVM_FFI_IMPL_THROW(RuntimeError) << "global `" << name << "` is not registered";
     return (*f)(std::forward<Args>(args)...);
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_VIRTUAL_DEVICE_H_
+#endif  // TVM_FFI_CORE_IMPL_VIRTUAL_DEVICE_H_

@@ -3,8 +3,8 @@
 // MISSING (ffi.GetInvalidObject) means "no value" in lookups such as
 // ffi.MapGetItemOrMissing; KWARGS (ffi.GetKwargsObject) starts keyword
 // arguments in a packed call.  Each is one object for the whole process.
-#ifndef TVMFFI_SENTINEL_H_
-#define TVMFFI_SENTINEL_H_
+#ifndef TVM_FFI_CORE_IMPL_SENTINEL_H_
+#define TVM_FFI_CORE_IMPL_SENTINEL_H_
 
 #include <cstring>
 
@@ -12,8 +12,10 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace detail {
 // Calls a no-argument global that returns a sentinel and keeps the result
@@ -25,7 +27,7 @@ inline TVMFFIObjectHandle FetchSentinel(const char* global_name) {
   TVMFFIObjectHandle f = nullptr;
   if (TVMFFIFunctionGetGlobal(&name, &f) != 0) ThrowRaised(-1);
   if (f == nullptr) {
-    TVMFFI_THROW(RuntimeError) << "global function `" << global_name << "` is not registered";
+    TVM_FFI_IMPL_THROW(RuntimeError) << "global function `" << global_name << "` is not registered";
   }
   TVMFFIAny result;
   AnyZero(&result);
@@ -34,7 +36,7 @@ inline TVMFFIObjectHandle FetchSentinel(const char* global_name) {
   if (rc != 0) ThrowRaised(rc);
   if (result.type_index != kTVMFFIObject) {
     AnyRelease(&result);
-    TVMFFI_THROW(InternalError) << "`" << global_name << "` did not return an ffi.Object";
+    TVM_FFI_IMPL_THROW(InternalError) << "`" << global_name << "` did not return an ffi.Object";
   }
   return result.v_obj;
 }
@@ -57,7 +59,9 @@ inline bool IsMissing(const TVMFFIAny& v) {
 }
 
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_SENTINEL_H_
+#endif  // TVM_FFI_CORE_IMPL_SENTINEL_H_

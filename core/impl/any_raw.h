@@ -7,16 +7,18 @@
 // call.  So the layer writes every value field by field, completely (the
 // padding word too: every byte not meaningful for the type is zero), and
 // copies values field by field, never as one block.
-#ifndef TVMFFI_ANY_RAW_H_
-#define TVMFFI_ANY_RAW_H_
+#ifndef TVM_FFI_CORE_IMPL_ANY_RAW_H_
+#define TVM_FFI_CORE_IMPL_ANY_RAW_H_
 
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
 #include <cstring>
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace detail {
 
 // Writes a complete value: tag, padding word (or small-string length) and
@@ -53,7 +55,9 @@ inline void CopyRaw(TVMFFIAny* dst, const TVMFFIAny* src) {
 inline void SetNone(TVMFFIAny* out) { SetRaw(out, kTVMFFINone, 0); }
 
 }  // namespace detail
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ANY_RAW_H_
+#endif  // TVM_FFI_CORE_IMPL_ANY_RAW_H_

@@ -1,8 +1,8 @@
 // Strings and bytes: ffi.String, ffi.Bytes and the small inline form.
 //
 // The small form holds at most 7 bytes directly in a TVMFFIAny.
-#ifndef TVMFFI_STRING_H_
-#define TVMFFI_STRING_H_
+#ifndef TVM_FFI_CORE_IMPL_STRING_H_
+#define TVM_FFI_CORE_IMPL_STRING_H_
 
 #include <cstring>
 #include <string>
@@ -12,8 +12,10 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // layout = { TVMFFIObject, TVMFFIByteArray, char[size + 1] } — the chars are
 // inline after the cell and NUL-terminated.
@@ -33,13 +35,13 @@ class BytesObjBase : public Object {
 
 class StringObj : public BytesObjBase {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
   static ObjectPtr<StringObj> Make(const char* data, size_t size);
 };
 
 class BytesObj : public BytesObjBase {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(BytesObj, kTVMFFIBytes, "ffi.Bytes")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(BytesObj, kTVMFFIBytes, "ffi.Bytes")
   static ObjectPtr<BytesObj> Make(const char* data, size_t size);
 };
 
@@ -68,9 +70,9 @@ inline ObjectPtr<BytesObj> BytesObj::Make(const char* data, size_t size) {
 // bytes as a view.  ValueError "<what> must not be NULL" for a NULL array and
 // "<what> has data NULL but size <n>": NULL data is valid only for size 0.
 inline std::string_view ByteArrayView(const TVMFFIByteArray* b, const char* what) {
-  if (b == nullptr) TVMFFI_THROW(ValueError) << what << " must not be NULL";
+  if (b == nullptr) TVM_FFI_IMPL_THROW(ValueError) << what << " must not be NULL";
   if (b->data == nullptr) {
-    if (b->size != 0) TVMFFI_THROW(ValueError) << what << " has data NULL but size " << b->size;
+    if (b->size != 0) TVM_FFI_IMPL_THROW(ValueError) << what << " has data NULL but size " << b->size;
     return std::string_view();
   }
   return std::string_view(b->data, b->size);
@@ -111,7 +113,7 @@ inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* siz
   switch (value->type_index) {
     case kTVMFFIRawStr:
       if (value->v_c_str == nullptr) {
-        TVMFFI_THROW(ValueError) << "a kTVMFFIRawStr value has a NULL v_c_str";
+        TVM_FFI_IMPL_THROW(ValueError) << "a kTVMFFIRawStr value has a NULL v_c_str";
       }
       *data = value->v_c_str;
       *size = std::strlen(value->v_c_str);
@@ -119,7 +121,7 @@ inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* siz
       return true;
     case kTVMFFIByteArrayPtr: {
       if (value->v_ptr == nullptr) {
-        TVMFFI_THROW(ValueError) << "a kTVMFFIByteArrayPtr value has a NULL v_ptr";
+        TVM_FFI_IMPL_THROW(ValueError) << "a kTVMFFIByteArrayPtr value has a NULL v_ptr";
       }
       std::string_view view = ByteArrayView(static_cast<const TVMFFIByteArray*>(value->v_ptr),
                                             "the byte array of a kTVMFFIByteArrayPtr value");
@@ -131,7 +133,7 @@ inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* siz
     case kTVMFFISmallStr:
     case kTVMFFISmallBytes:
       if (value->small_str_len > kSmallStrMaxLen) {
-        TVMFFI_THROW(ValueError) << "a "
+        TVM_FFI_IMPL_THROW(ValueError) << "a "
                                  << (value->type_index == kTVMFFISmallStr ? "kTVMFFISmallStr"
                                                                           : "kTVMFFISmallBytes")
                                  << " value claims " << value->small_str_len
@@ -144,7 +146,7 @@ inline bool GetStringView(const TVMFFIAny* value, const char** data, size_t* siz
     case kTVMFFIStr:
     case kTVMFFIBytes: {
       if (value->v_obj == nullptr) {
-        TVMFFI_THROW(ValueError) << "a " << (value->type_index == kTVMFFIStr ? "str" : "bytes")
+        TVM_FFI_IMPL_THROW(ValueError) << "a " << (value->type_index == kTVMFFIStr ? "str" : "bytes")
                                  << " value has a NULL object pointer";
       }
       const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(value->v_obj);
@@ -197,7 +199,9 @@ class Bytes : public ObjectRef {
   const BytesObj* obj() const { return static_cast<const BytesObj*>(get()); }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_STRING_H_
+#endif  // TVM_FFI_CORE_IMPL_STRING_H_

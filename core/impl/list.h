@@ -1,8 +1,8 @@
 // Lists: ffi.List (75), a shared mutable sequence, and the C++ reference List.
 //
 // The elements live in a separately allocated buffer.
-#ifndef TVMFFI_LIST_H_
-#define TVMFFI_LIST_H_
+#ifndef TVM_FFI_CORE_IMPL_LIST_H_
+#define TVM_FFI_CORE_IMPL_LIST_H_
 
 #include <cstdlib>
 #include <cstring>
@@ -17,8 +17,10 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace detail {
 // List buffers come from ::operator new: apache-tvm-ffi's C++ headers grow a
@@ -27,17 +29,17 @@ inline void FreeListBuffer(void* data) { ::operator delete(data); }
 // The index checks of List and the ffi.List* globals, all IndexError.
 inline void CheckListRange(int64_t first, int64_t last, int64_t size) {
   if (first < 0 || first > last || last > size) {
-    TVMFFI_THROW(IndexError) << "range [" << first << ", " << last
+    TVM_FFI_IMPL_THROW(IndexError) << "range [" << first << ", " << last
                              << ") out of range for List of size " << size;
   }
 }
 inline void CheckListInsertIndex(int64_t i, int64_t size) {
   if (i < 0 || i > size) {
-    TVMFFI_THROW(IndexError) << "insert index " << i << " out of range for List of size " << size;
+    TVM_FFI_IMPL_THROW(IndexError) << "insert index " << i << " out of range for List of size " << size;
   }
 }
 inline void CheckListPopIndex(int64_t i, int64_t size) {
-  if (size == 0) TVMFFI_THROW(IndexError) << "pop from empty List";
+  if (size == 0) TVM_FFI_IMPL_THROW(IndexError) << "pop from empty List";
   CheckIndex(i, size, "List");
 }
 // memmove of `count` elements; count may be 0 with null pointers.
@@ -52,7 +54,7 @@ inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
 // through the data_deleter stored next to it.
 class ListObj : public SeqObj {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(ListObj, kTVMFFIList, "ffi.List")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ListObj, kTVMFFIList, "ffi.List")
 
   ListObj() : SeqObj(&detail::FreeListBuffer) {}
   ~ListObj() {
@@ -205,7 +207,9 @@ struct TypeTraits<List> : ObjectRefTraitsBase<List> {
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_LIST_H_
+#endif  // TVM_FFI_CORE_IMPL_LIST_H_

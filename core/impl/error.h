@@ -2,8 +2,8 @@
 //
 // Header-only over the C ABI; the Error object libtvm_ffi allocates is
 // library-internal (core/error_internal.h).
-#ifndef TVMFFI_ERROR_H_
-#define TVMFFI_ERROR_H_
+#ifndef TVM_FFI_CORE_IMPL_ERROR_H_
+#define TVM_FFI_CORE_IMPL_ERROR_H_
 
 #include <algorithm>
 #include <cstdio>
@@ -18,8 +18,10 @@
 
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 inline TVMFFIByteArray ToByteArray(const std::string& s) {
   TVMFFIByteArray b;
@@ -105,7 +107,7 @@ class Error : public std::exception {
 };
 
 // Builds a message with << and throws it once every operand is formatted:
-//   TVMFFI_THROW(ValueError) << "bad value " << x;
+//   TVM_FFI_IMPL_THROW(ValueError) << "bad value " << x;
 // The throw is the last step of the expression, not the builder's
 // destructor, so an operand that throws while it is formatted (or evaluated)
 // propagates its own exception instead of ending in std::terminate.
@@ -119,7 +121,7 @@ class ErrorBuilder {
   }
   // Never inlined: a frame of its own, which the backtrace leaves out as
   // machinery (core/backtrace.cc), so the innermost frame shown is the
-  // function that raised, at the line of its TVMFFI_THROW.
+  // function that raised, at the line of its TVM_FFI_IMPL_THROW.
   [[noreturn]] __attribute__((noinline, cold)) void Throw() const {
     throw Error(kind_, stream_.str());
   }
@@ -129,7 +131,7 @@ class ErrorBuilder {
   std::ostringstream stream_;
 };
 
-// The left operand of the `&` that ends TVMFFI_THROW: `&` binds looser than
+// The left operand of the `&` that ends TVM_FFI_IMPL_THROW: `&` binds looser than
 // `<<`, so it runs after the whole message is built.
 struct ErrorThrower {
   [[noreturn]] __attribute__((noinline, cold)) void operator&(const ErrorBuilder& builder) const {
@@ -137,7 +139,7 @@ struct ErrorThrower {
   }
 };
 
-#define TVMFFI_THROW(Kind) ::tvmffi::core::ErrorThrower() & ::tvmffi::core::ErrorBuilder(#Kind)
+#define TVM_FFI_IMPL_THROW(Kind) ::tvm::ffi::detail::impl::ErrorThrower() & ::tvm::ffi::detail::impl::ErrorBuilder(#Kind)
 
 // Decimal text of an integer.  The header-only layer uses this instead of
 // std::to_string: libstdc++'s version instantiates a function-local static
@@ -246,7 +248,9 @@ inline int32_t RegisterDynamicType(const char* key, int32_t parent_index) {
   return index;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ERROR_H_
+#endif  // TVM_FFI_CORE_IMPL_ERROR_H_

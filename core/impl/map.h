@@ -15,8 +15,8 @@
 // When `data_deleter` is set, it frees `data` (not the pairs in it).
 //
 // An ffi.Map is immutable once shared; the C++ Map copies on write.
-#ifndef TVMFFI_MAP_H_
-#define TVMFFI_MAP_H_
+#ifndef TVM_FFI_CORE_IMPL_MAP_H_
+#define TVM_FFI_CORE_IMPL_MAP_H_
 
 #include <cstddef>
 #include <cstdlib>
@@ -40,12 +40,14 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Throws KeyError `key <rendered key> not found in <what>`.
 [[noreturn]] inline void ThrowKeyNotFound(const TVMFFIAny& key, const char* what) {
-  TVMFFI_THROW(KeyError) << "key " << RenderKey(key) << " not found in " << what;
+  TVM_FFI_IMPL_THROW(KeyError) << "key " << RenderKey(key) << " not found in " << what;
 }
 
 namespace detail {
@@ -633,7 +635,7 @@ class MapBaseObj : public Object {
           return;
         }
         if (n != detail::kMapSmallMaxSlots) {
-          TVMFFI_THROW(InternalError) << "map in the small form has " << n
+          TVM_FFI_IMPL_THROW(InternalError) << "map in the small form has " << n
                                       << " slots (at most 4 allowed)";
         }
         // A full small map (even when the key is present) becomes dense.
@@ -819,7 +821,7 @@ class MapBaseObj : public Object {
   }
 
   void DenseSet(TVMFFIAny key, TVMFFIAny value) {
-    if (NumSlots() == 0) TVMFFI_THROW(InternalError) << "map in the dense form has no storage";
+    if (NumSlots() == 0) TVM_FFI_IMPL_THROW(InternalError) << "map in the dense form has no storage";
     uint64_t hash = AnyKeyHash(key);
     for (;;) {
       detail::DenseMap dense = Dense();
@@ -947,7 +949,7 @@ static_assert(sizeof(MapBaseObj) == sizeof(TVMFFIObject) + sizeof(detail::MapCel
 
 class MapObj : public MapBaseObj {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(MapObj, kTVMFFIMap, "ffi.Map")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(MapObj, kTVMFFIMap, "ffi.Map")
   static constexpr const char* kDisplayName = "Map";  // in error messages
 
   static ObjectPtr<MapObj> Make() { return MakeEmpty<MapObj>(); }
@@ -1057,7 +1059,9 @@ struct MapRefTraits : ObjectRefTraitsBase<Ref> {
 template <>
 struct TypeTraits<Map> : MapRefTraits<Map> {};
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_MAP_H_
+#endif  // TVM_FFI_CORE_IMPL_MAP_H_

@@ -1,6 +1,6 @@
 // Objects: the 24-byte header, reference counting, allocation and smart pointers.
-#ifndef TVMFFI_OBJECT_H_
-#define TVMFFI_OBJECT_H_
+#ifndef TVM_FFI_CORE_IMPL_OBJECT_H_
+#define TVM_FFI_CORE_IMPL_OBJECT_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -12,8 +12,10 @@
 #include <type_traits>
 #include <utility>
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Everything in this header is inline and uses only the exported C ABI, so
 // code outside the library (tests, the testing library, extensions) can use
@@ -361,19 +363,19 @@ class ObjectRef {
 };
 
 // Declares the type information a class needs.  Use inside the class body.
-//   TVMFFI_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
-//   TVMFFI_DECLARE_DYNAMIC_TYPE(FooObj, "testing.Foo", ParentObj)
+//   TVM_FFI_IMPL_DECLARE_STATIC_TYPE(StringObj, kTVMFFIStr, "ffi.String")
+//   TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(FooObj, "testing.Foo", ParentObj)
 // The constants are [[maybe_unused]]: a class in an unnamed namespace that
 // never reads them would otherwise be a clang warning.
-#define TVMFFI_DECLARE_STATIC_TYPE(Class, index, key)                \
+#define TVM_FFI_IMPL_DECLARE_STATIC_TYPE(Class, index, key)                \
   [[maybe_unused]] static constexpr const char* kTypeKey = key;      \
   [[maybe_unused]] static constexpr int32_t kStaticTypeIndex = index; \
   static int32_t RuntimeTypeIndex() { return index; }
 
-#define TVMFFI_DECLARE_DYNAMIC_TYPE(Class, key, Parent)                                  \
+#define TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(Class, key, Parent)                                  \
   [[maybe_unused]] static constexpr const char* kTypeKey = key;                          \
   static int32_t RuntimeTypeIndex() {                                                    \
-    static const int32_t index = ::tvmffi::core::RegisterDynamicType(                    \
+    static const int32_t index = ::tvm::ffi::detail::impl::RegisterDynamicType(                    \
         key, Parent::RuntimeTypeIndex());                                                \
     return index;                                                                        \
   }
@@ -385,7 +387,7 @@ int32_t RegisterDynamicType(const char* key, int32_t parent_index);
 // ffi.Object itself: a bare header, used for sentinels.
 class PlainObject : public Object {
  public:
-  TVMFFI_DECLARE_STATIC_TYPE(PlainObject, kTVMFFIObject, "ffi.Object")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(PlainObject, kTVMFFIObject, "ffi.Object")
 };
 
 template <typename T>
@@ -395,7 +397,9 @@ inline const T* ObjectAs(const Object* obj) {
              : nullptr;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_OBJECT_H_
+#endif  // TVM_FFI_CORE_IMPL_OBJECT_H_

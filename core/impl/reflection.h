@@ -14,8 +14,8 @@
 //
 // or `.AutoInit()`: an __ffi_init__ built from the reflected fields (see
 // MakeAutoInit below), taking positional and keyword arguments.
-#ifndef TVMFFI_REFLECTION_H_
-#define TVMFFI_REFLECTION_H_
+#ifndef TVM_FFI_CORE_IMPL_REFLECTION_H_
+#define TVM_FFI_CORE_IMPL_REFLECTION_H_
 
 #include <cstring>
 #include <string>
@@ -30,8 +30,10 @@
 #include "sentinel.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // A reference to an object of exactly-or-derived type T; used as `self` of
 // member-function methods and as the result of Init<Args...>().
@@ -182,7 +184,7 @@ inline void AssignField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f,
   } else if (f->setter != nullptr) {
     Check(reinterpret_cast<TVMFFIFieldSetter>(f->setter)(address, &value));
   } else {
-    TVMFFI_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+    TVM_FFI_IMPL_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
                             << "` has no setter";
   }
 }
@@ -205,7 +207,7 @@ inline TVMFFIObjectHandle CreateEmptyInstance(const TVMFFITypeInfo* info) {
   if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return nullptr;
   Any made = Function(ObjectPtr<Object>::BorrowHandle(col->data[i].v_obj)).CallPacked(nullptr, 0);
   if (made.type_index() != info->type_index) {
-    TVMFFI_THROW(TypeError) << "__ffi_new__ of `"
+    TVM_FFI_IMPL_THROW(TypeError) << "__ffi_new__ of `"
                             << std::string(info->type_key.data, info->type_key.size)
                             << "` returned " << TypeIndexToDisplayName(made.type_index())
                             << ", not an instance of the type";
@@ -297,30 +299,30 @@ inline Function MakeAutoInit(int32_t type_index) {
       }
     }
     if (static_cast<size_t>(num_positional) > slots.size()) {
-      TVMFFI_THROW(TypeError) << context << "takes " << slots.size()
+      TVM_FFI_IMPL_THROW(TypeError) << context << "takes " << slots.size()
                               << " positional arguments but " << num_positional << " were given";
     }
     for (int32_t i = 0; i < num_positional; ++i) values[slots[i]] = args[i].raw();
     int32_t kw_begin = num_positional + 1;
     if (kw_begin < num_args && (num_args - kw_begin) % 2 != 0) {
-      TVMFFI_THROW(TypeError) << context << "keyword arguments must be name/value pairs";
+      TVM_FFI_IMPL_THROW(TypeError) << context << "keyword arguments must be name/value pairs";
     }
     for (int32_t i = kw_begin; i + 1 < num_args; i += 2) {
       std::string name = args[i].As<std::string>();
       size_t k = 0;
       while (k < fields.size() && !(is_param(fields[k]) && field_name(fields[k]) == name)) ++k;
       if (k == fields.size()) {
-        TVMFFI_THROW(TypeError) << context << "unexpected keyword argument `" << name << "`";
+        TVM_FFI_IMPL_THROW(TypeError) << context << "unexpected keyword argument `" << name << "`";
       }
       if (values[k] != nullptr) {
-        TVMFFI_THROW(TypeError) << context << "multiple values for argument `" << name << "`";
+        TVM_FFI_IMPL_THROW(TypeError) << context << "multiple values for argument `" << name << "`";
       }
       values[k] = args[i + 1].raw();
     }
     for (size_t k = 0; k < fields.size(); ++k) {
       if (values[k] == nullptr && is_param(fields[k]) && !has_default(fields[k])) {
         // Upstream's wording (its tests look for "missing required").
-        TVMFFI_THROW(TypeError) << std::string(info->type_key.data, info->type_key.size)
+        TVM_FFI_IMPL_THROW(TypeError) << std::string(info->type_key.data, info->type_key.size)
                                 << ".__ffi_init__() missing required "
                                 << (is_positional(fields[k]) ? "" : "keyword-only ")
                                 << "argument: '" << field_name(fields[k]) << "'";
@@ -328,7 +330,7 @@ inline Function MakeAutoInit(int32_t type_index) {
     }
 
     TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
-    if (handle == nullptr) TVMFFI_THROW(TypeError) << context << "the type has no creator";
+    if (handle == nullptr) TVM_FFI_IMPL_THROW(TypeError) << context << "the type has no creator";
     ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
     for (size_t k = 0; k < fields.size(); ++k) {
       const TVMFFIFieldInfo* f = fields[k];
@@ -359,7 +361,7 @@ template <typename T>
 class ObjectDef {
  public:
   // `seq_hash_kind` (a TVMFFISEqHashKind) says how structural equality and
-  // hashing treat the type (include/tvmffi/structural.h); the default,
+  // hashing treat the type (core/structural.h); the default,
   // Unsupported, makes them refuse it.
   explicit ObjectDef(const std::string& doc = "",
                      int32_t seq_hash_kind = kTVMFFISEqHashKindUnsupported)
@@ -383,7 +385,7 @@ class ObjectDef {
       Attr("__ffi_shallow_copy__", Any(Function::FromPacked([](const AnyView* args, int32_t n,
                                                                  Any* rv) {
         if (n != 1 || args[0].type_index() != T::RuntimeTypeIndex()) {
-          TVMFFI_THROW(TypeError) << "__ffi_shallow_copy__ of `" << T::kTypeKey
+          TVM_FFI_IMPL_THROW(TypeError) << "__ffi_shallow_copy__ of `" << T::kTypeKey
                                   << "` takes one object of that exact type, got "
                                   << (n == 1 ? TypeIndexToDisplayName(args[0].type_index())
                                              : std::to_string(n) + " arguments");
@@ -544,7 +546,9 @@ class ObjectDef {
   int32_t type_index_;
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_REFLECTION_H_
+#endif  // TVM_FFI_CORE_IMPL_REFLECTION_H_

@@ -7,8 +7,8 @@
 // reads it in Python).  A TypeTraits specialisation may add
 // `static std::string TypeSchema()` to describe its type; otherwise the
 // built-in rules below apply.
-#ifndef TVMFFI_TYPE_SCHEMA_H_
-#define TVMFFI_TYPE_SCHEMA_H_
+#ifndef TVM_FFI_CORE_IMPL_TYPE_SCHEMA_H_
+#define TVM_FFI_CORE_IMPL_TYPE_SCHEMA_H_
 
 #include <optional>
 #include <string>
@@ -18,8 +18,10 @@
 
 #include "any.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 namespace detail {
 
 template <typename T, typename = void>
@@ -118,7 +120,9 @@ inline std::string SchemaMetadata(const std::string& schema) {
 }
 
 }  // namespace detail
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_TYPE_SCHEMA_H_
+#endif  // TVM_FFI_CORE_IMPL_TYPE_SCHEMA_H_

@@ -1,6 +1,6 @@
 // Tensors: ffi.Tensor (header + DLTensor cell) and the C++ Tensor reference.
-#ifndef TVMFFI_TENSOR_H_
-#define TVMFFI_TENSOR_H_
+#ifndef TVM_FFI_CORE_IMPL_TENSOR_H_
+#define TVM_FFI_CORE_IMPL_TENSOR_H_
 
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
@@ -17,8 +17,10 @@
 #include "function.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // The part of every ffi.Tensor that is ABI: the DLTensor cell at +24.  What
 // follows the cell belongs to whichever library made the object, so this
@@ -26,7 +28,7 @@ namespace core {
 class TensorObj : public Object {
  public:
   DLTensor dl_tensor;
-  TVMFFI_DECLARE_STATIC_TYPE(TensorObj, kTVMFFITensor, "ffi.Tensor")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(TensorObj, kTVMFFITensor, "ffi.Tensor")
 
  protected:
   TensorObj() = default;
@@ -135,9 +137,9 @@ class Tensor : public ObjectRef {
   // argument).  Shape and strides are copied; the data is borrowed, so the
   // tensor is only valid while the caller keeps the memory alive.
   static Tensor FromBorrowedDLTensor(const DLTensor& t) {
-    if (t.ndim < 0) TVMFFI_THROW(ValueError) << "DLTensor has a negative ndim " << t.ndim;
+    if (t.ndim < 0) TVM_FFI_IMPL_THROW(ValueError) << "DLTensor has a negative ndim " << t.ndim;
     if (t.ndim > 0 && t.shape == nullptr) {
-      TVMFFI_THROW(ValueError) << "DLTensor with ndim " << t.ndim << " has a NULL shape";
+      TVM_FFI_IMPL_THROW(ValueError) << "DLTensor with ndim " << t.ndim << " has a NULL shape";
     }
     size_t n = static_cast<size_t>(t.ndim);
     size_t bytes = sizeof(DLManagedTensor) + 2 * n * sizeof(int64_t);
@@ -214,7 +216,7 @@ class Tensor : public ObjectRef {
     int64_t n = 1;
     for (int64_t d : shape()) {
       if (__builtin_mul_overflow(n, d, &n)) {
-        TVMFFI_THROW(ValueError) << "tensor element count overflows int64";
+        TVM_FFI_IMPL_THROW(ValueError) << "tensor element count overflows int64";
       }
     }
     return n;
@@ -246,7 +248,9 @@ struct TypeTraits<Tensor> : ObjectRefTraitsBase<Tensor> {
 };
 
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_TENSOR_H_
+#endif  // TVM_FFI_CORE_IMPL_TENSOR_H_

@@ -1,8 +1,8 @@
 // Functions: ffi.Function, functions from C++ callables, and the global registry.
 //
 // Callables are packed or typed (arguments converted with TypeTraits).
-#ifndef TVMFFI_FUNCTION_H_
-#define TVMFFI_FUNCTION_H_
+#ifndef TVM_FFI_CORE_IMPL_FUNCTION_H_
+#define TVM_FFI_CORE_IMPL_FUNCTION_H_
 
 #include <functional>
 #include <optional>
@@ -17,8 +17,10 @@
 #include "object.h"
 #include "type_schema.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 static_assert(sizeof(AnyView) == sizeof(TVMFFIAny), "AnyView is a TVMFFIAny");
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any is a TVMFFIAny");
@@ -27,7 +29,7 @@ static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any is a TVMFFIAny");
 class FunctionObj : public Object {
  public:
   TVMFFIFunctionCell cell;
-  TVMFFI_DECLARE_STATIC_TYPE(FunctionObj, kTVMFFIFunction, "ffi.Function")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(FunctionObj, kTVMFFIFunction, "ffi.Function")
 
  protected:
   FunctionObj() = default;
@@ -133,7 +135,7 @@ std::string SignatureText() {
 // signature; ThrowArityMismatch<Sig> only renders the signature.
 [[noreturn]] __attribute__((noinline, cold)) inline void ThrowArityMismatchOf(
     const std::string& func_name, const std::string& signature, size_t arity, int32_t actual) {
-  TVMFFI_THROW(TypeError) << "Mismatched number of arguments when calling: `" << func_name
+  TVM_FFI_IMPL_THROW(TypeError) << "Mismatched number of arguments when calling: `" << func_name
                           << signature << "`. Expected " << arity << " but got " << actual
                           << " arguments";
 }
@@ -282,7 +284,7 @@ class Function : public ObjectRef {
   static Function GetGlobalRequired(const std::string& name) {
     std::optional<Function> f = GetGlobal(name);
     if (!f.has_value()) {
-      TVMFFI_THROW(KeyError) << "global function `" << name << "` is not registered";
+      TVM_FFI_IMPL_THROW(KeyError) << "global function `" << name << "` is not registered";
     }
     return *f;
   }
@@ -311,24 +313,26 @@ class Function : public ObjectRef {
 };
 
 // Registers a typed global function at static-initialisation time:
-//   TVMFFI_REGISTER_GLOBAL("testing.add", [](int64_t a, int64_t b) { return a + b; });
-#define TVMFFI_STR_CONCAT_(a, b) a##b
-#define TVMFFI_STR_CONCAT(a, b) TVMFFI_STR_CONCAT_(a, b)
+//   TVM_FFI_IMPL_REGISTER_GLOBAL("testing.add", [](int64_t a, int64_t b) { return a + b; });
+#define TVM_FFI_IMPL_STR_CONCAT_(a, b) a##b
+#define TVM_FFI_IMPL_STR_CONCAT(a, b) TVM_FFI_IMPL_STR_CONCAT_(a, b)
 // A failure (e.g. the name is taken because the library was loaded twice)
 // never ends the process: see RunAtLoad in error.h.
-#define TVMFFI_REGISTER_GLOBAL(name, callable)                                            \
-  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
-      ::tvmffi::core::RunAtLoad(                                                           \
-          [] { ::tvmffi::core::Function::SetGlobalTyped(name, callable); })
-#define TVMFFI_REGISTER_GLOBAL_PACKED(name, callable)                                     \
-  static const bool TVMFFI_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
-      ::tvmffi::core::RunAtLoad([] {                                                       \
-        ::tvmffi::core::Function::SetGlobal(                                               \
-            name, ::tvmffi::core::Function::FromPacked(callable), false, "",               \
-            ::tvmffi::core::detail::SchemaMetadata("{\"type\":\"ffi.Function\"}"));       \
+#define TVM_FFI_IMPL_REGISTER_GLOBAL(name, callable)                                            \
+  static const bool TVM_FFI_IMPL_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
+      ::tvm::ffi::detail::impl::RunAtLoad(                                                           \
+          [] { ::tvm::ffi::detail::impl::Function::SetGlobalTyped(name, callable); })
+#define TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED(name, callable)                                     \
+  static const bool TVM_FFI_IMPL_STR_CONCAT(tvmffi_reg_, __COUNTER__) =                          \
+      ::tvm::ffi::detail::impl::RunAtLoad([] {                                                       \
+        ::tvm::ffi::detail::impl::Function::SetGlobal(                                               \
+            name, ::tvm::ffi::detail::impl::Function::FromPacked(callable), false, "",               \
+            ::tvm::ffi::detail::impl::detail::SchemaMetadata("{\"type\":\"ffi.Function\"}"));       \
       })
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_FUNCTION_H_
+#endif  // TVM_FFI_CORE_IMPL_FUNCTION_H_

@@ -2,8 +2,8 @@
 //
 // Streams and the allocator are per thread; the symbol tables are the ones
 // generated libraries use.
-#ifndef TVMFFI_ENV_H_
-#define TVMFFI_ENV_H_
+#ifndef TVM_FFI_CORE_IMPL_ENV_H_
+#define TVM_FFI_CORE_IMPL_ENV_H_
 
 #include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
@@ -14,8 +14,10 @@
 
 #include "error.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Sets the calling thread's stream for a device for the lifetime of the
 // guard, then puts the previous one back.  Header-only over the C ABI.
@@ -36,7 +38,9 @@ class StreamGuard {
   TVMFFIStreamHandle previous_ = nullptr;
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ENV_H_
+#endif  // TVM_FFI_CORE_IMPL_ENV_H_

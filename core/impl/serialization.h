@@ -5,8 +5,8 @@
 // ffi.json.Parse and ffi.json.Stringify; C callers use those globals.
 // Errors (a reference cycle, a value with no JSON form, malformed text or
 // graph) are thrown as Error (ValueError / TypeError).  Header-only.
-#ifndef TVMFFI_SERIALIZATION_H_
-#define TVMFFI_SERIALIZATION_H_
+#ifndef TVM_FFI_CORE_IMPL_SERIALIZATION_H_
+#define TVM_FFI_CORE_IMPL_SERIALIZATION_H_
 
 #include <optional>
 #include <string>
@@ -15,14 +15,16 @@
 #include "function.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace serialization_detail {
 template <typename... Args>
 Any CallGlobal(const char* name, Args&&... args) {
   std::optional<Function> f = Function::GetGlobal(name);
-  if (!f.has_value()) TVMFFI_THROW(RuntimeError) << "global `" << name << "` is not registered";
+  if (!f.has_value()) TVM_FFI_IMPL_THROW(RuntimeError) << "global `" << name << "` is not registered";
   return (*f)(std::forward<Args>(args)...);
 }
 }  // namespace serialization_detail
@@ -53,7 +55,9 @@ inline std::string Stringify(const AnyView& value, std::optional<int64_t> indent
 }
 }  // namespace json
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_SERIALIZATION_H_
+#endif  // TVM_FFI_CORE_IMPL_SERIALIZATION_H_

@@ -2,8 +2,8 @@
 //
 // Names such as "float32", "int8x4", "bfloat16", "float8_e4m3fn" or
 // "custom[posit]16".
-#ifndef TVMFFI_DTYPE_H_
-#define TVMFFI_DTYPE_H_
+#ifndef TVM_FFI_CORE_IMPL_DTYPE_H_
+#define TVM_FFI_CORE_IMPL_DTYPE_H_
 
 #include <tvm/ffi/c_api.h>
 
@@ -13,8 +13,10 @@
 #include "any.h"
 #include "error.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // Header-only helpers over the exported functions (usable outside the library).
 
@@ -40,7 +42,9 @@ inline bool DataTypeEqual(DLDataType a, DLDataType b) {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_DTYPE_H_
+#endif  // TVM_FFI_CORE_IMPL_DTYPE_H_

@@ -1,6 +1,6 @@
 // Values: Any (owning), AnyView (borrowed) and their TypeTraits conversions.
-#ifndef TVMFFI_ANY_H_
-#define TVMFFI_ANY_H_
+#ifndef TVM_FFI_CORE_IMPL_ANY_H_
+#define TVM_FFI_CORE_IMPL_ANY_H_
 
 #include <cstring>
 #include <optional>
@@ -13,8 +13,10 @@
 #include "object.h"
 #include "string.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // The name of a value's type as users read it in errors: "int", "float",
 // "str", "bytes", "None", or the type key of an object ("ffi.Array").
@@ -102,7 +104,7 @@ constexpr bool kConvertibleValue =
 // Throws TypeError "[<context>: ]expected <T>, got <actual>".
 [[noreturn]] inline void ThrowTypeMismatch(const std::string& expected, const TVMFFIAny* actual,
                                            const std::string& context) {
-  TVMFFI_THROW(TypeError) << context << (context.empty() ? "" : ": ") << "expected " << expected
+  TVM_FFI_IMPL_THROW(TypeError) << context << (context.empty() ? "" : ": ") << "expected " << expected
                           << ", got " << TypeIndexToDisplayName(actual->type_index);
 }
 
@@ -497,7 +499,9 @@ struct TypeTraits<Ref, std::enable_if_t<std::is_base_of<ObjectRef, Ref>::value>>
   }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ANY_H_
+#endif  // TVM_FFI_CORE_IMPL_ANY_H_

@@ -1,8 +1,8 @@
 // Shapes: ffi.Shape (69), immutable int64 dimensions, and the C++ Shape.
 //
 // The dimensions are stored inline after the TVMFFIShapeCell.
-#ifndef TVMFFI_SHAPE_H_
-#define TVMFFI_SHAPE_H_
+#ifndef TVM_FFI_CORE_IMPL_SHAPE_H_
+#define TVM_FFI_CORE_IMPL_SHAPE_H_
 
 #include <cstring>
 #include <initializer_list>
@@ -12,15 +12,17 @@
 #include "error.h"
 #include "object.h"
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 // layout = { TVMFFIObject, TVMFFIShapeCell, int64_t[size] }; dimensions at
 // header + 40.
 class ShapeObj : public Object {
  public:
   TVMFFIShapeCell cell;
-  TVMFFI_DECLARE_STATIC_TYPE(ShapeObj, kTVMFFIShape, "ffi.Shape")
+  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ShapeObj, kTVMFFIShape, "ffi.Shape")
 
   ShapeObj() {
     cell.data = nullptr;
@@ -74,7 +76,7 @@ class Shape : public ObjectRef {
     int64_t p = 1;
     for (int64_t d : *this) {
       if (__builtin_mul_overflow(p, d, &p)) {
-        TVMFFI_THROW(ValueError) << "the product of the dimensions of shape of size " << size()
+        TVM_FFI_IMPL_THROW(ValueError) << "the product of the dimensions of shape of size " << size()
                                  << " overflows int64";
       }
     }
@@ -86,7 +88,9 @@ class Shape : public ObjectRef {
   const TVMFFIShapeCell* cell() const { return TVMFFIShapeGetCellPtr(handle()); }
 };
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_SHAPE_H_
+#endif  // TVM_FFI_CORE_IMPL_SHAPE_H_

@@ -1,6 +1,6 @@
 // Container-key equality and hashing of values (spec §5), and key rendering.
-#ifndef TVMFFI_ANY_EQUAL_H_
-#define TVMFFI_ANY_EQUAL_H_
+#ifndef TVM_FFI_CORE_IMPL_ANY_EQUAL_H_
+#define TVM_FFI_CORE_IMPL_ANY_EQUAL_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -14,13 +14,15 @@
 // Keeps the rare, long paths of key hashing and equality out of the loops
 // that call them (map lookups and inserts), so those loops stay small.
 #if defined(__GNUC__)
-#define TVMFFI_KEY_SLOW_PATH __attribute__((noinline))
+#define TVM_FFI_IMPL_KEY_SLOW_PATH __attribute__((noinline))
 #else
-#define TVMFFI_KEY_SLOW_PATH
+#define TVM_FFI_IMPL_KEY_SLOW_PATH
 #endif
 
-namespace tvmffi {
-namespace core {
+namespace tvm {
+namespace ffi {
+namespace detail {
+namespace impl {
 
 namespace detail {
 
@@ -85,7 +87,7 @@ namespace detail {
 
 // AnyKeyEqual once the values differ in their raw bytes and one of them is
 // text or an object.
-TVMFFI_KEY_SLOW_PATH inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
+TVM_FFI_IMPL_KEY_SLOW_PATH inline bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
   if (a.type_index == b.type_index &&
       (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes)) {
     // Two heap strings (or two heap bytes): the common case of str keys.
@@ -222,7 +224,7 @@ inline std::string RenderFloat(double x) {
 namespace detail {
 
 // AnyKeyHash of text and objects (type index kTVMFFIRawStr and above).
-TVMFFI_KEY_SLOW_PATH inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
+TVM_FFI_IMPL_KEY_SLOW_PATH inline uint64_t AnyKeyHashSlow(const TVMFFIAny& v) {
   switch (v.type_index) {
     case kTVMFFISmallStr:
       return detail::HashCombine(kTVMFFIStr, detail::ModMersenne31(v.v_uint64));
@@ -317,7 +319,9 @@ inline std::string RenderKey(const TVMFFIAny& v) {
   return "<" + TypeIndexToDisplayName(v.type_index) + buf;
 }
 
-}  // namespace core
-}  // namespace tvmffi
+}  // namespace impl
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
 
-#endif  // TVMFFI_ANY_EQUAL_H_
+#endif  // TVM_FFI_CORE_IMPL_ANY_EQUAL_H_
