@@ -5,11 +5,6 @@
 #ifndef TVM_FFI_TESTS_CPP_TEST_UTIL_H_
 #define TVM_FFI_TESTS_CPP_TEST_UTIL_H_
 
-#ifdef TVM_FFI_TESTS_LEGACY_TEST_UTIL
-// Test files not yet ported to tvm::ffi: see test_util_legacy.h.
-#include "test_util_legacy.h"
-#else
-
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
 
@@ -294,7 +289,5 @@ inline TVMFFIObjectHandle HandleOf(const ObjectRef& r) {
 inline std::string StrOf(const Any& v) { return v.cast<std::string>(); }
 
 }  // namespace test_util
-
-#endif  // TVM_FFI_TESTS_LEGACY_TEST_UTIL
 
 #endif  // TVM_FFI_TESTS_CPP_TEST_UTIL_H_
