@@ -21,6 +21,7 @@
 #include "impl/shape.h"
 #include "impl/string.h"
 #include "big_int_internal.h"
+#include "global_def.h"
 #include "reflection_visit.h"
 #include "structural.h"
 
@@ -639,45 +640,56 @@ class Hasher {
 };
 
 }  // namespace
+}  // namespace impl
+
+namespace core {
 
 bool RecursiveEq(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
-  EqWalker walker;
-  return walker.Equal(lhs, rhs);
+  return WithFfiErrors([&] {
+    impl::EqWalker walker;
+    return walker.Equal(lhs, rhs);
+  });
 }
 
 int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* walk) {
-  OrderWalker walker(walk);
-  return walker.Compare(lhs, rhs);
+  return WithFfiErrors([&] {
+    impl::OrderWalker walker(walk);
+    return walker.Compare(lhs, rhs);
+  });
 }
 
 int64_t RecursiveHash(const TVMFFIAny& value) {
-  Hasher hasher;
-  return static_cast<int64_t>(hasher.Hash(value));
+  return WithFfiErrors([&] {
+    impl::Hasher hasher;
+    return static_cast<int64_t>(hasher.Hash(value));
+  });
 }
 
 namespace {
 
-// Arguments arrive as views; Any() turns a raw C string into a String.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveEq", [](AnyView lhs, AnyView rhs) {
-  return RecursiveEq(*Any(lhs).raw(), *Any(rhs).raw());
+// The value an argument holds (taken as Any, which turns a raw C string
+// into a String).
+const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveEq",
+                             [](Any lhs, Any rhs) { return RecursiveEq(Raw(lhs), Raw(rhs)); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveLt", [](Any lhs, Any rhs) {
+  return RecursiveCompare(Raw(lhs), Raw(rhs), "ffi.RecursiveLt") < 0;
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveLt", [](AnyView lhs, AnyView rhs) {
-  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLt") < 0;
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveLe", [](Any lhs, Any rhs) {
+  return RecursiveCompare(Raw(lhs), Raw(rhs), "ffi.RecursiveLe") <= 0;
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveLe", [](AnyView lhs, AnyView rhs) {
-  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveLe") <= 0;
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveGt", [](Any lhs, Any rhs) {
+  return RecursiveCompare(Raw(lhs), Raw(rhs), "ffi.RecursiveGt") > 0;
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveGt", [](AnyView lhs, AnyView rhs) {
-  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGt") > 0;
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveGe", [](Any lhs, Any rhs) {
+  return RecursiveCompare(Raw(lhs), Raw(rhs), "ffi.RecursiveGe") >= 0;
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveGe", [](AnyView lhs, AnyView rhs) {
-  return RecursiveCompare(*Any(lhs).raw(), *Any(rhs).raw(), "ffi.RecursiveGe") >= 0;
-});
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.RecursiveHash",
-                       [](AnyView value) { return RecursiveHash(*Any(value).raw()); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveHash",
+                             [](Any value) { return RecursiveHash(Raw(value)); });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -11,7 +11,7 @@
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 
 // Content equality: values of different kinds are unequal (1 and 1.0, 1 and
 // True, an Array and a List), NaN equals NaN, and reflected objects of one
@@ -29,7 +29,7 @@ int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* wal
 // HashOff and CompareOff fields.
 int64_t RecursiveHash(const TVMFFIAny& value);
 
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -2,6 +2,8 @@
 #include "structural.h"
 
 #include <pthread.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,12 +23,16 @@
 #include "impl/shape.h"
 #include "impl/string.h"
 #include "impl/tensor.h"
+#include "global_def.h"
 #include "reflection_visit.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace impl {
+
+using core::SEqual;
+using core::SHash;
 
 // Access paths ------------------------------------------------------------------
 
@@ -119,22 +125,34 @@ std::string AccessPathToString(const ObjectRef& path) {
 
 // Too-deep walks ------------------------------------------------------------------
 
-void ThrowTooDeep(const char* walk, const Object* const* active, size_t n) {
-  std::unordered_map<const Object*, size_t> seen;
+}  // namespace impl
+
+namespace core {
+
+// Thrown as the core/impl layer's error: every walk that calls it is still
+// written on that layer (and its function wrappers know only that error).
+void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active, size_t n) {
+  std::unordered_map<const TVMFFIObject*, size_t> seen;
   for (size_t i = 0; i < n; ++i) {
     if (active[i] == nullptr) continue;
     if (!seen.emplace(active[i], i).second) {
-      TVM_FFI_IMPL_THROW(ValueError) << walk << ": the value contains a reference cycle (an object of "
-                               << "type `" << TypeIndexToDisplayName(active[i]->type_index())
-                               << "` contains itself)";
+      TVM_FFI_IMPL_THROW(ValueError)
+          << walk << ": the value contains a reference cycle (an object of "
+          << "type `" << impl::TypeIndexToDisplayName(active[i]->type_index)
+          << "` contains itself)";
     }
   }
   if (n >= static_cast<size_t>(kStructuralMaxDepth)) {
-    TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested deeper than "
-                                 << kStructuralMaxDepth << " levels";
+    TVM_FFI_IMPL_THROW(RecursionError)
+        << walk << ": the value is nested deeper than " << kStructuralMaxDepth << " levels";
   }
-  TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested too deeply for this thread's "
-                               << "stack (" << n << " levels)";
+  TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested too deeply for this "
+                                     << "thread's stack (" << n << " levels)";
+}
+
+void RethrowAsFfiError(TVMFFIObjectHandle error) {
+  throw ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
+      ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(error)));
 }
 
 bool StackNearlyFull() noexcept {
@@ -153,6 +171,10 @@ bool StackNearlyFull() noexcept {
   uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   return low != 0 && here > low && here - low < kReserve;
 }
+
+}  // namespace core
+
+namespace impl {
 
 namespace {
 
@@ -334,7 +356,16 @@ class EqualChecker {
     region_ = map_free_vars ? kTVMFFIDefRegionKindRecursive : kTVMFFIDefRegionKindNone;
   }
 
-  bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
+  // Inline: the elements of containers are most often ints, compared here
+  // without a call (as AnyKeyEqual does: the same 16 bytes).
+  __attribute__((always_inline)) bool Equal(const TVMFFIAny& a, const TVMFFIAny& b) {
+    if (a.type_index == kTVMFFIInt && b.type_index == kTVMFFIInt) {
+      return a.zero_padding == b.zero_padding && a.v_int64 == b.v_int64;
+    }
+    return ValueEqual(a, b);
+  }
+
+  bool ValueEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
     int32_t ta = CanonicalIndex(a.type_index);
     int32_t tb = CanonicalIndex(b.type_index);
     if (ta != tb) return false;
@@ -390,7 +421,8 @@ class EqualChecker {
       ok = ObjectEqual(la, rb);
     }
     active_.pop_back();
-    if (ok && !dependent_) equal_memo_.insert(pair);
+    // The root pair is never looked up again: no entry (and no allocation).
+    if (ok && !dependent_ && !active_.empty()) equal_memo_.insert(pair);
     dependent_ = dependent_ || outer_dependent;
     return ok;
   }
@@ -625,27 +657,37 @@ class Hasher {
     region_ = map_free_vars ? kTVMFFIDefRegionKindRecursive : kTVMFFIDefRegionKindNone;
   }
 
-  uint64_t Hash(const TVMFFIAny& v) {
+  // Inline: an element of a container is most often an int, hashed here
+  // without a call; objects go to ObjectValueHash.
+  __attribute__((always_inline)) uint64_t Hash(const TVMFFIAny& v) {
     int32_t t = CanonicalIndex(v.type_index);
-    if (t < kTVMFFIStaticObjectBegin) {
-      switch (t) {
-        case kTVMFFINone:
-          return Mix(t, 0);
-        case kTVMFFIFloat:
-          return Mix(t, FloatBits(v.v_float64));
-        case kTVMFFIDataType:
-          return Mix(t, (uint64_t(v.v_dtype.code) << 32) | (uint64_t(v.v_dtype.bits) << 16) |
-                            v.v_dtype.lanes);
-        case kTVMFFIDevice:
-          return Mix(t, (uint64_t(static_cast<uint32_t>(v.v_device.device_type)) << 32) |
-                            static_cast<uint32_t>(v.v_device.device_id));
-        case kTVMFFIInt:
-        case kTVMFFIBool:
-          return Mix(t, v.v_uint64);
-        default:
-          return Mix(t, AnyKeyHash(v));
-      }
+    if (t == kTVMFFIInt || t == kTVMFFIBool) return Mix(t, v.v_uint64);
+    if (t < kTVMFFIStaticObjectBegin) return PodHash(t, v);
+    return ObjectValueHash(t, v);
+  }
+
+ private:
+  static uint64_t PodHash(int32_t t, const TVMFFIAny& v) {
+    switch (t) {
+      case kTVMFFINone:
+        return Mix(t, 0);
+      case kTVMFFIFloat:
+        return Mix(t, FloatBits(v.v_float64));
+      case kTVMFFIDataType:
+        return Mix(t, (uint64_t(v.v_dtype.code) << 32) | (uint64_t(v.v_dtype.bits) << 16) |
+                          v.v_dtype.lanes);
+      case kTVMFFIDevice:
+        return Mix(t, (uint64_t(static_cast<uint32_t>(v.v_device.device_type)) << 32) |
+                          static_cast<uint32_t>(v.v_device.device_id));
+      case kTVMFFIInt:
+      case kTVMFFIBool:
+        return Mix(t, v.v_uint64);
+      default:
+        return Mix(t, AnyKeyHash(v));
     }
+  }
+
+  uint64_t ObjectValueHash(int32_t t, const TVMFFIAny& v) {
     const Object* obj = Object::FromHandle(v.v_obj);
     switch (t) {
       case kTVMFFIStr:
@@ -676,12 +718,12 @@ class Hasher {
                       [this](const TVMFFIAny& e) { return Hash(e); });
     uint64_t h = container.has_value() ? *container : ObjectHash(obj);
     active_.pop_back();
-    if (!dependent_) memo_.emplace(obj, h);
+    // The root's hash is never looked up again: no entry (and no allocation).
+    if (!dependent_ && !active_.empty()) memo_.emplace(obj, h);
     dependent_ = dependent_ || outer_dependent;
     return h;
   }
 
- private:
   uint64_t TensorHash(const DLTensor& x) {
     uint64_t h = Mix(kTVMFFITensor, static_cast<uint64_t>(x.ndim));
     h = Mix(h, (uint64_t(x.dtype.code) << 32) | (uint64_t(x.dtype.bits) << 16) | x.dtype.lanes);
@@ -771,12 +813,6 @@ ObjectRef BuildPath(const std::vector<Step>& steps) {
 
 }  // namespace
 
-bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
-            bool skip_tensor_content) {
-  EqualChecker checker(map_free_vars, skip_tensor_content, false);
-  return checker.Equal(lhs, rhs);
-}
-
 std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
                                                                const TVMFFIAny& rhs,
                                                                bool map_free_vars,
@@ -786,10 +822,28 @@ std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& l
   return std::make_pair(BuildPath(checker.lhs_steps()), BuildPath(checker.rhs_steps()));
 }
 
-uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
-  Hasher hasher(map_free_vars, skip_tensor_content);
-  return hasher.Hash(value);
+}  // namespace impl
+
+namespace core {
+
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+            bool skip_tensor_content) {
+  return WithFfiErrors([&] {
+    impl::EqualChecker checker(map_free_vars, skip_tensor_content, false);
+    return checker.Equal(lhs, rhs);
+  });
 }
+
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
+  return WithFfiErrors([&] {
+    impl::Hasher hasher(map_free_vars, skip_tensor_content);
+    return hasher.Hash(value);
+  });
+}
+
+}  // namespace core
+
+namespace impl {
 
 // Registration --------------------------------------------------------------------
 
@@ -888,33 +942,50 @@ const bool kRegistered = RunAtLoad([] {
             }));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralEqual",
-                       [](AnyView lhs, AnyView rhs, bool map_free_vars, bool skip_tensor_content) {
-                         return SEqual(*Any(lhs).raw(), *Any(rhs).raw(), map_free_vars,
-                                                skip_tensor_content);
-                       });
-
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralHash",
-                       [](AnyView value, bool map_free_vars, bool skip_tensor_content) {
-                         return static_cast<int64_t>(SHash(
-                             *Any(value).raw(), map_free_vars, skip_tensor_content));
-                       });
-
-// None when equal, else Array [lhs_path, rhs_path].
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
-                       [](AnyView lhs, AnyView rhs, bool map_free_vars,
-                          bool skip_tensor_content) -> Any {
-                         auto m = SFirstMismatch(*Any(lhs).raw(), *Any(rhs).raw(),
-                                                             map_free_vars, skip_tensor_content);
-                         if (!m.has_value()) return Any();
-                         Array<Any> pair;
-                         pair.push_back(Any(m->first));
-                         pair.push_back(Any(m->second));
-                         return Any(pair);
-                       });
-
 }  // namespace
 }  // namespace impl
+
+namespace core {
+namespace {
+
+// The value an argument holds (taken as Any, which turns a raw C string
+// into a String).
+const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
+
+// A path made by the walk, as a tvm::ffi reference to the same object.
+ObjectRef PathRef(const impl::ObjectRef& path) {
+  return ObjectRef(
+      ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(path.get()->handle())));
+}
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralEqual", [](Any lhs, Any rhs, bool map_free_vars,
+                                                       bool skip_tensor_content) {
+  return SEqual(Raw(lhs), Raw(rhs), map_free_vars, skip_tensor_content);
+});
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralHash",
+                             [](Any value, bool map_free_vars, bool skip_tensor_content) {
+                               return static_cast<int64_t>(
+                                   SHash(Raw(value), map_free_vars, skip_tensor_content));
+                             });
+
+// None when equal, else Array [lhs_path, rhs_path].
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
+                             [](Any lhs, Any rhs, bool map_free_vars,
+                                bool skip_tensor_content) -> Any {
+                               auto m = WithFfiErrors([&] {
+                                 return impl::SFirstMismatch(Raw(lhs), Raw(rhs), map_free_vars,
+                                                             skip_tensor_content);
+                               });
+                               if (!m.has_value()) return Any();
+                               Array<Any> pair;
+                               pair.push_back(PathRef(m->first));
+                               pair.push_back(PathRef(m->second));
+                               return Any(std::move(pair));
+                             });
+
+}  // namespace
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -12,6 +12,7 @@
 
 #include "impl/any.h"
 #include "impl/array.h"
+#include "impl/error.h"
 #include "impl/map.h"
 #include "impl/object.h"
 #include "impl/reflection.h"
@@ -19,7 +20,83 @@
 namespace tvm {
 namespace ffi {
 namespace detail {
+namespace core {
+
+// Nesting deeper than this (objects within objects) is refused with a
+// RecursionError naming the walk; a reference cycle is reported as a
+// ValueError when it is found at that depth.  Each level costs a few C++
+// frames (about 1 KiB in a Release build, several in an ASan Debug build), so
+// the walks also watch the stack itself (StackNearlyFull).
+constexpr int kStructuralMaxDepth = 2048;
+
+// Structural equality and hash (docs/reflection.md has the rules); the
+// public spelling is tvm/ffi/extra/structural_equal.h and structural_hash.h.
+bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
+            bool skip_tensor_content);
+uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
+
+// Whether the calling thread has less than 256 KiB of stack left below the
+// caller's frame (false when its stack bounds are unknown).  Walks check it
+// with the depth limit: a thread with a small stack, or frames made large by
+// a sanitizer, gets an error instead of a crash.
+bool StackNearlyFull() noexcept;
+
+// Whether a walk at `depth` levels must stop (the depth limit or the stack).
+// The stack is looked at every 16 levels: 16 levels take far less than the
+// 256 KiB reserve, even in an ASan Debug build.
+inline bool TooDeep(size_t depth) {
+  return depth >= static_cast<size_t>(kStructuralMaxDepth) ||
+         ((depth & 15) == 15 && StackNearlyFull());
+}
+
+// For the error message of a walk that went too deep (TooDeep): throws
+// ValueError when `active` (the objects on the current path, outermost
+// first) holds an object twice, else RecursionError.  Thrown as core/impl's
+// error, which every walk calling it is still written on (a caller inside a
+// tvm::ffi function goes through WithFfiErrors).
+[[noreturn]] void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active,
+                                      size_t n);
+
+// ThrowTooDeep for a path of objects of any C++ object class (each starts
+// with its TVMFFIObject header); only the error path copies the pointers.
+template <typename ObjectT>
+[[noreturn]] void ThrowTooDeep(const char* walk, const ObjectT* const* active, size_t n) {
+  std::vector<const TVMFFIObject*> headers(n);
+  for (size_t i = 0; i < n; ++i) headers[i] = reinterpret_cast<const TVMFFIObject*>(active[i]);
+  ThrowTooDeepHeaders(walk, headers.data(), n);
+}
+
+// Rethrows the error object `error` (a reference is taken) as a
+// tvm::ffi::Error: the walks below are still written on core/impl, whose
+// errors a tvm::ffi function wrapper would report as an InternalError.
+[[noreturn]] void RethrowAsFfiError(TVMFFIObjectHandle error);
+
+// Runs `body`; an error of the core/impl layer leaves as the same error
+// object in a tvm::ffi::Error (the boundary of the not yet ported walks).
+template <typename F>
+auto WithFfiErrors(F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const impl::Error& e) {
+    RethrowAsFfiError(e.object()->handle());
+  }
+}
+
+}  // namespace core
+}  // namespace detail
+}  // namespace ffi
+}  // namespace tvm
+
+namespace tvm {
+namespace ffi {
+namespace detail {
 namespace impl {
+
+// The walk limits above, for the files still written on core/impl.
+using core::kStructuralMaxDepth;
+using core::StackNearlyFull;
+using core::ThrowTooDeep;
+using core::TooDeep;
 
 // The hash of a container whose type index is `t`: an Array or List hashes
 // its elements in order, a Map or Dict sums over its entries (independent of
@@ -55,13 +132,6 @@ std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag
   }
   return std::nullopt;
 }
-
-// Nesting deeper than this (objects within objects) is refused with a
-// RecursionError naming the walk; a reference cycle is reported as a
-// ValueError when it is found at that depth.  Each level costs a few C++
-// frames (about 1 KiB in a Release build, several in an ASan Debug build), so
-// the walks also watch the stack itself (StackNearlyFull).
-constexpr int kStructuralMaxDepth = 2048;
 
 // Step kinds of an access path (upstream's AccessKind values).
 enum class AccessKind : int32_t {
@@ -146,35 +216,11 @@ ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key);
 // "<root>.field[3]["key"][<missing:2>]".
 std::string AccessPathToString(const ObjectRef& path);
 
-// Structural equality and hash (docs/reflection.md has the rules); the
-// public spelling is tvm/ffi/extra/structural_equal.h and structural_hash.h.
-bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
-                     bool skip_tensor_content);
 // The paths (lhs, rhs) to the first difference, or nullopt when equal.
 std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& lhs,
                                                                const TVMFFIAny& rhs,
                                                                bool map_free_vars,
                                                                bool skip_tensor_content);
-uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content);
-
-// Whether the calling thread has less than 256 KiB of stack left below the
-// caller's frame (false when its stack bounds are unknown).  Walks check it
-// with the depth limit: a thread with a small stack, or frames made large by
-// a sanitizer, gets an error instead of a crash.
-bool StackNearlyFull() noexcept;
-
-// Whether a walk at `depth` levels must stop (the depth limit or the stack).
-// The stack is looked at every 16 levels: 16 levels take far less than the
-// 256 KiB reserve, even in an ASan Debug build.
-inline bool TooDeep(size_t depth) {
-  return depth >= static_cast<size_t>(kStructuralMaxDepth) ||
-         ((depth & 15) == 15 && StackNearlyFull());
-}
-
-// For the error message of a walk that went too deep (TooDeep): throws
-// ValueError when `active` (the objects on the current path, outermost
-// first) holds an object twice, else RecursionError.
-[[noreturn]] void ThrowTooDeep(const char* walk, const Object* const* active, size_t n);
 
 }  // namespace impl
 }  // namespace detail

@@ -79,3 +79,14 @@ TEST_CASE("StructuralKey: bad arguments and __ffi_init__", "[structural_key]") {
   CHECK(Call("ffi.StructuralKeyEqual", made, Call("ffi.StructuralKey", std::string("text")))
             .cast<bool>());
 }
+
+TEST_CASE("StructuralKey: an error of the hash keeps its kind", "[structural_key]") {
+  // The hash walk's errors reach the caller as raised (not as InternalError).
+  List<Any> cyc;
+  cyc.push_back(Any(int64_t(1)));
+  cyc.push_back(Any(cyc));
+  CHECK(ThrownBy([&] { Call("ffi.StructuralKey", cyc); }) ==
+        "ValueError: ffi.StructuralHash: the value contains a reference cycle (an object of type "
+        "`ffi.List` contains itself)");
+  cyc.clear();
+}
