@@ -7,21 +7,22 @@
 // column): it takes the values by address, never throws, and returns an
 // owning value, an int (hash) or a bool (equality), or an Error object when
 // it is given a value that is not a BigInt.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/base_detail.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/error.h>
+
 #include <cstring>
-#include <exception>
 #include <string>
 
-#include "impl/any_equal.h"
-#include "impl/error.h"
 #include "big_int_internal.h"
+#include "global_def.h"
 #include "type_registry.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace {
 
 // An owning Any holding a TypeError naming the offending type index.
@@ -29,12 +30,11 @@ TVMFFIAny NotABigInt(const char* hook, const TVMFFIAny& v) noexcept {
   TVMFFIAny out;
   std::memset(&out, 0, sizeof(out));
   try {
-    Error e("TypeError", std::string("ffi.BigInt ") + hook +
-                             " expects ffi.BigInt values, got type index " +
-                             std::to_string(v.type_index));
-    out.type_index = kTVMFFIError;
-    out.v_obj = static_cast<TVMFFIObject*>(e.object()->handle());
-    TVMFFIObjectIncRef(out.v_obj);
+    Error e("TypeError",
+            std::string("ffi.BigInt ") + hook + " expects ffi.BigInt values, got type index " +
+                std::to_string(v.type_index),
+            std::string());
+    out = AnyUnsafe::MoveAnyToTVMFFIAny(Any(std::move(e)));
   } catch (...) {
     // Out of memory while reporting: an Error cannot be made; None is not an
     // int, so the caller still sees a failure.
@@ -48,7 +48,7 @@ TVMFFIAny BigIntAnyHash(const TVMFFIAny* v) noexcept {
   TVMFFIAny out;
   std::memset(&out, 0, sizeof(out));
   out.type_index = kTVMFFIInt;
-  out.v_uint64 = detail::HashBytes(words.data, words.size);
+  out.v_uint64 = StableHashBytes(words.data, words.size);
   return out;
 }
 
@@ -67,23 +67,26 @@ TVMFFIAny BigIntAnyEqual(const TVMFFIAny* a, const TVMFFIAny* b) noexcept {
 }
 
 void RegisterHook(const char* name, void* fn) {
-  TVMFFIByteArray attr = {name, std::strlen(name)};
   TVMFFIAny value;
   std::memset(&value, 0, sizeof(value));
   value.type_index = kTVMFFIOpaquePtr;
   value.v_ptr = fn;
-  if (TVMFFITypeRegisterAttr(kTVMFFIBigInt, &attr, &value) != 0) ThrowRaised(-1);
+  type_registry::RegisterAttr(kTVMFFIBigInt, name, value);
 }
 
-const bool kRegistered = RunAtLoad([] {
+const bool kRegistered = RegisterAtLoad([] {
   RegisterHook("__any_hash__", reinterpret_cast<void*>(&BigIntAnyHash));
   RegisterHook("__any_equal__", reinterpret_cast<void*>(&BigIntAnyEqual));
   // A final type (no subclasses), as upstream publishes it.
-  type_registry::RegisterAttr(kTVMFFIBigInt, "__ffi_type_final__", *Any(true).raw());
+  TVMFFIAny yes;
+  std::memset(&yes, 0, sizeof(yes));
+  yes.type_index = kTVMFFIBool;
+  yes.v_int64 = 1;
+  type_registry::RegisterAttr(kTVMFFIBigInt, "__ffi_type_final__", yes);
 });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

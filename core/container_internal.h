@@ -59,6 +59,38 @@ inline void CheckKeyValueArgs(const char* func, int32_t n) {
 // erasing that key makes the next command a RuntimeError.
 Function MakeMapIterFunctor(ObjectPtr<Object> map, const char* what);
 
+// A new ObjType (MapObj or DictObj) of the pairs (args[0], args[1]), ...
+// (n values, n even); a repeated key keeps its last value.
+//
+// The table is the one apache-tvm-ffi's ffi.Map builds, pair by pair from an
+// empty map (room for 2 pairs in the small form, then 4, then a dense
+// table), so both libraries make the same table from the same arguments.
+// With 3 or more pairs the small form is made with room for 4 at once: that
+// is what growth reaches at the third distinct key, and it saves the
+// allocation and copy of growing from 2.  If repeats leave at most 2
+// distinct keys, growth would have stopped at 2: the pairs are copied into a
+// map of that size, so the table still matches.
+template <typename ObjType>
+ObjectPtr<ObjType> MakeMapFromPairs(const AnyView* args, int32_t n) {
+  // MakeEmpty (room for a given number of pairs) is for map classes only.
+  struct Presized : ObjType {
+    static ObjectPtr<ObjType> Make(uint64_t pairs) {
+      return MapBaseObj::template MakeEmpty<ObjType>(pairs);
+    }
+  };
+  constexpr int32_t kPresizeFromPairs = 3;
+  const bool presized = n / 2 >= kPresizeFromPairs;
+  ObjectPtr<ObjType> map =
+      presized ? Presized::Make(detail::kMapSmallMaxSlots) : ObjType::Make();
+  for (int32_t i = 0; i < n; i += 2) {
+    map->Set(Any(args[i]).Release(), Any(args[i + 1]).Release());
+  }
+  if (presized && map->IsSmall() && map->size() <= static_cast<int64_t>(detail::kMapSmallInitSlots)) {
+    map = ObjType::CopyOf(*map);
+  }
+  return map;
+}
+
 // Registers the globals Map and Dict share, for ObjType = MapObj or DictObj
 // (map.h, dict.h): the constructor ffi.<Kind>(k0, v0, k1, v1, ...), where a
 // repeated key keeps its last value, and ffi.<Kind>Size, <Kind>Count,
@@ -74,13 +106,7 @@ bool RegisterMapCommonGlobals() {
   std::string make = name_of("");
   Function::SetGlobal(make, Function::FromPacked([make](const AnyView* args, int32_t n, Any* rv) {
     CheckKeyValueArgs(make.c_str(), n);
-    // Pair by pair from an empty map, as apache-tvm-ffi builds it, so both
-    // libraries make the same table from the same arguments.
-    ObjectPtr<ObjType> map = ObjType::Make();
-    for (int32_t i = 0; i < n; i += 2) {
-      map->Set(Any(args[i]).Release(), Any(args[i + 1]).Release());
-    }
-    *rv = ObjectPtrToAny(std::move(map));
+    *rv = ObjectPtrToAny(MakeMapFromPairs<ObjType>(args, n));
   }));
   std::string size = name_of("Size");
   define(size, [size](AnyView m) { return ExactObjectArg<ObjType>(m, size.c_str(), 0)->size(); });
@@ -99,7 +125,11 @@ bool RegisterMapCommonGlobals() {
   define(get_or_missing, [get_or_missing](AnyView m, AnyView key) {
     const TVMFFIAny* v =
         ExactObjectArg<ObjType>(m, get_or_missing.c_str(), 0)->FindValue(*key.raw());
-    if (v == nullptr) return MissingValue();
+    if (v == nullptr) {
+      // sentinel.cc is on tvm::ffi: its Any has the same 16-byte layout.
+      return Any::Adopt(
+          ::tvm::ffi::details::AnyUnsafe::MoveAnyToTVMFFIAny(::tvm::ffi::detail::core::MissingValue()));
+    }
     return CopyStored(*v);
   });
   std::string iter = name_of("ForwardIterFunctor");

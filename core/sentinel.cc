@@ -1,27 +1,26 @@
 // The MISSING and KWARGS sentinel objects and their global functions.
-#include "impl/sentinel.h"
-
-#include "impl/function.h"
 #include "sentinel_internal.h"
+
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/object.h>
+
+#include "global_def.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 
 namespace {
 // Made once and never released: code may compare against them at any time,
 // including during exit.
-TVMFFIObjectHandle MakeImmortal() { return MakeObject<PlainObject>().release_handle(); }
+TVMFFIObjectHandle MakeImmortal() {
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<Object>());
+}
 
-Any BorrowAsAny(TVMFFIObjectHandle h) {
-  TVMFFIObject* obj = static_cast<TVMFFIObject*>(h);
-  Object::IncRef(obj);
-  TVMFFIAny raw;
-  AnyZero(&raw);
-  raw.type_index = obj->type_index;
-  raw.v_obj = obj;
-  return Any::Adopt(raw);
+// A new reference to a sentinel.
+ObjectRef Borrow(TVMFFIObjectHandle h) {
+  return ObjectRef(ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(h)));
 }
 }  // namespace
 
@@ -34,13 +33,15 @@ TVMFFIObjectHandle MakeOrGetKwargsObject() {
   return h;
 }
 
-Any MissingValue() { return BorrowAsAny(MakeOrGetMissingObject()); }
+Any MissingValue() { return Any(Borrow(MakeOrGetMissingObject())); }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetInvalidObject", []() { return MissingValue(); });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetKwargsObject",
-                       []() { return BorrowAsAny(MakeOrGetKwargsObject()); });
+// Both return an ffi.Object, as upstream's signatures say.
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetInvalidObject",
+                             []() { return Borrow(MakeOrGetMissingObject()); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetKwargsObject",
+                             []() { return Borrow(MakeOrGetKwargsObject()); });
 
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -108,6 +108,18 @@ static void test_our_map(int n) {
   CHECK(call_global("ffi.Map", args, 2 * n, &m) == 0);
   CHECK(call("compat_cxx.map_size", 1, m, none_value(), none_value(), &r) == 0 &&
         as_int(&r) == n);
+  if (n <= 4) {
+    /* The small form, its pairs inside the object (one allocation): the
+     * cell's data pointer (header + 24) points just past the cell (header +
+     * 80), with room for 2 pairs, or 4 from 3 pairs on. */
+    const char* obj = (const char*)m.v_obj;
+    void* data;
+    uint64_t slots;
+    memcpy(&data, obj + 24, sizeof(data));
+    memcpy(&slots, obj + 40, sizeof(slots));
+    CHECK(data == (const void*)(obj + 80));
+    CHECK(slots == ((uint64_t)1 << 63 | (uint64_t)(n <= 2 ? 2 : 4)));
+  }
   for (i = 0; i < n; ++i) {
     if (call("compat_cxx.map_get", 2, m, int_value(i * 31), none_value(), &r) != 0 ||
         as_int(&r) != i) {

@@ -97,6 +97,30 @@ def test_our_tables_equal_upstream_tables(n):
     assert f("map_same_table_as_upstream")(m, flat) == ""
 
 
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ["a", "a", "a"],  # 3 pairs, 1 distinct key
+        ["a", "b", "a"],  # 3 pairs, 2 distinct keys
+        ["a", "b", "b", "a"],  # 4 pairs, 2 distinct keys
+        ["a", 1, "a", 1, "a", 1],  # 6 pairs, 2 distinct keys
+        ["a", "b", "a", "c"],  # 4 pairs, 3 distinct keys
+        ["a", "b", "c", "d", "a", "e"],  # a full small map, then dense
+    ],
+)
+def test_our_tables_equal_upstream_tables_with_repeated_keys(keys):
+    # ffi.Map starts 3 or more pairs with room for 4; repeats that leave at
+    # most 2 distinct keys must still give upstream's 2-slot table.
+    flat = []
+    for i, k in enumerate(keys):
+        flat += [k, i]
+    for ctor in ("ffi.Map", "ffi.Dict"):
+        m = tvm_ffi.get_global_func(ctor)(*flat)
+        assert dict(m.items()) == dict(zip(keys, range(len(keys))))
+    m = tvm_ffi.get_global_func("ffi.Map")(*flat)
+    assert f("map_same_table_as_upstream")(m, flat) == ""
+
+
 def test_upstream_map_read_by_our_library():
     m = f("make_map")(50)
     assert isinstance(m, tvm_ffi.Map)
