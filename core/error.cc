@@ -3,11 +3,10 @@
 
 #include <cstring>
 
-#include "impl/array.h"
-#include "impl/error.h"
-#include "impl/function.h"
+#include <tvm/ffi/container/array.h>
 
 #include "backtrace.h"
+#include "global_def.h"
 #include "string_internal.h"
 
 namespace tvm {
@@ -146,9 +145,6 @@ int SetRaisedFromCurrentException() noexcept {
     throw;
   } catch (const Error& e) {
     TVMFFIErrorSetRaised(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(e));
-  } catch (const tvm::ffi::detail::impl::Error& e) {
-    // Thrown by the parts of the library still built on the older C++ layer.
-    TVMFFIErrorSetRaised(e.object()->handle());
   } catch (const std::bad_alloc&) {
     TVMFFIErrorSetRaisedFromCStr("MemoryError", "out of memory");
   } catch (const std::exception& e) {
@@ -171,13 +167,11 @@ int SetRaisedFromCurrentException() noexcept {
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace {
 
 // [hits, misses, size] of the per-address frame cache.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
   BacktraceCacheStats s = GetBacktraceCacheStats();
   Array<int64_t> out;
   out.push_back(static_cast<int64_t>(s.hits));
@@ -188,13 +182,13 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BacktraceCacheStats", []() {
 
 // Empties the cache, zeroes its counters and has the DWARF reader read the
 // process's list of libraries again.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.BacktraceCacheClear", []() {
   ClearBacktraceCache();
   ForgetUnloadedLibraries();
 });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

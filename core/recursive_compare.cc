@@ -645,24 +645,18 @@ class Hasher {
 namespace core {
 
 bool RecursiveEq(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
-  return WithFfiErrors([&] {
-    impl::EqWalker walker;
-    return walker.Equal(lhs, rhs);
-  });
+  impl::EqWalker walker;
+  return walker.Equal(lhs, rhs);
 }
 
 int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* walk) {
-  return WithFfiErrors([&] {
-    impl::OrderWalker walker(walk);
-    return walker.Compare(lhs, rhs);
-  });
+  impl::OrderWalker walker(walk);
+  return walker.Compare(lhs, rhs);
 }
 
 int64_t RecursiveHash(const TVMFFIAny& value) {
-  return WithFfiErrors([&] {
-    impl::Hasher hasher;
-    return static_cast<int64_t>(hasher.Hash(value));
-  });
+  impl::Hasher hasher;
+  return static_cast<int64_t>(hasher.Hash(value));
 }
 
 namespace {

@@ -150,11 +150,6 @@ void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active, si
                                      << "thread's stack (" << n << " levels)";
 }
 
-void RethrowAsFfiError(TVMFFIObjectHandle error) {
-  throw ObjectUnsafe::ObjectRefFromObjectPtr<Error>(
-      ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(error)));
-}
-
 bool StackNearlyFull() noexcept {
   constexpr uintptr_t kReserve = 256 * 1024;
   // The lowest address of this thread's stack, found once per thread (0 when
@@ -828,17 +823,13 @@ namespace core {
 
 bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
             bool skip_tensor_content) {
-  return WithFfiErrors([&] {
-    impl::EqualChecker checker(map_free_vars, skip_tensor_content, false);
-    return checker.Equal(lhs, rhs);
-  });
+  impl::EqualChecker checker(map_free_vars, skip_tensor_content, false);
+  return checker.Equal(lhs, rhs);
 }
 
 uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
-  return WithFfiErrors([&] {
-    impl::Hasher hasher(map_free_vars, skip_tensor_content);
-    return hasher.Hash(value);
-  });
+  impl::Hasher hasher(map_free_vars, skip_tensor_content);
+  return hasher.Hash(value);
 }
 
 }  // namespace core
@@ -973,10 +964,8 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralHash",
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
                              [](Any lhs, Any rhs, bool map_free_vars,
                                 bool skip_tensor_content) -> Any {
-                               auto m = WithFfiErrors([&] {
-                                 return impl::SFirstMismatch(Raw(lhs), Raw(rhs), map_free_vars,
+                               auto m = impl::SFirstMismatch(Raw(lhs), Raw(rhs), map_free_vars,
                                                              skip_tensor_content);
-                               });
                                if (!m.has_value()) return Any();
                                Array<Any> pair;
                                pair.push_back(PathRef(m->first));

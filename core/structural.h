@@ -52,8 +52,7 @@ inline bool TooDeep(size_t depth) {
 // For the error message of a walk that went too deep (TooDeep): throws
 // ValueError when `active` (the objects on the current path, outermost
 // first) holds an object twice, else RecursionError.  Thrown as core/impl's
-// error, which every walk calling it is still written on (a caller inside a
-// tvm::ffi function goes through WithFfiErrors).
+// error (a tvm::ffi::Error too), which every walk calling it is written on.
 [[noreturn]] void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active,
                                       size_t n);
 
@@ -64,22 +63,6 @@ template <typename ObjectT>
   std::vector<const TVMFFIObject*> headers(n);
   for (size_t i = 0; i < n; ++i) headers[i] = reinterpret_cast<const TVMFFIObject*>(active[i]);
   ThrowTooDeepHeaders(walk, headers.data(), n);
-}
-
-// Rethrows the error object `error` (a reference is taken) as a
-// tvm::ffi::Error: the walks below are still written on core/impl, whose
-// errors a tvm::ffi function wrapper would report as an InternalError.
-[[noreturn]] void RethrowAsFfiError(TVMFFIObjectHandle error);
-
-// Runs `body`; an error of the core/impl layer leaves as the same error
-// object in a tvm::ffi::Error (the boundary of the not yet ported walks).
-template <typename F>
-auto WithFfiErrors(F&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const impl::Error& e) {
-    RethrowAsFfiError(e.object()->handle());
-  }
 }
 
 }  // namespace core

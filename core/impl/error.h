@@ -34,21 +34,27 @@ inline TVMFFIByteArray ToByteArray(const std::string& s) {
 
 // The exception thrown by C++ code on either side of the ABI.  It holds a
 // reference to an ffi.Error object, so it crosses the C ABI (through the
-// error slot) without loss.  Header-only: built on the exported functions.
-class Error : public std::exception {
+// error slot) without loss.  It is a tvm::ffi::Error over the same object, so
+// the tvm::ffi function wrappers of ported core code pass it on with its kind
+// and message (rather than as an InternalError).
+class Error : public ::tvm::ffi::Error {
  public:
   // Captures a backtrace of the throw site.
   Error(const std::string& kind, const std::string& message)
       : Error(kind, message, CaptureBacktraceText()) {}
-  Error(const std::string& kind, const std::string& message, const std::string& backtrace) {
+  Error(const std::string& kind, const std::string& message, const std::string& backtrace)
+      : ::tvm::ffi::Error(::tvm::ffi::UnsafeInit{}) {
     Init(kind, message, backtrace, nullptr);
   }
   // An error raised while handling `cause`; the new error keeps a reference.
-  Error(const std::string& kind, const std::string& message, const Error& cause) {
+  Error(const std::string& kind, const std::string& message, const Error& cause)
+      : ::tvm::ffi::Error(::tvm::ffi::UnsafeInit{}) {
     Init(kind, message, CaptureBacktraceText(), cause.object()->handle());
   }
   // Adopts a reference to an ffi.Error object (ours or another library's).
-  explicit Error(ObjectPtr<Object> error_obj) : obj_(std::move(error_obj)) {
+  explicit Error(ObjectPtr<Object> error_obj)
+      : ::tvm::ffi::Error(::tvm::ffi::UnsafeInit{}), obj_(std::move(error_obj)) {
+    ShareWithBase();
     what_ = kind() + ": " + message();
   }
 
@@ -79,7 +85,13 @@ class Error : public std::exception {
       throw std::bad_alloc();
     }
     obj_ = ObjectPtr<Object>::AdoptHandle(h);
+    ShareWithBase();
     what_ = kind + ": " + message;
+  }
+  // The tvm::ffi::Error base refers to the same error object.
+  void ShareWithBase() {
+    data_ = ::tvm::ffi::details::ObjectUnsafe::ObjectPtrFromUnowned<::tvm::ffi::Object>(
+        static_cast<TVMFFIObject*>(obj_->handle()));
   }
   static std::string Str(const TVMFFIByteArray& b) {
     return b.size == 0 ? std::string() : std::string(b.data, b.size);
