@@ -49,12 +49,13 @@ AnyView ViewOf(const TVMFFIAny& v) { return AnyView::CopyFromTVMFFIAny(v); }
 const Object* ObjectOf(const TVMFFIAny& v) { return reinterpret_cast<const Object*>(v.v_obj); }
 
 // A Map of (key0, value0, key1, value1, ...), a repeated key keeping its
-// last value: one call of the runtime's constructor.
+// last value: one call of the runtime's constructor, which reads the owned
+// values in place as its arguments (Any and AnyView share one layout).
 Any MakeMap(const std::vector<Any>& flat) {
   static const Function* const make = new Function(Function::GetGlobalRequired("ffi.Map"));
-  std::vector<AnyView> args(flat.begin(), flat.end());
   Any out;
-  make->CallPacked(args.data(), static_cast<int32_t>(args.size()), &out);
+  make->CallPacked(reinterpret_cast<const AnyView*>(flat.data()),
+                   static_cast<int32_t>(flat.size()), &out);
   return out;
 }
 
@@ -77,7 +78,7 @@ class Reader {
   // An array or object being read.
   struct Open {
     bool is_object;
-    Array<Any> items;         // arrays
+    Array<Any> items{UnsafeInit{}};  // arrays (null until the first item)
     std::vector<Any> fields;  // objects: key0, value0, key1, ... (one Map at the end)
     Any key;           // objects: the key whose value is being read
     int64_t num_keys = 0;
@@ -130,6 +131,13 @@ class Reader {
     top->key = Any(String(std::move(key)));
   }
 
+  // The value of a container that ends here.
+  static Any Close(Open* top) {
+    if (top->is_object) return MakeMap(top->fields);
+    if (top->items.get() == nullptr) return Any(Array<Any>());
+    return Any(std::move(top->items));
+  }
+
   // One value, arrays and objects included.
   Any Value() {
     std::vector<Open> stack;
@@ -157,7 +165,7 @@ class Reader {
         char close = top.is_object ? '}' : ']';
         if (pos_ < s_.size() && s_[pos_] == close) {
           ++pos_;
-          v = top.is_object ? MakeMap(top.fields) : Any(std::move(top.items));
+          v = Close(&top);
           stack.pop_back();
           have = true;
           break;
@@ -184,7 +192,7 @@ class Reader {
         char close = top.is_object ? '}' : ']';
         if (pos_ < s_.size() && s_[pos_] == close) {
           ++pos_;
-          v = top.is_object ? MakeMap(top.fields) : Any(std::move(top.items));
+          v = Close(&top);
           stack.pop_back();
           continue;
         }

@@ -58,13 +58,16 @@ void CheckCall(int rc) { TVM_FFI_CHECK_SAFE_CALL(rc); }
 int64_t SeqSize(const SeqBaseObj* seq) { return static_cast<int64_t>(seq->size()); }
 const TVMFFIAny& SeqAt(const SeqBaseObj* seq, int64_t i) { return *RawOf(seq->at(i)); }
 
-// A new Map or Dict of (key0, value0, key1, value1, ...), a repeated key
-// keeping its last value: one call of the runtime's constructor.
-Any MakeMapLike(const char* ctor, const std::vector<Any>& flat) {
-  std::vector<AnyView> args(flat.begin(), flat.end());
+// A new Map (or Dict) of (key0, value0, key1, value1, ...), a repeated key
+// keeping its last value: one call of the runtime's constructor, which reads
+// the owned values in place as its arguments (Any and AnyView share one layout).
+Any MakeMapLike(bool dict, const std::vector<Any>& flat) {
+  static const Function* const make_map = new Function(Function::GetGlobalRequired("ffi.Map"));
+  static const Function* const make_dict = new Function(Function::GetGlobalRequired("ffi.Dict"));
   Any out;
-  Function::GetGlobalRequired(ctor).CallPacked(args.data(), static_cast<int32_t>(args.size()),
-                                               &out);
+  (dict ? make_dict : make_map)
+      ->CallPacked(reinterpret_cast<const AnyView*>(flat.data()),
+                   static_cast<int32_t>(flat.size()), &out);
   return out;
 }
 
@@ -737,7 +740,7 @@ class GraphReader {
                   flat.back().type_index() != value.type_index;
       }
       if (!changed) return keep;
-      return MakeMapLike("ffi.Map", flat);
+      return MakeMapLike(false, flat);
     }
     return Any(ViewOf(v));
   }
@@ -1003,7 +1006,7 @@ class GraphReader {
       for (int64_t i = 0; i < SeqSize(d); ++i) {
         flat.push_back(Child(index, SeqAt(d, i), "item " + std::to_string(i)));
       }
-      return MakeMapLike(key == "ffi.Map" ? "ffi.Map" : "ffi.Dict", flat);
+      return MakeMapLike(key == "ffi.Dict", flat);
     }
     return BuildObject(index, key, data);
   }
