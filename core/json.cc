@@ -128,7 +128,7 @@ class Reader {
     if (pos_ >= s_.size() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
     ++pos_;
     SkipSpace();
-    top->key = Any(String(std::move(key)));
+    top->key = Any(String(key.data(), key.size()));  // one block, bytes inline
   }
 
   // The value of a container that ends here.
@@ -206,7 +206,8 @@ class Reader {
     char c = s_[pos_];
     switch (c) {
       case '"': {
-        return Any(String(StringBody()));
+        std::string str = StringBody();
+        return Any(String(str.data(), str.size()));
       }
       case 'n':
         if (Literal("null")) return Any();
