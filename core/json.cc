@@ -9,21 +9,55 @@
 #include <utility>
 #include <vector>
 
-#include "impl/array.h"
-#include "impl/dict.h"
-#include "impl/error.h"
-#include "impl/function.h"
-#include "impl/list.h"
-#include "impl/map.h"
-#include "impl/string.h"
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
+#include <tvm/ffi/string.h>
+
+#include "error_internal.h"
+#include "global_def.h"
+#include "object_internal.h"
+#include "string_internal.h"
 #include "structural.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
+
+void RethrowAsFfiError() {
+  try {
+    throw;
+  } catch (const Error&) {
+    throw;
+  } catch (...) {
+    // The slot's conversion knows every error type of the library.
+    SetRaisedFromCurrentException();
+    throw MoveFromSafeCallRaised();
+  }
+}
+
 namespace json {
 namespace {
+
+const TVMFFIAny* RawOf(const AnyView& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+const TVMFFIAny* RawOf(const Any& v) { return AnyUnsafe::TVMFFIAnyPtrFromAny(v); }
+AnyView ViewOf(const TVMFFIAny& v) { return AnyView::CopyFromTVMFFIAny(v); }
+const Object* ObjectOf(const TVMFFIAny& v) { return reinterpret_cast<const Object*>(v.v_obj); }
+
+// A Map of (key0, value0, key1, value1, ...), a repeated key keeping its
+// last value: one call of the runtime's constructor, which reads the owned
+// values in place as its arguments (Any and AnyView share one layout).
+Any MakeMap(const std::vector<Any>& flat) {
+  static const Function* const make = new Function(Function::GetGlobalRequired("ffi.Map"));
+  Any out;
+  make->CallPacked(reinterpret_cast<const AnyView*>(flat.data()),
+                   static_cast<int32_t>(flat.size()), &out);
+  return out;
+}
 
 // The reader keeps the open arrays and objects on an explicit stack (no
 // recursion), so nesting costs heap, not the calling thread's stack; the
@@ -44,8 +78,8 @@ class Reader {
   // An array or object being read.
   struct Open {
     bool is_object;
-    Array<Any> items;  // arrays
-    Map fields;        // objects
+    Array<Any> items{UnsafeInit{}};  // arrays (null until the first item)
+    std::vector<Any> fields;  // objects: key0, value0, key1, ... (one Map at the end)
     Any key;           // objects: the key whose value is being read
     int64_t num_keys = 0;
   };
@@ -58,8 +92,9 @@ class Reader {
         line_start = i + 1;
       }
     }
-    TVM_FFI_IMPL_THROW(ValueError) << what << ": line " << line << " column " << (at - line_start + 1)
-                             << " (char " << at << ")";
+    TVM_FFI_THROW(ValueError) << what << ": line " << line << " column " << (at - line_start + 1)
+                              << " (char " << at << ")";
+    TVM_FFI_UNREACHABLE();
   }
 
   void SkipSpace() {
@@ -84,8 +119,8 @@ class Reader {
       Fail("Expecting property name enclosed in double quotes", pos_);
     }
     if (options_.max_object_keys >= 0 && top->num_keys >= options_.max_object_keys) {
-      TVM_FFI_IMPL_THROW(ValueError) << "JSON object has more than " << options_.max_object_keys
-                               << " keys (max_object_keys) at char " << pos_;
+      TVM_FFI_THROW(ValueError) << "JSON object has more than " << options_.max_object_keys
+                                << " keys (max_object_keys) at char " << pos_;
     }
     ++top->num_keys;
     std::string key = StringBody();
@@ -93,9 +128,14 @@ class Reader {
     if (pos_ >= s_.size() || s_[pos_] != ':') Fail("Expecting ':' delimiter", pos_);
     ++pos_;
     SkipSpace();
-    TVMFFIAny raw_key;
-    MakeStringAny(key.data(), key.size(), false, &raw_key);
-    top->key = Any::Adopt(raw_key);
+    top->key = Any(String(key.data(), key.size()));  // one block, bytes inline
+  }
+
+  // The value of a container that ends here.
+  static Any Close(Open* top) {
+    if (top->is_object) return MakeMap(top->fields);
+    if (top->items.get() == nullptr) return Any(Array<Any>());
+    return Any(std::move(top->items));
   }
 
   // One value, arrays and objects included.
@@ -114,8 +154,8 @@ class Reader {
           break;
         }
         if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
-          TVM_FFI_IMPL_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth
-                                   << " levels at char " << pos_;
+          TVM_FFI_THROW(ValueError) << "JSON nests deeper than " << kMaxDepth
+                                    << " levels at char " << pos_;
         }
         ++pos_;
         SkipSpace();
@@ -125,7 +165,7 @@ class Reader {
         char close = top.is_object ? '}' : ']';
         if (pos_ < s_.size() && s_[pos_] == close) {
           ++pos_;
-          v = top.is_object ? Any(std::move(top.fields)) : Any(std::move(top.items));
+          v = Close(&top);
           stack.pop_back();
           have = true;
           break;
@@ -137,7 +177,8 @@ class Reader {
         if (stack.empty()) return v;
         Open& top = stack.back();
         if (top.is_object) {
-          top.fields.Set(std::move(top.key), std::move(v));
+          top.fields.push_back(std::move(top.key));
+          top.fields.push_back(std::move(v));
         } else {
           top.items.push_back(std::move(v));
         }
@@ -151,7 +192,7 @@ class Reader {
         char close = top.is_object ? '}' : ']';
         if (pos_ < s_.size() && s_[pos_] == close) {
           ++pos_;
-          v = top.is_object ? Any(std::move(top.fields)) : Any(std::move(top.items));
+          v = Close(&top);
           stack.pop_back();
           continue;
         }
@@ -166,9 +207,7 @@ class Reader {
     switch (c) {
       case '"': {
         std::string str = StringBody();
-        TVMFFIAny raw;
-        MakeStringAny(str.data(), str.size(), false, &raw);
-        return Any::Adopt(raw);
+        return Any(String(str.data(), str.size()));
       }
       case 'n':
         if (Literal("null")) return Any();
@@ -350,8 +389,8 @@ class Writer {
       if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList ||
           v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
         if (stack.size() >= static_cast<size_t>(kMaxDepth)) {
-          TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
-                                   << " levels (or contains a reference cycle)";
+          TVM_FFI_THROW(ValueError) << "ffi.json.Stringify: value nests deeper than " << kMaxDepth
+                                    << " levels (or contains a reference cycle)";
         }
         stack.emplace_back(v);
         out_.push_back(stack.back().is_map ? '{' : '[');
@@ -369,26 +408,26 @@ class Writer {
             const char* data;
             size_t size;
             bool is_bytes;
-            if (!GetStringView(kv.first.raw(), &data, &size, &is_bytes) || is_bytes) {
-              TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
-                                      << TypeIndexToDisplayName(kv.first.type_index());
+            if (!GetStringView(RawOf(kv.first), &data, &size, &is_bytes) || is_bytes) {
+              TVM_FFI_THROW(TypeError) << "ffi.json.Stringify: object keys must be str, got "
+                                       << TypeIndexToDisplayName(kv.first.type_index());
             }
             if (top.pos > 1) out_.push_back(',');
             NewLine(depth);
             AppendQuoted(std::string_view(data, size), &out_);
             out_ += indent_ >= 0 ? ": " : ":";
-            v = *kv.second.raw();
+            v = *RawOf(kv.second);
             top.current = kv.second;
             next = true;
             break;
           }
         } else {
-          const SeqObj* seq = static_cast<const SeqObj*>(top.obj());
-          if (static_cast<int64_t>(top.pos) < seq->size()) {
+          const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(top.obj());
+          if (top.pos < seq->size()) {
             if (top.pos > 0) out_.push_back(',');
             NewLine(depth);
-            top.current = Any(AnyView::FromRaw(seq->at(static_cast<int64_t>(top.pos++))));
-            v = *top.current.raw();
+            top.current = seq->at(static_cast<int64_t>(top.pos++));
+            v = *RawOf(top.current);
             next = true;
             break;
           }
@@ -410,19 +449,16 @@ class Writer {
 
   struct Frame {
     explicit Frame(const TVMFFIAny& v)
-        : hold(AnyView::FromRaw(v)),
+        : hold(ViewOf(v)),
           is_map(v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
       if (is_map) {
         // A snapshot of the entries: the map cannot change under the walk.
         const MapBaseObj* map = static_cast<const MapBaseObj*>(obj());
-        entries.reserve(static_cast<size_t>(map->size()));
-        for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
-          const auto& kv = map->KVAt(p);
-          entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
-        }
+        entries.reserve(map->size());
+        for (const auto& kv : *map) entries.emplace_back(kv.first, kv.second);
       }
     }
-    const Object* obj() const { return Object::FromHandle(hold.raw()->v_obj); }
+    const Object* obj() const { return ObjectOf(*RawOf(hold)); }
     Any hold;
     bool is_map;
     size_t pos = 0;
@@ -457,8 +493,8 @@ class Writer {
       AppendQuoted(std::string_view(data, size), &out_);
       return;
     }
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Stringify: a value of type "
-                            << TypeIndexToDisplayName(v.type_index) << " has no JSON form";
+    TVM_FFI_THROW(TypeError) << "ffi.json.Stringify: a value of type "
+                             << TypeIndexToDisplayName(v.type_index) << " has no JSON form";
   }
 
   // The number of items `v` is written as (itself and everything below it),
@@ -470,29 +506,30 @@ class Writer {
     bool is_seq = v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList;
     bool is_map = v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict;
     if (!is_seq && !is_map) return 1;
-    if (depth > kMaxDepth || StackNearlyFull()) return cap;
-    const Object* obj = Object::FromHandle(v.v_obj);
+    // The stack probe is structural.h's, still in the value layer's namespace.
+    if (depth > kMaxDepth || impl::StackNearlyFull()) return cap;
+    const Object* obj = ObjectOf(v);
     auto found = memo->find(obj);
     if (found != memo->end()) return found->second;
     (*memo)[obj] = cap;  // in progress: a cycle through it saturates
-    Any hold(AnyView::FromRaw(v));
+    Any hold(ViewOf(v));
     uint64_t total = 1;
     auto add = [&](const TVMFFIAny& item) {
       uint64_t n = Expansion(item, cap, depth + 1, memo);
       total = n >= cap - total ? cap : total + n;
     };
     if (is_seq) {
-      const SeqObj* seq = static_cast<const SeqObj*>(obj);
-      for (int64_t i = 0; i < seq->size() && total < cap; ++i) {
-        Any item(AnyView::FromRaw(seq->at(i)));
-        add(*item.raw());
+      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(obj);
+      for (size_t i = 0; i < seq->size() && total < cap; ++i) {
+        Any item = seq->at(static_cast<int64_t>(i));
+        add(*RawOf(item));
       }
     } else {
       const MapBaseObj* map = static_cast<const MapBaseObj*>(obj);
-      for (uint64_t p = map->BeginPos(); p != map->EndPos() && total < cap; p = map->NextPos(p)) {
+      for (auto it = map->begin(); it != map->end() && total < cap; ++it) {
         total = total + 1 >= cap ? cap : total + 1;  // the key
-        Any item(AnyView::FromRaw(map->KVAt(p).value));
-        add(*item.raw());
+        Any item = it->second;
+        add(*RawOf(item));
       }
     }
     (*memo)[obj] = total;
@@ -505,9 +542,9 @@ class Writer {
     std::unordered_map<const Object*, uint64_t> memo;
     uint64_t n = Expansion(root, limit + 1, 0, &memo);
     if (n > limit) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: the value would be written as more than "
-                               << limit << " items (a container referenced more than once is "
-                                           "written once per reference)";
+      TVM_FFI_THROW(ValueError) << "ffi.json.Stringify: the value would be written as more than "
+                                << limit << " items (a container referenced more than once is "
+                                   "written once per reference)";
     }
   }
 
@@ -576,39 +613,39 @@ Any Parse(std::string_view text, const ParseOptions& options) {
 
 std::string Stringify(const AnyView& value, int indent, const StringifyOptions& options) {
   Writer w(indent, options);
-  w.Run(*value.raw());
+  w.Run(*RawOf(value));
   return w.Take();
 }
 
 namespace {
 
 // ffi.json.Parse(text[, max_object_keys]): a negative or missing limit is none.
-TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](const AnyView* args, int32_t n, Any* rv) {
-  if (n < 1 || n > 2) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.json.Parse takes 1 or 2 arguments (text, max_object_keys), "
-                               "got "
-                            << n;
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](PackedArgs args, Any* rv) {
+  if (args.size() < 1 || args.size() > 2) {
+    TVM_FFI_THROW(TypeError) << "ffi.json.Parse takes 1 or 2 arguments (text, max_object_keys), "
+                                "got "
+                             << args.size();
   }
-  String text = args[0].As<String>();
+  String text = args[0].cast<String>();
   ParseOptions options;
-  if (n == 2 && !args[1].is_none()) options.max_object_keys = args[1].As<int64_t>();
-  *rv = Parse(std::string_view(text.data(), text.size()), options);
+  if (args.size() == 2 && args[1] != nullptr) options.max_object_keys = args[1].cast<int64_t>();
+  *rv = WithFfiErrors([&] { return Parse(std::string_view(text.data(), text.size()), options); });
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, std::optional<int64_t> indent) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, Optional<int64_t> indent) {
   int ind = -1;
   if (indent.has_value()) {
     if (*indent < 0 || *indent > 64) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.json.Stringify: indent must be in [0, 64], got " << *indent;
+      TVM_FFI_THROW(ValueError) << "ffi.json.Stringify: indent must be in [0, 64], got " << *indent;
     }
     ind = static_cast<int>(*indent);
   }
-  return String(Stringify(value, ind));
+  return String(WithFfiErrors([&] { return Stringify(value, ind); }));
 });
 
 }  // namespace
 }  // namespace json
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -10,30 +10,144 @@
 #include <utility>
 #include <vector>
 
-#include "impl/array.h"
-#include "impl/big_int.h"
-#include "impl/dict.h"
-#include "impl/error.h"
-#include "impl/function.h"
-#include "impl/list.h"
-#include "impl/map.h"
-#include "impl/reflection.h"
-#include "impl/shape.h"
-#include "impl/string.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/container/shape.h>
+#include <tvm/ffi/device.h>
+#include <tvm/ffi/dtype.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/string.h>
+
 #include "big_int_internal.h"
 #include "enum.h"
+#include "global_def.h"
 #include "json.h"
+#include "object_internal.h"
+#include "string_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace serialization {
 namespace {
 
-using reflection_detail::AllFields;
+// ---- raw values ------------------------------------------------------------------
+// The walks below read values as TVMFFIAny (type index and payload); Any,
+// AnyView and TVMFFIAny share one 16-byte layout.
+
+const TVMFFIAny* RawOf(const AnyView& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+const TVMFFIAny* RawOf(const Any& v) { return AnyUnsafe::TVMFFIAnyPtrFromAny(v); }
+AnyView ViewOf(const TVMFFIAny& v) { return AnyView::CopyFromTVMFFIAny(v); }
+// Takes over the reference `raw` owns.
+Any Adopt(TVMFFIAny raw) { return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw); }
+const Object* FromHandle(const void* handle) { return static_cast<const Object*>(handle); }
+void AnyZero(TVMFFIAny* v) {
+  std::memset(v, 0, sizeof(TVMFFIAny));
+  v->type_index = kTVMFFINone;
+}
+void CheckCall(int rc) { TVM_FFI_CHECK_SAFE_CALL(rc); }
+
+// Array and List share the sequence cell; Map and Dict the map storage.
+int64_t SeqSize(const SeqBaseObj* seq) { return static_cast<int64_t>(seq->size()); }
+const TVMFFIAny& SeqAt(const SeqBaseObj* seq, int64_t i) { return *RawOf(seq->at(i)); }
+
+// A new Map (or Dict) of (key0, value0, key1, value1, ...), a repeated key
+// keeping its last value: one call of the runtime's constructor, which reads
+// the owned values in place as its arguments (Any and AnyView share one layout).
+Any MakeMapLike(bool dict, const std::vector<Any>& flat) {
+  static const Function* const make_map = new Function(Function::GetGlobalRequired("ffi.Map"));
+  static const Function* const make_dict = new Function(Function::GetGlobalRequired("ffi.Dict"));
+  Any out;
+  (dict ? make_dict : make_map)
+      ->CallPacked(reinterpret_cast<const AnyView*>(flat.data()),
+                   static_cast<int32_t>(flat.size()), &out);
+  return out;
+}
+
+// Whether `obj` is an instance of the type `target_index` (or a subtype).
+bool IsInstanceIndex(const Object* obj, int32_t target_index) {
+  int32_t self = obj->type_index();
+  if (self == target_index || target_index == kTVMFFIObject) return true;
+  if (self < target_index) return false;  // a subtype's index is larger
+  const TVMFFITypeInfo* target = TVMFFIGetTypeInfo(target_index);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(self);
+  if (target == nullptr || info == nullptr) return false;
+  if (info->type_depth <= target->type_depth) return false;
+  return info->type_ancestors[target->type_depth]->type_index == target_index;
+}
+
+// ---- reflection ------------------------------------------------------------------
+
+// The fields of the ancestors (outermost first), then the type's own.
+// Another thread may be registering fields: the count first, then the
+// array, with acquire order (the registry publishes them in the other order).
+std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
+  std::vector<const TVMFFIFieldInfo*> out;
+  auto add = [&out](const TVMFFITypeInfo* t) {
+    int32_t n = __atomic_load_n(&t->num_fields, __ATOMIC_ACQUIRE);
+    const TVMFFIFieldInfo* fields = __atomic_load_n(&t->fields, __ATOMIC_ACQUIRE);
+    for (int32_t i = 0; i < n; ++i) out.push_back(&fields[i]);
+  };
+  for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
+  add(info);
+  return out;
+}
+
+// A new instance of `info`'s type with every field zero or empty: from the
+// metadata's creator, else from the `__ffi_new__` type attribute (types
+// defined at run time have no C creator).  Null when the type has neither.
+ObjectPtr<Object> CreateEmptyInstance(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+    TVMFFIObjectHandle handle = nullptr;
+    CheckCall(info->metadata->creator(&handle));
+    return ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle));
+  }
+  static const TVMFFIByteArray kName = {"__ffi_new__", 11};
+  const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&kName);
+  if (col == nullptr) return ObjectPtr<Object>(nullptr);
+  int32_t i = info->type_index - col->begin_index;
+  if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) {
+    return ObjectPtr<Object>(nullptr);
+  }
+  Any made = ViewOf(col->data[i]).cast<Function>()();
+  if (made.type_index() != info->type_index) {
+    TVM_FFI_THROW(TypeError) << "__ffi_new__ of `"
+                             << std::string(info->type_key.data, info->type_key.size)
+                             << "` returned " << TypeIndexToDisplayName(made.type_index())
+                             << ", not an instance of the type";
+  }
+  return ObjectUnsafe::ObjectPtrFromObjectRef<Object>(std::move(made).cast<ObjectRef>());
+}
+
+// Sets field `f` of `obj` through its setter (a C function or a Function
+// object).  A None value is not assigned when the field already reads None
+// (an unset object field of a run-time-defined type, whose setter refuses
+// None when the field is not nullable, stays as it is).
+void CopyFieldInto(Object* obj, const TVMFFIFieldInfo* f, const TVMFFIAny& value) {
+  void* address = reinterpret_cast<char*>(obj) + f->offset;
+  if (value.type_index == kTVMFFINone && f->getter != nullptr) {
+    TVMFFIAny current;
+    AnyZero(&current);
+    CheckCall(f->getter(address, &current));
+    bool already_none = current.type_index == kTVMFFINone;
+    Adopt(current);
+    if (already_none) return;
+  }
+  if (f->setter == nullptr) {
+    TVM_FFI_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+                             << "` has no setter";
+  }
+  CheckCall(reflection::CallFieldSetter(f, address, &value));
+}
+
+// ---- type facts ----------------------------------------------------------------
 
 std::string FieldName(const TVMFFIFieldInfo* f) { return std::string(f->name.data, f->name.size); }
 
@@ -60,11 +174,11 @@ std::optional<Function> TypeAttrFunction(const char* attr, int32_t type_index) {
   if (col == nullptr) return std::nullopt;
   int32_t i = type_index - col->begin_index;
   if (i < 0 || i >= col->size || col->data[i].type_index != kTVMFFIFunction) return std::nullopt;
-  return AnyView::FromRaw(col->data[i]).As<Function>();
+  return ViewOf(col->data[i]).cast<Function>();
 }
 
 // Whether the type has an `__ffi_new__` attribute (the creator of types
-// defined at run time, see reflection_detail::CreateEmptyInstance).
+// defined at run time, see CreateEmptyInstance).
 bool HasNewAttr(int32_t type_index) {
   return TypeAttrFunction("__ffi_new__", type_index).has_value();
 }
@@ -73,6 +187,23 @@ bool HasNewAttr(int32_t type_index) {
 // Function(JSON value) -> obj, used instead of the field-by-field form.
 constexpr const char* kDataToJsonAttr = "__data_to_json__";
 constexpr const char* kDataFromJsonAttr = "__data_from_json__";
+
+// ---- enums (core/enum.h, still on the internal value layer) ---------------------
+
+bool IsEnum(int32_t type_index) { return impl::IsEnumType(type_index); }
+
+// The JSON data of an enum singleton (its index).
+Any EnumJsonData(const Object* obj) {
+  impl::Any data = impl::EnumToJsonData(
+      static_cast<const impl::EnumObj*>(reinterpret_cast<const impl::Object*>(obj)));
+  return Adopt(data.Release());
+}
+
+// The singleton of enum type `type_index` that `data` names.
+Any EnumFromJson(int32_t type_index, const TVMFFIAny& data) {
+  impl::Any v = impl::EnumFromJsonData(type_index, impl::AnyView::FromRaw(data));
+  return Adopt(v.Release());
+}
 
 // ---- base64 (standard alphabet, padded) ---------------------------------------
 
@@ -168,8 +299,9 @@ std::optional<Any> ParseDecimal(const std::string& text) {
       carry = (carry != 0 && w == 0) ? 1 : 0;
     }
   }
-  std::vector<int64_t> words(mag.begin(), mag.end());
-  return BigInt::FromWords(words.data(), words.size()).AsAny();
+  TVMFFIAny out;
+  MakeBigIntAny(mag.data(), mag.size() * sizeof(uint64_t), &out);
+  return Adopt(out);
 }
 
 // ---- writing -------------------------------------------------------------------
@@ -177,7 +309,7 @@ std::optional<Any> ParseDecimal(const std::string& text) {
 class GraphWriter {
  public:
   std::string Run(const AnyView& value, const AnyView& metadata) {
-    int64_t root = IndexOf(*value.raw());
+    int64_t root = IndexOf(*RawOf(value));
     std::string out = "{\"root_index\":";
     AppendInt(root, &out);
     out += ",\"nodes\":[";
@@ -186,7 +318,7 @@ class GraphWriter {
       out += nodes_[i];
     }
     out.push_back(']');
-    if (!metadata.is_none()) {
+    if (metadata != nullptr) {
       out += ",\"metadata\":";
       out += json::Stringify(metadata);
     }
@@ -300,21 +432,23 @@ class GraphWriter {
           text.push_back(']');
           break;
         default:
-          TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
-                                  << " cannot be serialized";
+          TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+                                   << " cannot be serialized";
       }
       int64_t idx = Add(Node(type_key, text));
       pod_index_.emplace(key, idx);
       return idx;
     }
-    const Object* obj = Object::FromHandle(v.v_obj);
+    const Object* obj = FromHandle(v.v_obj);
     auto it = obj_index_.find(obj);
     if (it != obj_index_.end()) return it->second;
     if (t == kTVMFFIBigInt) {
       // The bound first: converting a huge value is what the limit prevents.
       size_t bound = BigIntDecimalDigitsBound(&v);
       if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ToJSONGraph");
-      std::string decimal = AnyView::FromRaw(v).As<BigInt>().ToString();
+      std::ostringstream decimal_text;
+      decimal_text << ViewOf(v).cast<BigInt>();
+      std::string decimal = decimal_text.str();
       CheckBigIntStrDigits(decimal.size() - (decimal[0] == '-' ? 1 : 0), "ffi.ToJSONGraph");
       std::string text;
       json::AppendQuoted(decimal, &text);
@@ -322,16 +456,16 @@ class GraphWriter {
       obj_index_.emplace(obj, idx);
       return idx;
     }
-    if (IsEnumType(t)) {
+    if (IsEnum(t)) {
       // A singleton travels as its index; the reader finds it again.
-      Any data = EnumToJsonData(static_cast<const EnumObj*>(obj));
+      Any data = EnumJsonData(obj);
       int64_t idx = Add(Node(TypeKeyOf(t).c_str(), json::Stringify(data)));
       obj_index_.emplace(obj, idx);
       return idx;
     }
     if (t >= kTVMFFIDynObjectBegin) {
       if (std::optional<Function> hook = TypeAttrFunction(kDataToJsonAttr, t)) {
-        Any data = (*hook)(AnyView::FromRaw(v));
+        Any data = (*hook)(ViewOf(v));
         int64_t idx = Add(Node(TypeKeyOf(t).c_str(), json::Stringify(data)));
         obj_index_.emplace(obj, idx);
         return idx;
@@ -340,9 +474,9 @@ class GraphWriter {
     if (t == kTVMFFIShape) {
       const ShapeObj* shape = static_cast<const ShapeObj*>(obj);
       std::string text = "[";
-      for (int64_t i = 0; i < shape->size(); ++i) {
+      for (size_t i = 0; i < shape->size; ++i) {
         if (i != 0) text.push_back(',');
-        AppendInt(shape->data()[i], &text);
+        AppendInt(shape->data[i], &text);
       }
       text.push_back(']');
       int64_t idx = Add(Node("ffi.Shape", text));
@@ -356,23 +490,23 @@ class GraphWriter {
     TVMFFIAny out;
     AnyZero(&out);
     int rc = TVMFFIDataTypeToString(&dt, &out);
-    if (rc != 0) ThrowRaised(rc);
-    return Any::Adopt(out).As<std::string>();
+    CheckCall(rc);
+    return std::string(Adopt(out).cast<String>());
   }
 
   // The frame of a container or reflected object (its children listed).
   Frame MakeFrame(const TVMFFIAny& v) {
     Frame f;
-    f.value = Any(AnyView::FromRaw(v));
-    f.obj = Object::FromHandle(v.v_obj);
+    f.value = Any(ViewOf(v));
+    f.obj = FromHandle(v.v_obj);
     int32_t t = v.type_index;
     switch (t) {
       case kTVMFFIArray:
       case kTVMFFIList: {
-        const SeqObj* seq = static_cast<const SeqObj*>(f.obj);
-        f.slots.resize(static_cast<size_t>(seq->size()));
-        for (int64_t i = 0; i < seq->size(); ++i) {
-          f.slots[static_cast<size_t>(i)].value = Any(AnyView::FromRaw(seq->at(i)));
+        const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(f.obj);
+        f.slots.resize(static_cast<size_t>(SeqSize(seq)));
+        for (int64_t i = 0; i < SeqSize(seq); ++i) {
+          f.slots[static_cast<size_t>(i)].value = Any(ViewOf(SeqAt(seq, i)));
         }
         return f;
       }
@@ -380,12 +514,11 @@ class GraphWriter {
       case kTVMFFIDict: {
         const MapBaseObj* map = static_cast<const MapBaseObj*>(f.obj);
         f.slots.reserve(static_cast<size_t>(map->size()) * 2);
-        for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
-          const auto& kv = map->KVAt(p);
+        for (const auto& kv : *map) {
           f.slots.emplace_back();
-          f.slots.back().value = Any(AnyView::FromRaw(kv.key));
+          f.slots.back().value = kv.first;
           f.slots.emplace_back();
-          f.slots.back().value = Any(AnyView::FromRaw(kv.value));
+          f.slots.back().value = kv.second;
         }
         return f;
       }
@@ -394,37 +527,37 @@ class GraphWriter {
       case kTVMFFIModule:
       case kTVMFFIError:
       case kTVMFFIOpaquePyObject:
-        TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
-                                << " cannot be serialized";
+        TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+                                 << " cannot be serialized";
       default:
         break;
     }
     const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(t);
     if (info == nullptr || t < kTVMFFIDynObjectBegin) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
-                              << " cannot be serialized";
+      TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: a value of type " << TypeKeyOf(t)
+                               << " cannot be serialized";
     }
     if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
         !HasNewAttr(info->type_index)) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: type `" << TypeKeyOf(t)
-                              << "` has no creator registered, so it could not be restored";
+      TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: type `" << TypeKeyOf(t)
+                               << "` has no creator registered, so it could not be restored";
     }
     for (const TVMFFIFieldInfo* field : AllFields(info)) {
       if (field->getter == nullptr) {
-        TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: field `" << FieldName(field) << "` of `"
-                                << TypeKeyOf(t) << "` has no getter";
+        TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: field `" << FieldName(field) << "` of `"
+                                 << TypeKeyOf(t) << "` has no getter";
       }
       TVMFFIAny raw;
       AnyZero(&raw);
       void* address = reinterpret_cast<char*>(v.v_obj) + field->offset;
       int rc = field->getter(address, &raw);
-      if (rc != 0) ThrowRaised(rc);
+      CheckCall(rc);
       Slot s;
       s.name = FieldName(field);
-      s.value = Any::Adopt(raw);
+      s.value = Adopt(raw);
       if (IsInlineField(field->field_static_type_index)) {
         s.is_inline = true;
-        const TVMFFIAny& fv = *s.value.raw();
+        const TVMFFIAny& fv = *RawOf(s.value);
         switch (fv.type_index) {
           case kTVMFFINone: s.inline_text = "null"; break;
           case kTVMFFIBool: s.inline_text = fv.v_int64 ? "true" : "false"; break;
@@ -432,10 +565,10 @@ class GraphWriter {
           case kTVMFFIFloat: json::AppendDouble(fv.v_float64, &s.inline_text); break;
           case kTVMFFIDataType: json::AppendQuoted(DataTypeText(fv.v_dtype), &s.inline_text); break;
           default:
-            TVM_FFI_IMPL_THROW(TypeError) << "ffi.ToJSONGraph: field `" << s.name << "` of `"
-                                    << TypeKeyOf(t) << "` is declared "
-                                    << TypeKeyOf(field->field_static_type_index) << " but holds "
-                                    << TypeKeyOf(fv.type_index);
+            TVM_FFI_THROW(TypeError) << "ffi.ToJSONGraph: field `" << s.name << "` of `"
+                                     << TypeKeyOf(t) << "` is declared "
+                                     << TypeKeyOf(field->field_static_type_index) << " but holds "
+                                     << TypeKeyOf(fv.type_index);
         }
       }
       f.slots.push_back(std::move(s));
@@ -490,19 +623,19 @@ class GraphWriter {
           ++top.next;
           continue;
         }
-        int64_t child = LeafIndex(*s.value.raw());
+        int64_t child = LeafIndex(*RawOf(s.value));
         if (child >= 0) {
           s.index = child;
           ++top.next;
           continue;
         }
-        const Object* cobj = Object::FromHandle(s.value.raw()->v_obj);
+        const Object* cobj = FromHandle(RawOf(s.value)->v_obj);
         if (open.count(cobj) != 0) {
-          TVM_FFI_IMPL_THROW(ValueError) << "ffi.ToJSONGraph: the value contains a reference cycle "
-                                      "(a "
-                                   << TypeKeyOf(cobj->type_index()) << " contains itself)";
+          TVM_FFI_THROW(ValueError) << "ffi.ToJSONGraph: the value contains a reference cycle "
+                                       "(a "
+                                    << TypeKeyOf(cobj->type_index()) << " contains itself)";
         }
-        Frame nf = MakeFrame(*s.value.raw());
+        Frame nf = MakeFrame(*RawOf(s.value));
         open.insert(nf.obj);
         stack.push_back(std::move(nf));
         pushed = true;
@@ -543,25 +676,26 @@ class GraphReader {
   // read is checked again where it is used.
   Any Run(const AnyView& graph) {
     if (graph.type_index() != kTVMFFIMap && graph.type_index() != kTVMFFIDict) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected a JSON object with `root_index` "
-                                  "and `nodes`, got "
-                               << TypeKeyOf(graph.type_index());
+      TVM_FFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a JSON object with `root_index` "
+                                   "and `nodes`, got "
+                                << TypeKeyOf(graph.type_index());
     }
-    graph_ = Freeze(*graph.raw(), 0);
-    const MapBaseObj* top = static_cast<const MapBaseObj*>(Object::FromHandle(graph_.raw()->v_obj));
+    graph_ = Freeze(*RawOf(graph), 0);
+    const MapBaseObj* top = static_cast<const MapBaseObj*>(FromHandle(RawOf(graph_)->v_obj));
     const TVMFFIAny* nodes = Find(top, "nodes");
     if (nodes == nullptr || !IsSeq(*nodes)) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
+      TVM_FFI_THROW(ValueError) << "ffi.FromJSONGraph: expected a `nodes` array in the graph";
     }
-    nodes_ = static_cast<const SeqObj*>(Object::FromHandle(nodes->v_obj));
+    nodes_ = static_cast<const SeqBaseObj*>(FromHandle(nodes->v_obj));
     const TVMFFIAny* root = Find(top, "root_index");
     if (root == nullptr || root->type_index != kTVMFFIInt) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: expected an integer `root_index` in the graph";
+      TVM_FFI_THROW(ValueError)
+          << "ffi.FromJSONGraph: expected an integer `root_index` in the graph";
     }
-    int64_t n = nodes_->size();
+    int64_t n = SeqSize(nodes_);
     if (root->v_int64 < 0 || root->v_int64 >= n) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: root_index " << root->v_int64
-                               << " is out of range for " << n << " nodes";
+      TVM_FFI_THROW(ValueError) << "ffi.FromJSONGraph: root_index " << root->v_int64
+                                << " is out of range for " << n << " nodes";
     }
     decoded_.resize(static_cast<size_t>(n));
     parts_.resize(static_cast<size_t>(n));
@@ -575,44 +709,40 @@ class GraphReader {
   // and the items of a data array or object); deeper values (the JSON a
   // __data_from_json__ hook receives) are passed on as they are.
   static Any Freeze(const TVMFFIAny& v, int level) {
-    if (level > 4) return Any(AnyView::FromRaw(v));
+    if (level > 4) return Any(ViewOf(v));
     if (v.type_index == kTVMFFIList || v.type_index == kTVMFFIArray) {
-      const SeqObj* seq = static_cast<const SeqObj*>(Object::FromHandle(v.v_obj));
+      const SeqBaseObj* seq = static_cast<const SeqBaseObj*>(FromHandle(v.v_obj));
       // Hold the source while copying: freezing an item runs no user code,
       // but the copy must not read a sequence that could be released.
-      Any keep(AnyView::FromRaw(v));
+      Any keep(ViewOf(v));
       std::vector<Any> items;
-      items.reserve(static_cast<size_t>(seq->size()));
+      items.reserve(static_cast<size_t>(SeqSize(seq)));
       bool changed = v.type_index == kTVMFFIList;
-      for (int64_t i = 0; i < seq->size(); ++i) {
-        items.push_back(Freeze(seq->at(i), level + 1));
-        changed = changed || items.back().raw()->v_obj != seq->at(i).v_obj ||
-                  items.back().type_index() != seq->at(i).type_index;
+      for (int64_t i = 0; i < SeqSize(seq); ++i) {
+        items.push_back(Freeze(SeqAt(seq, i), level + 1));
+        changed = changed || RawOf(items.back())->v_obj != SeqAt(seq, i).v_obj ||
+                  items.back().type_index() != SeqAt(seq, i).type_index;
       }
       if (!changed) return keep;
-      std::vector<TVMFFIAny> views;
-      views.reserve(items.size());
-      for (const Any& a : items) views.push_back(*a.raw());
-      int64_t n = static_cast<int64_t>(views.size());
-      return Any(Array<Any>(ObjectPtr<Object>(ArrayObj::FromViews(views.data(), n))));
+      return Any(Array<Any>(items.begin(), items.end()));
     }
     if (v.type_index == kTVMFFIDict || v.type_index == kTVMFFIMap) {
-      const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
-      Any keep(AnyView::FromRaw(v));
+      const MapBaseObj* map = static_cast<const MapBaseObj*>(FromHandle(v.v_obj));
+      Any keep(ViewOf(v));
       bool changed = v.type_index == kTVMFFIDict;
-      std::vector<std::pair<Any, Any>> items;
-      for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
-        const auto& kv = map->KVAt(p);
-        items.emplace_back(Any(AnyView::FromRaw(kv.key)), Freeze(kv.value, level + 1));
-        changed = changed || items.back().second.raw()->v_obj != kv.value.v_obj ||
-                  items.back().second.type_index() != kv.value.type_index;
+      std::vector<Any> flat;  // key0, value0, key1, ...
+      flat.reserve(2 * map->size());
+      for (const auto& kv : *map) {
+        const TVMFFIAny& value = *RawOf(kv.second);
+        flat.push_back(kv.first);
+        flat.push_back(Freeze(value, level + 1));
+        changed = changed || RawOf(flat.back())->v_obj != value.v_obj ||
+                  flat.back().type_index() != value.type_index;
       }
       if (!changed) return keep;
-      Map out;
-      for (auto& kv : items) out.Set(std::move(kv.first), std::move(kv.second));
-      return Any(std::move(out));
+      return MakeMapLike(false, flat);
     }
-    return Any(AnyView::FromRaw(v));
+    return Any(ViewOf(v));
   }
 
   struct Frame {
@@ -623,21 +753,21 @@ class GraphReader {
 
   // The value under str key `key`, or nullptr (a linear scan: node maps are small).
   static const TVMFFIAny* Find(const MapBaseObj* map, std::string_view key) {
-    for (uint64_t p = map->BeginPos(); p != map->EndPos(); p = map->NextPos(p)) {
-      const auto& kv = map->KVAt(p);
+    for (const auto& kv : *map) {
       const char* d;
       size_t n;
       bool b;
-      if (GetStringView(&kv.key, &d, &n, &b) && !b && n == key.size() &&
+      if (GetStringView(RawOf(kv.first), &d, &n, &b) && !b && n == key.size() &&
           std::memcmp(d, key.data(), n) == 0) {
-        return &kv.value;
+        return RawOf(kv.second);
       }
     }
     return nullptr;
   }
 
   [[noreturn]] void Fail(int64_t index, const std::string& what) const {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.FromJSONGraph: node " << index << ": " << what;
+    TVM_FFI_THROW(ValueError) << "ffi.FromJSONGraph: node " << index << ": " << what;
+    TVM_FFI_UNREACHABLE();
   }
 
   // JSON arrays and objects may come as Array or List, Map or Dict.
@@ -666,11 +796,11 @@ class GraphReader {
   void NodeParts(int64_t index, std::string* type_key, const TVMFFIAny** data) {
     Parts& cached = parts_[static_cast<size_t>(index)];
     if (!cached.ready) {
-      const TVMFFIAny& node = nodes_->at(index);
+      const TVMFFIAny& node = SeqAt(nodes_, index);
       if (!IsMapLike(node)) {
         Fail(index, "expected a JSON object with `type`, got " + TypeKeyOf(node.type_index));
       }
-      const MapBaseObj* m = static_cast<const MapBaseObj*>(Object::FromHandle(node.v_obj));
+      const MapBaseObj* m = static_cast<const MapBaseObj*>(FromHandle(node.v_obj));
       const TVMFFIAny* type = Find(m, "type");
       if (type == nullptr || !IsStr(*type)) Fail(index, "expected a string `type`");
       cached.key = Str(*type);
@@ -681,21 +811,21 @@ class GraphReader {
     *data = cached.data;
   }
 
-  const SeqObj* DataArray(int64_t index, const TVMFFIAny* data, const std::string& key) const {
+  const SeqBaseObj* DataArray(int64_t index, const TVMFFIAny* data, const std::string& key) const {
     if (data == nullptr || !IsSeq(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an array, got " +
                       (data == nullptr ? std::string("nothing") : TypeKeyOf(data->type_index)));
     }
-    return static_cast<const SeqObj*>(Object::FromHandle(data->v_obj));
+    return static_cast<const SeqBaseObj*>(FromHandle(data->v_obj));
   }
 
   int64_t NodeRef(int64_t index, const TVMFFIAny& v, const std::string& what) const {
     if (v.type_index != kTVMFFIInt) {
       Fail(index, what + ": expected a node index, got " + TypeKeyOf(v.type_index));
     }
-    if (v.v_int64 < 0 || v.v_int64 >= nodes_->size()) {
+    if (v.v_int64 < 0 || v.v_int64 >= SeqSize(nodes_)) {
       Fail(index, what + ": node index " + std::to_string(v.v_int64) + " is out of range for " +
-                      std::to_string(nodes_->size()) + " nodes");
+                      std::to_string(SeqSize(nodes_)) + " nodes");
     }
     return v.v_int64;
   }
@@ -734,24 +864,24 @@ class GraphReader {
     NodeParts(index, &key, &data);
     std::vector<int64_t> out;
     if (key == "ffi.Array" || key == "ffi.List" || key == "ffi.Map" || key == "ffi.Dict") {
-      const SeqObj* items = DataArray(index, data, key);
-      if ((key == "ffi.Map" || key == "ffi.Dict") && items->size() % 2 != 0) {
+      const SeqBaseObj* items = DataArray(index, data, key);
+      if ((key == "ffi.Map" || key == "ffi.Dict") && SeqSize(items) % 2 != 0) {
         Fail(index, "the data of a `" + key + "` node must have an even length, got " +
-                        std::to_string(items->size()));
+                        std::to_string(SeqSize(items)));
       }
-      for (int64_t i = 0; i < items->size(); ++i) {
-        out.push_back(NodeRef(index, items->at(i), "item " + std::to_string(i)));
+      for (int64_t i = 0; i < SeqSize(items); ++i) {
+        out.push_back(NodeRef(index, SeqAt(items, i), "item " + std::to_string(i)));
       }
       return out;
     }
     if (IsLeafKey(key)) return out;
     const TVMFFITypeInfo* info = ObjectType(index, key);
     if (TypeAttrFunction(kDataFromJsonAttr, info->type_index).has_value()) return out;
-    if (IsEnumType(info->type_index)) return out;  // data is the singleton's index
+    if (IsEnum(info->type_index)) return out;  // data is the singleton's index
     if (data == nullptr || !IsMapLike(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
-    const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));
+    const MapBaseObj* fields = static_cast<const MapBaseObj*>(FromHandle(data->v_obj));
     for (const TVMFFIFieldInfo* f : AllFields(info)) {
       if (IsInlineField(f->field_static_type_index)) continue;
       std::string name = FieldName(f);
@@ -771,7 +901,7 @@ class GraphReader {
     TVMFFIByteArray b = {text.data(), text.size()};
     DLDataType dt;
     int rc = TVMFFIDataTypeFromString(&b, &dt);
-    if (rc != 0) ThrowRaised(rc);
+    CheckCall(rc);
     return dt;
   }
 
@@ -781,7 +911,8 @@ class GraphReader {
     NodeParts(index, &key, &data);
     auto need = [&](bool ok, const char* what) {
       if (!ok) {
-        Fail(index, std::string("expected the data of a `") + key + "` node to be " + what + ", got " +
+        Fail(index, std::string("expected the data of a `") + key + "` node to be " + what +
+                        ", got " +
                         (data == nullptr ? std::string("nothing") : TypeKeyOf(data->type_index)));
       }
     };
@@ -802,7 +933,7 @@ class GraphReader {
     }
     if (key == "ffi.String") {
       need(data != nullptr && IsStr(*data), "a string");
-      return Any(AnyView::FromRaw(*data));
+      return Any(ViewOf(*data));
     }
     if (key == "ffi.Bytes") {
       need(data != nullptr && IsStr(*data), "a base64 string");
@@ -810,7 +941,7 @@ class GraphReader {
       if (!DecodeBase64(text.data(), text.size(), &bytes)) Fail(index, "invalid base64 data");
       TVMFFIAny raw;
       MakeStringAny(bytes.data(), bytes.size(), true, &raw);
-      return Any::Adopt(raw);
+      return Adopt(raw);
     }
     if (key == "ffi.BigInt") {
       need(data != nullptr && IsStr(*data), "a decimal string");
@@ -823,66 +954,59 @@ class GraphReader {
       return Any(ParseDataType(Str(*data)));
     }
     if (key == "Device") {
-      const SeqObj* d = DataArray(index, data, key);
-      if (d->size() != 2 || d->at(0).type_index != kTVMFFIInt || d->at(1).type_index != kTVMFFIInt) {
+      const SeqBaseObj* d = DataArray(index, data, key);
+      if (SeqSize(d) != 2 || SeqAt(d, 0).type_index != kTVMFFIInt ||
+          SeqAt(d, 1).type_index != kTVMFFIInt) {
         Fail(index, "expected the data of a `Device` node to be [device_type, device_id]");
       }
       for (int k = 0; k < 2; ++k) {
-        int64_t x = d->at(k).v_int64;
+        int64_t x = SeqAt(d, k).v_int64;
         if (x < std::numeric_limits<int32_t>::min() || x > std::numeric_limits<int32_t>::max()) {
           Fail(index, std::string(k == 0 ? "device_type " : "device_id ") + std::to_string(x) +
                           " is out of the int32 range");
         }
       }
       DLDevice dev;
-      dev.device_type = static_cast<DLDeviceType>(d->at(0).v_int64);
-      dev.device_id = static_cast<int32_t>(d->at(1).v_int64);
+      dev.device_type = static_cast<DLDeviceType>(SeqAt(d, 0).v_int64);
+      dev.device_id = static_cast<int32_t>(SeqAt(d, 1).v_int64);
       return Any(dev);
     }
     if (key == "ffi.Shape") {
-      const SeqObj* d = DataArray(index, data, key);
+      const SeqBaseObj* d = DataArray(index, data, key);
       std::vector<int64_t> dims;
-      for (int64_t i = 0; i < d->size(); ++i) {
-        if (d->at(i).type_index != kTVMFFIInt) Fail(index, "shape dims must be integers");
-        dims.push_back(d->at(i).v_int64);
+      for (int64_t i = 0; i < SeqSize(d); ++i) {
+        if (SeqAt(d, i).type_index != kTVMFFIInt) Fail(index, "shape dims must be integers");
+        dims.push_back(SeqAt(d, i).v_int64);
       }
       return Any(Shape(dims));
     }
     if (key == "ffi.Array" || key == "ffi.List") {
-      const SeqObj* d = DataArray(index, data, key);
+      const SeqBaseObj* d = DataArray(index, data, key);
       if (key == "ffi.Array") {
-        std::vector<TVMFFIAny> views;
-        views.reserve(static_cast<size_t>(d->size()));
-        for (int64_t i = 0; i < d->size(); ++i) {
-          views.push_back(*Child(index, d->at(i), "item " + std::to_string(i)).raw());
+        std::vector<Any> items;
+        items.reserve(static_cast<size_t>(SeqSize(d)));
+        for (int64_t i = 0; i < SeqSize(d); ++i) {
+          items.push_back(Child(index, SeqAt(d, i), "item " + std::to_string(i)));
         }
-        return Any(Array<Any>(ObjectPtr<Object>(ArrayObj::FromViews(views.data(), d->size()))));
+        return Any(Array<Any>(items.begin(), items.end()));
       }
-      List out;
-      for (int64_t i = 0; i < d->size(); ++i) {
-        out.push_back(Child(index, d->at(i), "item " + std::to_string(i)));
+      List<Any> out;
+      for (int64_t i = 0; i < SeqSize(d); ++i) {
+        out.push_back(Child(index, SeqAt(d, i), "item " + std::to_string(i)));
       }
       return Any(std::move(out));
     }
     if (key == "ffi.Map" || key == "ffi.Dict") {
-      const SeqObj* d = DataArray(index, data, key);
-      if (d->size() % 2 != 0) {
+      const SeqBaseObj* d = DataArray(index, data, key);
+      if (SeqSize(d) % 2 != 0) {
         Fail(index, "the data of a `" + key + "` node must have an even length");
       }
-      if (key == "ffi.Map") {
-        Map out;
-        for (int64_t i = 0; i < d->size(); i += 2) {
-          out.Set(Child(index, d->at(i), "item " + std::to_string(i)),
-                  Child(index, d->at(i + 1), "item " + std::to_string(i + 1)));
-        }
-        return Any(std::move(out));
+      std::vector<Any> flat;  // key0, value0, key1, ...
+      flat.reserve(static_cast<size_t>(SeqSize(d)));
+      for (int64_t i = 0; i < SeqSize(d); ++i) {
+        flat.push_back(Child(index, SeqAt(d, i), "item " + std::to_string(i)));
       }
-      Dict out;
-      for (int64_t i = 0; i < d->size(); i += 2) {
-        out.Set(Child(index, d->at(i), "item " + std::to_string(i)),
-                Child(index, d->at(i + 1), "item " + std::to_string(i + 1)));
-      }
-      return Any(std::move(out));
+      return MakeMapLike(key == "ffi.Dict", flat);
     }
     return BuildObject(index, key, data);
   }
@@ -912,7 +1036,7 @@ class GraphReader {
     }
     bool ok = value.type_index == kTVMFFINone ||
               (value.type_index >= kTVMFFIStaticObjectBegin &&
-               Object::FromHandle(value.v_obj)->IsInstanceIndex(want));
+               IsInstanceIndex(FromHandle(value.v_obj), want));
     if (!ok) {
       Fail(index, "field `" + FieldName(f) + "` of `" + key + "` is declared " + TypeKeyOf(want) +
                       " but the graph gives " + TypeKeyOf(value.type_index));
@@ -921,12 +1045,12 @@ class GraphReader {
 
   Any BuildObject(int64_t index, const std::string& key, const TVMFFIAny* data) {
     const TVMFFITypeInfo* info = ObjectType(index, key);
-    if (IsEnumType(info->type_index)) {
+    if (IsEnum(info->type_index)) {
       if (data == nullptr) Fail(index, "an enum `" + key + "` node needs its index as data");
-      return EnumFromJsonData(info->type_index, AnyView::FromRaw(*data));
+      return EnumFromJson(info->type_index, *data);
     }
     if (std::optional<Function> hook = TypeAttrFunction(kDataFromJsonAttr, info->type_index)) {
-      return (*hook)(data == nullptr ? AnyView() : AnyView::FromRaw(*data));
+      return (*hook)(data == nullptr ? AnyView() : ViewOf(*data));
     }
     if ((info->metadata == nullptr || info->metadata->creator == nullptr) &&
         !HasNewAttr(info->type_index)) {
@@ -935,19 +1059,19 @@ class GraphReader {
     if (data == nullptr || !IsMapLike(*data)) {
       Fail(index, "expected the data of a `" + key + "` node to be an object of fields");
     }
-    const MapBaseObj* fields = static_cast<const MapBaseObj*>(Object::FromHandle(data->v_obj));
+    const MapBaseObj* fields = static_cast<const MapBaseObj*>(FromHandle(data->v_obj));
     std::vector<const TVMFFIFieldInfo*> all = AllFields(info);
     // Unknown names first: a typo should not pass silently.
-    for (uint64_t p = fields->BeginPos(); p != fields->EndPos(); p = fields->NextPos(p)) {
-      const TVMFFIAny& k = fields->KVAt(p).key;
-      std::string name = Str(k);
+    for (const auto& kv : *fields) {
+      std::string name = Str(*RawOf(kv.first));
       bool known = false;
       for (const TVMFFIFieldInfo* f : all) known = known || FieldName(f) == name;
       if (!known) Fail(index, "type `" + key + "` has no field `" + name + "`");
     }
-    TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
-    if (handle == nullptr) Fail(index, "type `" + key + "` has no creator registered");
-    ObjectRef obj(ObjectPtr<Object>::AdoptHandle(handle));
+    ObjectPtr<Object> made = CreateEmptyInstance(info);
+    if (made == nullptr) Fail(index, "type `" + key + "` has no creator registered");
+    Object* target = made.get();
+    ObjectRef obj(std::move(made));
     for (const TVMFFIFieldInfo* f : all) {
       std::string name = FieldName(f);
       const TVMFFIAny* v = Find(fields, name);
@@ -957,23 +1081,23 @@ class GraphReader {
           Fail(index, "missing field `" + name + "` of `" + key + "` (it has no default)");
         }
         if (f->flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) {
-          value = AnyView::FromRaw(f->default_value_or_factory).As<Function>()();
+          value = ViewOf(f->default_value_or_factory).cast<Function>()();
         } else {
-          value = Any(AnyView::FromRaw(f->default_value_or_factory));
+          value = Any(ViewOf(f->default_value_or_factory));
         }
       } else if (IsInlineField(f->field_static_type_index)) {
         if (f->field_static_type_index == kTVMFFIDataType) {
           if (!IsStr(*v)) Fail(index, "field `" + name + "`: expected a data type string");
           value = Any(ParseDataType(Str(*v)));
         } else {
-          value = Any(AnyView::FromRaw(*v));
+          value = Any(ViewOf(*v));
         }
       } else {
         value = Child(index, *v, "field `" + name + "`");
       }
-      CheckFieldType(index, key, f, *value.raw());
+      CheckFieldType(index, key, f, *RawOf(value));
       try {
-        reflection_detail::CopyFieldInto(obj.handle(), f, *value.raw());
+        CopyFieldInto(target, f, *RawOf(value));
       } catch (const Error& e) {
         Fail(index, "field `" + name + "` of `" + key + "`: " + e.message());
       }
@@ -1024,7 +1148,7 @@ class GraphReader {
   };
 
   Any graph_;  // the immutable copy being decoded (Freeze)
-  const SeqObj* nodes_ = nullptr;
+  const SeqBaseObj* nodes_ = nullptr;
   std::vector<Parts> parts_;
   std::vector<Any> decoded_;
   std::vector<uint8_t> state_;
@@ -1037,7 +1161,8 @@ std::string ToJSONGraphString(const AnyView& value, const AnyView& metadata) {
 }
 
 Any ToJSONGraph(const AnyView& value, const AnyView& metadata) {
-  return json::Parse(ToJSONGraphString(value, metadata));
+  std::string text = ToJSONGraphString(value, metadata);
+  return json::Parse(text);
 }
 
 Any FromJSONGraph(const AnyView& graph) { return GraphReader().Run(graph); }
@@ -1049,32 +1174,31 @@ Any FromJSONGraphString(const std::string& text, const json::ParseOptions& optio
 
 namespace {
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ToJSONGraph", [](AnyView value, AnyView metadata) {
-  return ToJSONGraph(value, metadata);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ToJSONGraph", [](AnyView value, AnyView metadata) {
+  return WithFfiErrors([&] { return ToJSONGraph(value, metadata); });
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metadata) {
-  return String(ToJSONGraphString(value, metadata));
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metadata) {
+  return String(WithFfiErrors([&] { return ToJSONGraphString(value, metadata); }));
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) { return FromJSONGraph(graph); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) {
+  return WithFfiErrors([&] { return FromJSONGraph(graph); });
+});
 // ffi.FromJSONGraphString(text[, max_object_keys]): see json::ParseOptions.
-TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString",
-                              [](const AnyView* args, int32_t n, Any* rv) {
-                                if (n < 1 || n > 2) {
-                                  TVM_FFI_IMPL_THROW(TypeError)
-                                      << "ffi.FromJSONGraphString takes 1 or 2 arguments (text, "
-                                         "max_object_keys), got "
-                                      << n;
-                                }
-                                json::ParseOptions options;
-                                if (n == 2 && !args[1].is_none()) {
-                                  options.max_object_keys = args[1].As<int64_t>();
-                                }
-                                *rv = FromJSONGraphString(args[0].As<String>().str(), options);
-                              });
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString", [](PackedArgs args, Any* rv) {
+  if (args.size() < 1 || args.size() > 2) {
+    TVM_FFI_THROW(TypeError) << "ffi.FromJSONGraphString takes 1 or 2 arguments (text, "
+                                "max_object_keys), got "
+                             << args.size();
+  }
+  json::ParseOptions options;
+  if (args.size() == 2 && args[1] != nullptr) options.max_object_keys = args[1].cast<int64_t>();
+  std::string text = args[0].cast<String>();
+  *rv = WithFfiErrors([&] { return FromJSONGraphString(text, options); });
+});
 
 }  // namespace
 }  // namespace serialization
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -32,13 +32,14 @@
 
 #include <string>
 
-#include "impl/any.h"
+#include <tvm/ffi/any.h>
+
 #include "json.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace serialization {
 
 constexpr const char* kJsonGraphFinalizeAttr = "__json_graph_finalize__";
@@ -53,7 +54,12 @@ Any FromJSONGraphString(const std::string& text,
                         const json::ParseOptions& options = json::ParseOptions());
 
 }  // namespace serialization
-}  // namespace impl
+}  // namespace core
+
+// Files still in the internal value layer's namespace (virtual_device.cc)
+// name the attribute as serialization::kJsonGraphFinalizeAttr.
+namespace serialization = core::serialization;
+
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm
