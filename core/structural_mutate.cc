@@ -127,12 +127,7 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorWithDefRegionKind",
 
 // The default mutation and the engines ------------------------------------------------
 
-Any Unchanged() {
-  TVMFFIAny raw;
-  std::memset(&raw, 0, sizeof(raw));
-  raw.type_index = TypeIndex::kTVMFFIUnchanged;
-  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
-}
+Any Unchanged() { return structural_walk::UnchangedValue(); }
 
 bool IsUnchanged(const Any& r) { return r.type_index() == TypeIndex::kTVMFFIUnchanged; }
 
@@ -368,14 +363,16 @@ class DefaultMutation {
       Any v = ReadField(obj, f);
       bool child_unique = OwnedByParentAlone(v, unique);
       auto mutate = [&]() -> Any { return MutateChild(m_, v, child_unique); };
-      Any r;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
-        r = InRegion(m_, kTVMFFIDefRegionKindSimple, mutate);
-      } else if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
-        r = InRegion(m_, kTVMFFIDefRegionKindPattern, mutate);
-      } else {
-        r = mutate();
-      }
+      // Initialized, never move-assigned (see structural_walk.h's NoneValue).
+      Any r = [&]() -> Any {
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
+          return InRegion(m_, kTVMFFIDefRegionKindSimple, mutate);
+        }
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
+          return InRegion(m_, kTVMFFIDefRegionKindPattern, mutate);
+        }
+        return mutate();
+      }();
       if (SameValue(v, r)) continue;
       results[i] = std::move(r);
       changed[i] = any_changed = true;
@@ -485,13 +482,15 @@ class Engine : public StructuralMutatorObj {
       auto it = dag_memo_.find(dag);
       if (it != dag_memo_.end()) return it->second;
     }
-    Any r;
-    try {
-      r = DefaultMutation(this, &active_, walk_).Run(value, unique);
-    } catch (Error& err) {
-      // Each level an error unwinds through records its node, as upstream's.
-      throw structural_walk::WithVisitErrorContext(std::move(err), value, true);
-    }
+    if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return Unchanged();
+    Any r = [&]() -> Any {
+      try {
+        return DefaultMutation(this, &active_, walk_).Run(value, unique);
+      } catch (Error& err) {
+        // Each level an error unwinds through records its node, as upstream's.
+        throw structural_walk::WithVisitErrorContext(std::move(err), value, true);
+      }
+    }();
     if (dag != nullptr) {
       dag_memo_.emplace(dag, r);
       kept_.emplace_back(value);  // its address is not reused meanwhile
@@ -570,7 +569,7 @@ class MapEngine : public Engine {
         pre_order_(pre_order) {}
 
   Any Do(AnyView value, bool unique) {
-    Any cur(value);
+    Any cur = structural_walk::OwnedCopy(value);
     bool changed = false;
     auto take = [&](Any r) {
       if (SameValue(cur, r)) return;

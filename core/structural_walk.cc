@@ -92,16 +92,19 @@ Any VisitReflectedFields(StructuralVisitorObj* visitor, const Object* obj) {
     refl::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
       Any value = ReadField(obj, f);
-      Any result;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
-        result = visitor->WithDefRegionKind(kTVMFFIDefRegionKindSimple,
+      // Initialized, never move-assigned: Any's move assignment swaps field
+      // by field and then reads the value whole (a stalled store per node).
+      Any result = [&]() -> Any {
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
+          return visitor->WithDefRegionKind(kTVMFFIDefRegionKindSimple,
                                             [&] { return Visit(visitor, value); });
-      } else if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
-        result = visitor->WithDefRegionKind(kTVMFFIDefRegionKindPattern,
+        }
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
+          return visitor->WithDefRegionKind(kTVMFFIDefRegionKindPattern,
                                             [&] { return Visit(visitor, value); });
-      } else {
-        result = Visit(visitor, value);
-      }
+        }
+        return Visit(visitor, value);
+      }();
       if (!Stops(result)) return false;
       stop = std::move(result);
       return true;
@@ -217,21 +220,18 @@ class WalkVisitor : public StructuralVisitorObj {
 
   // None to advance, the int 1 to skip, or a VisitInterrupt.
   Any RunCallback(AnyView value) {
-    Any r;
-    if (const Callback* c = Match(plain_, value.type_index())) {
-      r = c->fn(value);
-    } else if (const Callback* c = Match(with_kind_, value.type_index())) {
-      r = c->fn(value, static_cast<int64_t>(def_region_kind()));
-    } else {
-      return Any();
-    }
+    const Callback* plain = Match(plain_, value.type_index());
+    const Callback* with_kind = plain == nullptr ? Match(with_kind_, value.type_index()) : nullptr;
+    if (plain == nullptr && with_kind == nullptr) return NoneValue();
+    Any r = plain != nullptr ? plain->fn(value)
+                             : with_kind->fn(value, static_cast<int64_t>(def_region_kind()));
     if (r.type_index() == TypeIndex::kTVMFFINone ||
         r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) {
       return r;
     }
     if (r.type_index() == TypeIndex::kTVMFFIInt) {
       int64_t v = AnyUnsafe::TVMFFIAnyPtrFromAny(r)->v_int64;
-      if (v == 0) return Any();
+      if (v == 0) return NoneValue();
       if (v == kSkip) return r;
     }
     TVM_FFI_CORE_THROW(TypeError)
@@ -241,19 +241,21 @@ class WalkVisitor : public StructuralVisitorObj {
   }
 
   Any VisitImpl(AnyView value) {
-    if (value.type_index() == TypeIndex::kTVMFFINone) return Any();
+    if (value.type_index() == TypeIndex::kTVMFFINone) return NoneValue();
     if (pre_order_) {
       Any r = RunCallback(value);
       if (r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) return r;
-      if (r.type_index() == TypeIndex::kTVMFFIInt) return Any();  // skip
+      if (r.type_index() == TypeIndex::kTVMFFIInt) return NoneValue();  // skip
     }
-    Any r = DefaultVisit(this, value);
-    if (Stops(r)) return r;
+    {
+      Any r = DefaultVisit(this, value);
+      if (Stops(r)) return r;
+    }
     if (!pre_order_) {
-      r = RunCallback(value);
+      Any r = RunCallback(value);
       if (r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) return r;
     }
-    return Any();
+    return NoneValue();
   }
 
   std::vector<Callback> plain_;
@@ -286,7 +288,7 @@ class CallbackVisitor : public StructuralVisitorObj {
   }
 
   Any VisitImpl(AnyView value) {
-    if (value.type_index() == TypeIndex::kTVMFFINone) return Any();
+    if (value.type_index() == TypeIndex::kTVMFFINone) return NoneValue();
     if (const Callback* c = Match(callbacks_, value.type_index())) {
       Any r = c->fn(value, ViewOf(this));
       if (r.type_index() != TypeIndex::kTVMFFINone &&
@@ -451,7 +453,7 @@ Any DefaultVisit(StructuralVisitorObj* visitor, AnyView value) {
     TVM_FFI_CORE_THROW(TypeError)
         << "__s_visit__ must be an opaque function pointer or ffi.Function";
   }
-  if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return Any();
+  if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return NoneValue();
   return VisitReflectedFields(visitor, value.cast<const Object*>());
 }
 

@@ -48,6 +48,34 @@ std::string TypeIndexToDisplayName(int32_t type_index);
 // Reads a reflected field of `obj` through its getter: an owning value.
 Any ReadField(const Object* obj, const TVMFFIFieldInfo* f);
 
+// None and Unchanged made from a whole 16-byte value: tvm::ffi::Any() stores
+// the fields one by one, and a value read back whole right after that waits
+// for the stores (the walks make and pass on one per node).
+inline Any NoneValue() {
+  static constexpr TVMFFIAny kNone = {TypeIndex::kTVMFFINone, {0}, {0}};
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(kNone);
+}
+inline Any UnchangedValue() {
+  static constexpr TVMFFIAny kUnchanged = {TypeIndex::kTVMFFIUnchanged, {0}, {0}};
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(kUnchanged);
+}
+
+// An owning copy of a view; inline for the values the walks meet (Any's
+// converting constructor is out of line for the raw strings it converts).
+inline Any OwnedCopy(AnyView v) {
+  TVMFFIAny raw = v.CopyToTVMFFIAny();
+  if (raw.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+    ObjectUnsafe::IncRefObjectHandle(raw.v_obj);
+    return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+  }
+  if (raw.type_index == TypeIndex::kTVMFFIRawStr ||
+      raw.type_index == TypeIndex::kTVMFFIByteArrayPtr ||
+      raw.type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+    return Any(v);
+  }
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+}
+
 // The vtable entry visit(value): None or a VisitInterrupt; throws the Error.
 Any Visit(StructuralVisitorObj* visitor, AnyView value);
 
