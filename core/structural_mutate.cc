@@ -1,139 +1,153 @@
 // ffi.StructuralMutator's registration, the default mutation and the
 // engines of ffi.StructuralMap and ffi.StructuralMutate (see
-// structural_mutate.h).
-#include "structural_mutate.h"
+// structural_mutate.h).  The mutator is tvm::ffi::StructuralMutatorObj
+// (tvm/ffi/extra/structural_mutate.h), whose layout structural_mutate.h
+// describes.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/extra/structural_mutate.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "impl/any_equal.h"
-#include "impl/array.h"
-#include "impl/dict.h"
-#include "impl/error.h"
-#include "impl/function.h"
-#include "impl/list.h"
-#include "impl/map.h"
-#include "impl/reflection.h"
-#include "reflection_visit.h"
+#include "error_internal.h"
+#include "global_def.h"
 #include "structural.h"
 #include "structural_walk.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace {
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<StructuralMutatorObj>("A structural mutation in progress.")
-      .Attr("__ffi_type_final__", Any(false));
+namespace refl = ::tvm::ffi::reflection;
+using structural_walk::ReadField;
+using structural_walk::TypeIndexToDisplayName;
+
+// The vtable of any mutator (a protected member of the public class).
+struct MutatorAccess : StructuralMutatorObj {
+  static const StructuralMutatorVTable* VTableOf(const StructuralMutatorObj* m) {
+    return m->*(&MutatorAccess::vtable_);
+  }
+};
+
+const StructuralMutatorVTable* VTableOf(const StructuralMutatorObj* m) {
+  return MutatorAccess::VTableOf(m);
+}
+
+const bool kRegistered = RegisterAtLoad([] {
+  refl::ObjectDef<StructuralMutatorObj>("A structural mutation in progress.");
   TVMFFIAny none;
   std::memset(&none, 0, sizeof(none));
   for (const char* column : {"__s_mutate__", "__s_maybe_inplace_mutate__"}) {
     TVMFFIByteArray name = {column, std::strlen(column)};
-    reflection_detail::Check(TVMFFITypeRegisterAttr(kTVMFFINone, &name, &none));
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(TypeIndex::kTVMFFINone, &name, &none));
   }
 });
 
-StructuralMutatorObj* MutatorArg(const AnyView& v, const char* func) {
-  if (v.type_index() < kTVMFFIStaticObjectBegin ||
-      !Object::FromHandle(v.raw()->v_obj)
-           ->IsInstanceIndex(StructuralMutatorObj::RuntimeTypeIndex())) {
-    detail::ThrowArgumentMismatch(func, 0, StructuralMutatorObj::kTypeKey, v.raw());
-  }
-  return static_cast<StructuralMutatorObj*>(Object::FromHandle(v.raw()->v_obj));
+StructuralMutatorObj* MutatorOf(const StructuralMutator& m) {
+  return const_cast<StructuralMutatorObj*>(m.get());
 }
 
 // Takes over a vtable entry's result; throws the Error it carries.
 Any TakeResult(TVMFFIAny raw) {
-  Any result = Any::Adopt(raw);
-  if (result.type_index() == kTVMFFIError) {
-    throw Error(ObjectPtr<Object>::BorrowHandle(result.raw()->v_obj));
+  Any result = AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+  if (result.type_index() == TypeIndex::kTVMFFIError) {
+    throw AnyUnsafe::MoveFromAnyAfterCheck<Error>(std::move(result));
   }
   return result;
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorMutate", [](AnyView mutator, AnyView value) -> Any {
-  StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorMutate");
-  Any result = TakeResult(m->vtable->mutate(m, *value.raw()));
-  if (result.type_index() == kTVMFFIUnchanged) return Any(value);
-  return result;
-});
+TVMFFIAny Release(Any value) { return AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value)); }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapGet", [](AnyView mutator, AnyView var) {
-  StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorVarRemapGet");
-  return TakeResult(m->vtable->var_remap_get(m, *var.raw()));
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorMutate",
+                             [](const StructuralMutator& mutator, AnyView value) -> Any {
+                               StructuralMutatorObj* m = MutatorOf(mutator);
+                               Any result = TakeResult(VTableOf(m)->mutate(m, value));
+                               if (result.type_index() == TypeIndex::kTVMFFIUnchanged) {
+                                 return Any(value);
+                               }
+                               return result;
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapSet",
-                       [](AnyView mutator, AnyView var, AnyView mapped_value) {
-                         StructuralMutatorObj* m =
-                             MutatorArg(mutator, "ffi.StructuralMutatorVarRemapSet");
-                         TakeResult(m->vtable->var_remap_set(m, *var.raw(), *mapped_value.raw()));
-                       });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapGet",
+                             [](const StructuralMutator& mutator, AnyView var) {
+                               StructuralMutatorObj* m = MutatorOf(mutator);
+                               return TakeResult(VTableOf(m)->var_remap_get(m, var));
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorDefRegionKind", [](AnyView mutator) {
-  return static_cast<int64_t>(
-      MutatorArg(mutator, "ffi.StructuralMutatorDefRegionKind")->def_region_mode);
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorVarRemapSet",
+                             [](const StructuralMutator& mutator, AnyView var,
+                                AnyView mapped_value) {
+                               StructuralMutatorObj* m = MutatorOf(mutator);
+                               TakeResult(VTableOf(m)->var_remap_set(m, var, mapped_value));
+                             });
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorDefRegionKind",
+                             [](const StructuralMutator& mutator) {
+                               return static_cast<int64_t>(mutator->def_region_kind());
+                             });
 
 // As ffi.StructuralVisitorWithDefRegionKind: a Pattern region stays in force.
 Any WithDefRegionKind(StructuralMutatorObj* m, int64_t kind, const Function& callback) {
   if (kind < kTVMFFIDefRegionKindNone || kind > kTVMFFIDefRegionKindSimple) {
-    TVM_FFI_IMPL_THROW(ValueError)
+    TVM_FFI_CORE_THROW(ValueError)
         << "ffi.StructuralMutatorWithDefRegionKind: unknown definition region kind " << kind;
   }
-  if (m->def_region_mode == kTVMFFIDefRegionKindPattern) return callback();
-  struct Restore {
-    StructuralMutatorObj* m;
-    int32_t old;
-    ~Restore() { m->def_region_mode = old; }
-  } restore{m, m->def_region_mode};
-  m->def_region_mode = static_cast<int32_t>(kind);
-  return callback();
+  if (callback == nullptr) {
+    TVM_FFI_CORE_THROW(TypeError)
+        << "ffi.StructuralMutatorWithDefRegionKind: the callback must be an ffi.Function, got None";
+  }
+  return m->WithDefRegionKind(static_cast<TVMFFIDefRegionKind>(kind),
+                              [&]() -> Any { return callback(); });
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorWithDefRegionKind",
-                       [](AnyView mutator, int64_t kind, Function callback) {
-                         return WithDefRegionKind(
-                             MutatorArg(mutator, "ffi.StructuralMutatorWithDefRegionKind"), kind,
-                             callback);
-                       });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorWithDefRegionKind",
+                             [](const StructuralMutator& mutator, int64_t kind,
+                                const Function& callback) {
+                               return WithDefRegionKind(MutatorOf(mutator), kind, callback);
+                             });
 
 
 // The default mutation and the engines ------------------------------------------------
 
-Any Unchanged() {
-  TVMFFIAny raw;
-  std::memset(&raw, 0, sizeof(raw));
-  raw.type_index = kTVMFFIUnchanged;
-  return Any::Adopt(raw);
-}
+Any Unchanged() { return structural_walk::UnchangedValue(); }
 
-bool IsUnchanged(const Any& r) { return r.type_index() == kTVMFFIUnchanged; }
+bool IsUnchanged(const Any& r) { return r.type_index() == TypeIndex::kTVMFFIUnchanged; }
 
 // Whether `r`, a mutation's result for `v`, leaves v as it was: the marker,
 // the same object, the same text (a string the callback rebuilt), or the same
 // plain value.
-bool SameValue(const TVMFFIAny& v, const Any& r) {
+bool SameValue(AnyView v, const Any& r) {
   if (IsUnchanged(r)) return true;
-  const char *a = nullptr, *b = nullptr;
-  size_t na = 0, nb = 0;
-  bool a_bytes = false, b_bytes = false;
-  if (GetStringView(&v, &a, &na, &a_bytes) && GetStringView(r.raw(), &b, &nb, &b_bytes)) {
-    return a_bytes == b_bytes && na == nb && std::memcmp(a, b, na) == 0;
+  int32_t kind_v = StringKindOf(v.type_index());
+  if (kind_v != -1 && StringKindOf(r.type_index()) != -1) {
+    return kind_v == StringKindOf(r.type_index()) &&
+           AnyStringBytes(v.CopyToTVMFFIAny()) == AnyStringBytes(*AnyUnsafe::TVMFFIAnyPtrFromAny(r));
   }
-  if (v.type_index != r.type_index()) return false;
-  if (v.type_index >= kTVMFFIStaticObjectBegin) return v.v_obj == r.raw()->v_obj;
-  return v.v_uint64 == r.raw()->v_uint64;
+  if (v.type_index() != r.type_index()) return false;
+  return v.CopyToTVMFFIAny().v_uint64 == AnyUnsafe::TVMFFIAnyPtrFromAny(r)->v_uint64;
 }
 
 const TVMFFITypeInfo* InfoOf(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) ThrowRaised(-1);
+  if (info == nullptr) TVM_FFI_CHECK_SAFE_CALL(-1);
   return info;
 }
 
@@ -145,29 +159,33 @@ int32_t SEqHashKindOf(const TVMFFITypeInfo* info) {
 // Calls fn() with the mutator's definition region set to `kind` (a Pattern
 // region stays in force), restoring it afterwards.
 template <typename F>
-Any InRegion(StructuralMutatorObj* m, int32_t kind, F&& fn) {
-  if (m->def_region_mode == kTVMFFIDefRegionKindPattern) return fn();
-  struct Restore {
-    StructuralMutatorObj* m;
-    int32_t old;
-    ~Restore() { m->def_region_mode = old; }
-  } restore{m, m->def_region_mode};
-  m->def_region_mode = kind;
-  return fn();
+Any InRegion(StructuralMutatorObj* m, TVMFFIDefRegionKind kind, F&& fn) {
+  return m->WithDefRegionKind(kind, std::forward<F>(fn));
 }
+
+const Object* ObjectOf(AnyView v) { return AnyUnsafe::RawObjectPtrFromAnyViewAfterCheck<Object>(v); }
 
 // One child through the mutator's vtable: maybe_inplace_mutate when the
 // child is owned by this path alone, else mutate.
-Any MutateChild(StructuralMutatorObj* m, const TVMFFIAny& child, bool unique) {
-  return TakeResult(unique ? m->vtable->maybe_inplace_mutate(m, child)
-                           : m->vtable->mutate(m, child));
+Any MutateChild(StructuralMutatorObj* m, AnyView child, bool unique) {
+  const StructuralMutatorVTable* vt = VTableOf(m);
+  return TakeResult(unique ? vt->maybe_inplace_mutate(m, child) : vt->mutate(m, child));
 }
 
 // Whether `held` (a child we hold one reference to, read out of a parent
 // that holds another) is owned by that parent alone.
 bool OwnedByParentAlone(const Any& held, bool parent_unique) {
-  return parent_unique && held.type_index() >= kTVMFFIStaticObjectBegin &&
-         Object::FromHandle(held.raw()->v_obj)->use_count() == 2;
+  return parent_unique && held.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin &&
+         ObjectOf(held)->use_count() == 2;
+}
+
+// The depth limit of the walk (a reference cycle never ends): structural.h's
+// check, at the boundary to the objects of the library's value layer.
+void CheckDepth(const char* walk, const std::vector<const Object*>& active) {
+  if (impl::TooDeep(active.size())) {
+    impl::ThrowTooDeep(walk, reinterpret_cast<const impl::Object* const*>(active.data()),
+                       active.size());
+  }
 }
 
 class DefaultMutation {
@@ -178,100 +196,98 @@ class DefaultMutation {
   // The value with its insides mutated (see structural_mutate.h), or the
   // Unchanged marker.  `unique`: the value is owned by this path alone and
   // may be changed in place.
-  Any Run(const TVMFFIAny& value, bool unique) {
-    if (value.type_index < kTVMFFIStaticObjectBegin) return Unchanged();
-    const Object* obj = Object::FromHandle(value.v_obj);
-    if (TooDeep(active_->size())) {
-      ThrowTooDeep(walk_, active_->data(), active_->size());
-    }
+  Any Run(AnyView value, bool unique) {
+    if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return Unchanged();
+    const Object* obj = ObjectOf(value);
+    CheckDepth(walk_, *active_);
     active_->push_back(obj);
     struct Pop {
       std::vector<const Object*>* a;
       ~Pop() { a->pop_back(); }
     } pop{active_};
-    switch (value.type_index) {
-      case kTVMFFIArray:
-      case kTVMFFIList:
+    switch (value.type_index()) {
+      case TypeIndex::kTVMFFIArray:
+      case TypeIndex::kTVMFFIList:
         return Seq(value, unique);
-      case kTVMFFIMap:
-      case kTVMFFIDict:
+      case TypeIndex::kTVMFFIMap:
+      case TypeIndex::kTVMFFIDict:
         return MapValues(value, unique);
       default:
         break;
     }
-    if (value.type_index < kTVMFFIDynObjectBegin) return Unchanged();  // str, tensor, ...
+    if (value.type_index() < TypeIndex::kTVMFFIDynObjectBegin) return Unchanged();  // str, ...
     return Fields(value, unique);
   }
 
  private:
-  Any Seq(const TVMFFIAny& value, bool unique) {
-    const SeqObj* src = static_cast<const SeqObj*>(Object::FromHandle(value.v_obj));
-    ObjectPtr<SeqObj> copy;  // made at the first change of a shared sequence
-    for (int64_t i = 0; i < src->size(); ++i) {
-      Any item(AnyView::FromRaw(src->at(i)));
-      Any r = MutateChild(m_, *item.raw(), OwnedByParentAlone(item, unique));
-      if (SameValue(*item.raw(), r)) continue;
+  Any Seq(AnyView value, bool unique) {
+    SeqBaseObj* src = const_cast<SeqBaseObj*>(static_cast<const SeqBaseObj*>(ObjectOf(value)));
+    ObjectPtr<SeqBaseObj> copy;  // made at the first change of a shared sequence
+    for (int64_t i = 0; i < static_cast<int64_t>(src->size()); ++i) {
+      Any item = src->at(i);
+      Any r = MutateChild(m_, item, OwnedByParentAlone(item, unique));
+      if (SameValue(item, r)) continue;
       if (unique) {
-        const_cast<SeqObj*>(src)->SetOwned(i, r.Release());
+        src->SetItemAfterCheck(i, std::move(r));
         continue;
       }
       if (copy == nullptr) {
-        if (value.type_index == kTVMFFIArray) {
-          copy = ArrayObj::CopyOf(src->cell, src->size());
+        if (value.type_index() == TypeIndex::kTVMFFIArray) {
+          copy = ObjectUnsafe::ObjectPtrFromObjectRef<SeqBaseObj>(
+              Array<Any>(src->begin(), src->end()));
         } else {
-          ObjectPtr<ListObj> list = ListObj::Make(src->size());
-          for (int64_t j = 0; j < src->size(); ++j) list->Append(Any(AnyView::FromRaw(src->at(j))).Release());
-          copy = std::move(list);
+          copy = ObjectUnsafe::ObjectPtrFromObjectRef<SeqBaseObj>(
+              List<Any>(src->begin(), src->end()));
         }
       }
-      copy->SetOwned(i, r.Release());
+      copy->SetItemAfterCheck(i, std::move(r));
     }
     if (copy != nullptr) return Any(ObjectRef(std::move(copy)));
     return Unchanged();
   }
 
   // Values only: keys anchor the entries and stay as they are.
-  Any MapValues(const TVMFFIAny& value, bool unique) {
-    const MapBaseObj* src = static_cast<const MapBaseObj*>(Object::FromHandle(value.v_obj));
+  Any MapValues(AnyView value, bool unique) {
+    MapBaseObj* src = const_cast<MapBaseObj*>(static_cast<const MapBaseObj*>(ObjectOf(value)));
     std::vector<std::pair<Any, Any>> entries;
-    for (uint64_t p = src->BeginPos(); p != src->EndPos(); p = src->NextPos(p)) {
-      const auto& kv = src->KVAt(p);
-      entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
-    }
+    for (const MapBaseObj::KVType& kv : *src) entries.emplace_back(kv.first, kv.second);
     std::vector<Any> results(entries.size());
     std::vector<bool> changed(entries.size(), false);
     bool any_changed = false;
     for (size_t i = 0; i < entries.size(); ++i) {
       const Any& v = entries[i].second;
-      Any r = MutateChild(m_, *v.raw(), OwnedByParentAlone(v, unique));
-      if (SameValue(*v.raw(), r)) continue;
+      Any r = MutateChild(m_, v, OwnedByParentAlone(v, unique));
+      if (SameValue(v, r)) continue;
       results[i] = std::move(r);
       changed[i] = any_changed = true;
     }
     if (!any_changed) return Unchanged();
     if (unique) {
-      MapBaseObj* dst = const_cast<MapBaseObj*>(src);
+      // Values take no part in the hash: each entry's value is replaced where it is.
       for (size_t i = 0; i < entries.size(); ++i) {
-        if (changed[i]) dst->Set(Any(entries[i].first).Release(), results[i].Release());
+        if (!changed[i]) continue;
+        auto it = src->find(entries[i].first);
+        if (it == src->end()) continue;
+        const_cast<MapBaseObj::KVType&>(*it).second = std::move(results[i]);
       }
       return Unchanged();  // changed in place
     }
-    ObjectPtr<MapBaseObj> out;
-    if (value.type_index == kTVMFFIDict) {
-      out = DictObj::Make();
-    } else {
-      out = MapObj::Make();
+    if (value.type_index() == TypeIndex::kTVMFFIDict) {
+      Dict<Any, Any> out;
+      for (size_t i = 0; i < entries.size(); ++i) {
+        out.Set(entries[i].first, changed[i] ? std::move(results[i]) : entries[i].second);
+      }
+      return Any(std::move(out));
     }
+    Map<Any, Any> out;
     for (size_t i = 0; i < entries.size(); ++i) {
-      Any v = changed[i] ? std::move(results[i]) : entries[i].second;
-      out->Set(Any(entries[i].first).Release(), v.Release());
+      out.Set(entries[i].first, changed[i] ? std::move(results[i]) : entries[i].second);
     }
-    return Any(ObjectRef(std::move(out)));
+    return Any(std::move(out));
   }
 
-  Any Fields(const TVMFFIAny& value, bool unique) {
-    const Object* obj = Object::FromHandle(value.v_obj);
-    const TVMFFITypeInfo* info = InfoOf(obj->type_index());
+  Any Fields(AnyView value, bool unique) {
+    const TVMFFITypeInfo* info = InfoOf(value.type_index());
     int32_t kind = SEqHashKindOf(info);
     if (kind == kTVMFFISEqHashKindFreeVar) return FreeVar(value, info, unique);
     return FieldsOf(value, info, unique);
@@ -281,67 +297,114 @@ class DefaultMutation {
   // a definition mutates its fields (as uses) and records the result.  A
   // Pattern definition records itself even when unchanged, so its later
   // occurrences in the pattern are not mutated again.
-  Any FreeVar(const TVMFFIAny& value, const TVMFFITypeInfo* info, bool unique) {
-    Any mapped = TakeResult(m_->vtable->var_remap_get(m_, value));
-    if (mapped.type_index() != kTVMFFINone) return mapped;
-    int32_t region = m_->def_region_mode;
+  Any FreeVar(AnyView value, const TVMFFITypeInfo* info, bool unique) {
+    Any mapped = TakeResult(VTableOf(m_)->var_remap_get(m_, value));
+    if (mapped.type_index() != TypeIndex::kTVMFFINone) return mapped;
+    TVMFFIDefRegionKind region = m_->def_region_kind();
     if (region == kTVMFFIDefRegionKindNone) return Unchanged();
     Any r = region == kTVMFFIDefRegionKindSimple
-                ? InRegion(m_, kTVMFFIDefRegionKindNone, [&] { return FieldsOf(value, info, unique); })
+                ? InRegion(m_, kTVMFFIDefRegionKindNone,
+                           [&]() -> Any { return FieldsOf(value, info, unique); })
                 : FieldsOf(value, info, unique);
     bool same = SameValue(value, r);
     if (!same || region == kTVMFFIDefRegionKindPattern) {
-      TakeResult(m_->vtable->var_remap_set(m_, value, same ? value : *r.raw()));
+      TakeResult(VTableOf(m_)->var_remap_set(m_, value, same ? value : AnyView(r)));
     }
     return r;
   }
 
-  Any FieldsOf(const TVMFFIAny& value, const TVMFFITypeInfo* info, bool unique) {
-    const Object* obj = Object::FromHandle(value.v_obj);
-    std::vector<const TVMFFIFieldInfo*> fields = reflection_detail::AllFields(info);
+  static void AssignField(Object* obj, const TVMFFIFieldInfo* f, AnyView value) {
+    if (f->setter == nullptr) {
+      TVM_FFI_CORE_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+                                    << "` has no setter";
+    }
+    void* address = reinterpret_cast<char*>(obj) + f->offset;
+    TVMFFIAny raw = value.CopyToTVMFFIAny();
+    TVM_FFI_CHECK_SAFE_CALL(refl::CallFieldSetter(f, address, &raw));
+  }
+
+  // A new instance of `info`'s type with every field zero or empty: from the
+  // metadata's creator, else from the `__ffi_new__` type attribute (types
+  // defined at run time have no C creator).  Null when the type has neither.
+  static ObjectRef CreateEmptyInstance(const TVMFFITypeInfo* info) {
+    if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+      TVMFFIObjectHandle handle = nullptr;
+      TVM_FFI_CHECK_SAFE_CALL(info->metadata->creator(&handle));
+      return ObjectRef(
+          ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
+    }
+    static const TVMFFIByteArray kName = {"__ffi_new__", 11};
+    const TVMFFITypeAttrColumn* col = TVMFFIGetTypeAttrColumn(&kName);
+    if (col == nullptr) return ObjectRef();
+    int32_t i = info->type_index - col->begin_index;
+    if (i < 0 || i >= col->size || col->data[i].type_index != TypeIndex::kTVMFFIFunction) {
+      return ObjectRef();
+    }
+    Any made = AnyView::CopyFromTVMFFIAny(col->data[i]).cast<Function>()();
+    if (made.type_index() != info->type_index) {
+      TVM_FFI_CORE_THROW(TypeError) << "__ffi_new__ of `"
+                                    << std::string(info->type_key.data, info->type_key.size)
+                                    << "` returned " << TypeIndexToDisplayName(made.type_index())
+                                    << ", not an instance of the type";
+    }
+    return made.cast<ObjectRef>();
+  }
+
+  Any FieldsOf(AnyView value, const TVMFFITypeInfo* info, bool unique) {
+    const Object* obj = ObjectOf(value);
+    std::vector<const TVMFFIFieldInfo*> fields;
+    refl::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) { fields.push_back(f); });
     std::vector<Any> results(fields.size());
     std::vector<bool> changed(fields.size(), false);
     bool any_changed = false;
     for (size_t i = 0; i < fields.size(); ++i) {
       const TVMFFIFieldInfo* f = fields[i];
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-      Any v = ReadField(const_cast<Object*>(obj)->handle(), f);
+      Any v = ReadField(obj, f);
       bool child_unique = OwnedByParentAlone(v, unique);
-      auto mutate = [&] { return MutateChild(m_, *v.raw(), child_unique); };
-      Any r;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
-        r = InRegion(m_, kTVMFFIDefRegionKindSimple, mutate);
-      } else if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
-        r = InRegion(m_, kTVMFFIDefRegionKindPattern, mutate);
-      } else {
-        r = mutate();
-      }
-      if (SameValue(*v.raw(), r)) continue;
+      auto mutate = [&]() -> Any { return MutateChild(m_, v, child_unique); };
+      // Initialized, never move-assigned (see structural_walk.h's NoneValue).
+      Any r = [&]() -> Any {
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
+          return InRegion(m_, kTVMFFIDefRegionKindSimple, mutate);
+        }
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
+          return InRegion(m_, kTVMFFIDefRegionKindPattern, mutate);
+        }
+        return mutate();
+      }();
+      if (SameValue(v, r)) continue;
       results[i] = std::move(r);
       changed[i] = any_changed = true;
     }
     if (!any_changed) return Unchanged();
-    TVMFFIObjectHandle target = const_cast<Object*>(obj)->handle();
-    Any out;
+    Object* target = const_cast<Object*>(obj);
+    ObjectRef out;
     if (!unique) {
       // Copy on write: a fresh instance with every field of the original.
-      TVMFFIObjectHandle h = reflection_detail::CreateEmptyInstance(info);
-      if (h == nullptr) {
-        TVM_FFI_IMPL_THROW(TypeError) << walk_ << ": type `" << TypeKeyOf(info)
-                                << "` has no creator in its type metadata, so a changed "
-                                   "instance cannot be copied";
+      out = CreateEmptyInstance(info);
+      if (!out.defined()) {
+        TVM_FFI_CORE_THROW(TypeError) << walk_ << ": type `"
+                                      << std::string(info->type_key.data, info->type_key.size)
+                                      << "` has no creator in its type metadata, so a changed "
+                                         "instance cannot be copied";
       }
-      out = Any(ObjectRef(ObjectPtr<Object>::AdoptHandle(h)));
+      target = const_cast<Object*>(out.get());
       for (const TVMFFIFieldInfo* f : fields) {
-        Any v = ReadField(target, f);
-        reflection_detail::CopyFieldInto(h, f, *v.raw());
+        Any v = ReadField(obj, f);
+        // A None is not assigned where the field already reads None (so a
+        // copy keeps an unset object field unset).
+        if (v.type_index() == TypeIndex::kTVMFFINone && f->getter != nullptr &&
+            ReadField(target, f).type_index() == TypeIndex::kTVMFFINone) {
+          continue;
+        }
+        AssignField(target, f, v);
       }
-      target = h;
     }
     for (size_t i = 0; i < fields.size(); ++i) {
-      if (changed[i]) reflection_detail::AssignField(target, fields[i], *results[i].raw());
+      if (changed[i]) AssignField(target, fields[i], results[i]);
     }
-    return unique ? Unchanged() : out;
+    return unique ? Unchanged() : Any(std::move(out));
   }
 
   StructuralMutatorObj* m_;
@@ -361,11 +424,14 @@ struct Callback {
 // index; kTVMFFIAny matches everything, str/bytes their small forms,
 // ffi.Object every object, an object type its subclasses.
 bool TypeMatches(int32_t actual, int32_t target) {
-  if (actual == target || target == kTVMFFIAny) return true;
-  if (target == kTVMFFIStr) return actual == kTVMFFISmallStr;
-  if (target == kTVMFFIBytes) return actual == kTVMFFISmallBytes;
-  if (target == kTVMFFIObject) return actual >= kTVMFFIStaticObjectBegin;
-  if (actual < kTVMFFIStaticObjectBegin || target < kTVMFFIStaticObjectBegin) return false;
+  if (actual == target || target == TypeIndex::kTVMFFIAny) return true;
+  if (target == TypeIndex::kTVMFFIStr) return actual == TypeIndex::kTVMFFISmallStr;
+  if (target == TypeIndex::kTVMFFIBytes) return actual == TypeIndex::kTVMFFISmallBytes;
+  if (target == TypeIndex::kTVMFFIObject) return actual >= TypeIndex::kTVMFFIStaticObjectBegin;
+  if (actual < TypeIndex::kTVMFFIStaticObjectBegin ||
+      target < TypeIndex::kTVMFFIStaticObjectBegin) {
+    return false;
+  }
   const TVMFFITypeInfo* a = TVMFFIGetTypeInfo(actual);
   const TVMFFITypeInfo* t = TVMFFIGetTypeInfo(target);
   return a != nullptr && t != nullptr && a->type_depth > t->type_depth &&
@@ -374,21 +440,21 @@ bool TypeMatches(int32_t actual, int32_t target) {
 
 std::vector<Callback> CallbacksArg(const Array<Any>& entries, const char* func, bool with_mode) {
   std::vector<Callback> out;
-  for (int64_t i = 0; i < entries.size(); ++i) {
-    std::optional<Array<Any>> e = TypeTraits<Array<Any>>::TryCast(entries[i].raw());
+  for (int64_t i = 0; i < static_cast<int64_t>(entries.size()); ++i) {
+    std::optional<Array<Any>> e = entries[i].try_cast<Array<Any>>();
     std::optional<int64_t> index;
     std::optional<Function> fn;
     if (e.has_value() && (e->size() == 2 || (with_mode && e->size() == 3))) {
-      index = (*e)[0].TryAs<int64_t>();
-      fn = (*e)[1].TryAs<Function>();
+      index = (*e)[0].try_cast<int64_t>();
+      if ((*e)[1].type_index() == TypeIndex::kTVMFFIFunction) fn = (*e)[1].cast<Function>();
     }
     if (!index.has_value() || !fn.has_value()) {
-      TVM_FFI_IMPL_THROW(TypeError) << func << ": callback entry " << i << " must be a (type_index, "
+      TVM_FFI_CORE_THROW(TypeError) << func << ": callback entry " << i << " must be a (type_index, "
                               << (with_mode ? "function[, takes_inplace_mode])" : "function)")
                               << " tuple";
     }
     Callback c{static_cast<int32_t>(*index), *fn, false};
-    if (e->size() == 3) c.takes_mode = (*e)[2].As<bool>();
+    if (e->size() == 3) c.takes_mode = (*e)[2].cast<bool>();
     out.push_back(std::move(c));
   }
   return out;
@@ -405,56 +471,64 @@ const Callback* Match(const std::vector<Callback>& callbacks, int32_t type_index
 // nodes' default mutations, and the path (for the depth limit).
 class Engine : public StructuralMutatorObj {
  public:
-  Engine(const VTable* vt, const char* walk) : StructuralMutatorObj(vt), walk_(walk) {}
+  Engine(const StructuralMutatorVTable* vt, const char* walk) : StructuralMutatorObj(vt), walk_(walk) {}
 
   // The default mutation of `value`, each DAG node's computed once.
-  Any Default(const TVMFFIAny& value, bool unique) {
+  Any Default(AnyView value, bool unique) {
     const Object* dag = nullptr;
-    if (value.type_index >= kTVMFFIDynObjectBegin &&
-        SEqHashKindOf(InfoOf(value.type_index)) == kTVMFFISEqHashKindDAGNode) {
-      dag = Object::FromHandle(value.v_obj);
+    if (value.type_index() >= TypeIndex::kTVMFFIDynObjectBegin &&
+        SEqHashKindOf(InfoOf(value.type_index())) == kTVMFFISEqHashKindDAGNode) {
+      dag = ObjectOf(value);
       auto it = dag_memo_.find(dag);
       if (it != dag_memo_.end()) return it->second;
     }
-    Any r = DefaultMutation(this, &active_, walk_).Run(value, unique);
+    if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return Unchanged();
+    Any r = [&]() -> Any {
+      try {
+        return DefaultMutation(this, &active_, walk_).Run(value, unique);
+      } catch (Error& err) {
+        // Each level an error unwinds through records its node, as upstream's.
+        throw structural_walk::WithVisitErrorContext(std::move(err), value, true);
+      }
+    }();
     if (dag != nullptr) {
       dag_memo_.emplace(dag, r);
-      kept_.emplace_back(AnyView::FromRaw(value));  // its address is not reused meanwhile
+      kept_.emplace_back(value);  // its address is not reused meanwhile
     }
     return r;
   }
 
-  Any AsObject() {
+  AnyView AsObject() {
     TVMFFIAny self;
     std::memset(&self, 0, sizeof(self));
     self.type_index = type_index();
-    self.v_obj = static_cast<TVMFFIObject*>(handle());
-    return Any(AnyView::FromRaw(self));
+    self.v_obj = ObjectUnsafe::GetHeader(this);
+    return AnyView::CopyFromTVMFFIAny(self);
   }
 
  protected:
-  static TVMFFIAny RemapGet(StructuralMutatorObj* self, TVMFFIAny var) noexcept {
+  static TVMFFIAny RemapGet(StructuralMutatorObj* self, AnyView var) noexcept {
     try {
       Engine* e = static_cast<Engine*>(self);
-      if (var.type_index < kTVMFFIStaticObjectBegin) return Any().Release();
-      auto it = e->remap_.find(Object::FromHandle(var.v_obj));
-      return it == e->remap_.end() ? Any().Release() : Any(it->second).Release();
+      if (var.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return Release(Any());
+      auto it = e->remap_.find(ObjectOf(var));
+      return it == e->remap_.end() ? Release(Any()) : Release(it->second);
     } catch (...) {
       return structural_walk::CurrentExceptionAsRawError();
     }
   }
 
-  static TVMFFIAny RemapSet(StructuralMutatorObj* self, TVMFFIAny var, TVMFFIAny mapped) noexcept {
+  static TVMFFIAny RemapSet(StructuralMutatorObj* self, AnyView var, AnyView mapped) noexcept {
     try {
       Engine* e = static_cast<Engine*>(self);
-      if (var.type_index < kTVMFFIStaticObjectBegin) {
-        TVM_FFI_IMPL_THROW(TypeError) << "var_remap_set: the variable must be an object, got "
-                                << TypeIndexToDisplayName(var.type_index);
+      if (var.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) {
+        TVM_FFI_CORE_THROW(TypeError) << "var_remap_set: the variable must be an object, got "
+                                      << TypeIndexToDisplayName(var.type_index());
       }
-      const Object* key = Object::FromHandle(var.v_obj);
-      if (e->remap_.find(key) == e->remap_.end()) e->kept_.emplace_back(AnyView::FromRaw(var));
-      e->remap_[key] = Any(AnyView::FromRaw(mapped));
-      return Any().Release();
+      const Object* key = ObjectOf(var);
+      if (e->remap_.find(key) == e->remap_.end()) e->kept_.emplace_back(var);
+      e->remap_[key] = Any(mapped);
+      return Release(Any());
     } catch (...) {
       return structural_walk::CurrentExceptionAsRawError();
     }
@@ -464,7 +538,7 @@ class Engine : public StructuralMutatorObj {
   template <typename F>
   static TVMFFIAny Guard(F&& body) noexcept {
     try {
-      return body().Release();
+      return Release(body());
     } catch (...) {
       return structural_walk::CurrentExceptionAsRawError();
     }
@@ -479,8 +553,8 @@ class Engine : public StructuralMutatorObj {
 };
 
 uint32_t UseCount(const Any& v) {
-  return v.type_index() >= kTVMFFIStaticObjectBegin
-             ? Object::FromHandle(v.raw()->v_obj)->use_count()
+  return v.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin
+             ? static_cast<uint32_t>(ObjectOf(v)->use_count())
              : 0;
 }
 
@@ -494,42 +568,55 @@ class MapEngine : public Engine {
         with_kind_(std::move(with_kind)),
         pre_order_(pre_order) {}
 
-  Any Do(const TVMFFIAny& value, bool unique) {
-    Any cur(AnyView::FromRaw(value));
+  Any Do(AnyView value, bool unique) {
+    Any cur = structural_walk::OwnedCopy(value);
     bool changed = false;
     auto take = [&](Any r) {
-      if (SameValue(*cur.raw(), r)) return;
+      if (SameValue(cur, r)) return;
       cur = std::move(r);
       changed = true;
-      unique = cur.type_index() >= kTVMFFIStaticObjectBegin &&
-               Object::FromHandle(cur.raw()->v_obj)->use_count() == 1;
+      unique = cur.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin &&
+               ObjectOf(cur)->use_count() == 1;
     };
     if (pre_order_) {
       // A callback that kept the value it was given (a Python list of seen
       // values) shares it from then on: no longer changed in place.
       uint32_t before = UseCount(cur);
-      take(RunCallback(*cur.raw()));
+      take(RunCallbackAt(cur));
       if (!changed && UseCount(cur) > before) unique = false;
     }
-    take(Default(*cur.raw(), unique));
-    if (!pre_order_) take(RunCallback(*cur.raw()));
+    take(Default(cur, unique));
+    if (!pre_order_) take(RunCallbackAt(cur));
     return changed ? cur : Unchanged();
   }
 
  private:
-  static TVMFFIAny MutateEntry(StructuralMutatorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny MutateEntry(StructuralMutatorObj* self, AnyView value) noexcept {
     return Guard([&] { return static_cast<MapEngine*>(self)->Do(value, false); });
   }
-  static TVMFFIAny InplaceEntry(StructuralMutatorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny InplaceEntry(StructuralMutatorObj* self, AnyView value) noexcept {
     return Guard([&] { return static_cast<MapEngine*>(self)->Do(value, true); });
   }
 
-  Any RunCallback(const TVMFFIAny& value) {
-    if (const Callback* c = Match(plain_, value.type_index)) {
-      return c->fn(AnyView::FromRaw(value));
+  // The callback's result for `value` (the node as the callback sees it: the
+  // descended one after the descent); an Error, thrown or returned, records
+  // that node.
+  Any RunCallbackAt(AnyView value) {
+    try {
+      Any r = RunCallback(value);
+      if (r.type_index() == TypeIndex::kTVMFFIError) throw std::move(r).cast<Error>();
+      return r;
+    } catch (Error& err) {
+      throw structural_walk::WithVisitErrorContext(std::move(err), value, true);
     }
-    if (const Callback* c = Match(with_kind_, value.type_index)) {
-      return c->fn(AnyView::FromRaw(value), static_cast<int64_t>(def_region_mode));
+  }
+
+  Any RunCallback(AnyView value) {
+    if (const Callback* c = Match(plain_, value.type_index())) {
+      return c->fn(value);
+    }
+    if (const Callback* c = Match(with_kind_, value.type_index())) {
+      return c->fn(value, static_cast<int64_t>(def_region_kind()));
     }
     return Unchanged();
   }
@@ -539,10 +626,10 @@ class MapEngine : public Engine {
   bool pre_order_;
 
  public:
-  static const VTable kVTable;
+  static const StructuralMutatorVTable kVTable;
 };
 
-const StructuralMutatorObj::VTable MapEngine::kVTable = {
+const StructuralMutatorVTable MapEngine::kVTable = {
     &MapEngine::MutateEntry, &MapEngine::InplaceEntry, &Engine::RemapGet, &Engine::RemapSet};
 
 // ffi.StructuralMutate: the first matching callback owns a value,
@@ -553,89 +640,101 @@ class MutateEngine : public Engine {
   explicit MutateEngine(std::vector<Callback> callbacks)
       : Engine(&kVTable, "ffi.StructuralMutate"), callbacks_(std::move(callbacks)) {}
 
-  Any Do(const TVMFFIAny& value, bool unique) {
-    const Callback* c = Match(callbacks_, value.type_index);
+  Any Do(AnyView value, bool unique) {
+    const Callback* c = Match(callbacks_, value.type_index());
     if (c == nullptr) return Default(value, unique);
     Any r;
-    if (c->takes_mode) {
-      bool allow = unique && value.type_index >= kTVMFFIStaticObjectBegin;
-      r = c->fn(AnyView::FromRaw(value), AsObject(), static_cast<int64_t>(allow ? 1 : 0));
-    } else {
-      r = c->fn(AnyView::FromRaw(value), AsObject());
+    try {
+      if (c->takes_mode) {
+        bool allow = unique && value.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin;
+        r = c->fn(value, AsObject(), static_cast<int64_t>(allow ? 1 : 0));
+      } else {
+        r = c->fn(value, AsObject());
+      }
+      if (r.type_index() == TypeIndex::kTVMFFIError) throw std::move(r).cast<Error>();
+    } catch (Error& err) {
+      // An Error of the callback, thrown or returned, records the node it owned.
+      throw structural_walk::WithVisitErrorContext(std::move(err), value, true);
     }
     return SameValue(value, r) ? Unchanged() : r;
   }
 
  private:
-  static TVMFFIAny MutateEntry(StructuralMutatorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny MutateEntry(StructuralMutatorObj* self, AnyView value) noexcept {
     return Guard([&] { return static_cast<MutateEngine*>(self)->Do(value, false); });
   }
-  static TVMFFIAny InplaceEntry(StructuralMutatorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny InplaceEntry(StructuralMutatorObj* self, AnyView value) noexcept {
     return Guard([&] { return static_cast<MutateEngine*>(self)->Do(value, true); });
   }
 
   std::vector<Callback> callbacks_;
 
  public:
-  static const VTable kVTable;
+  static const StructuralMutatorVTable kVTable;
 };
 
-const StructuralMutatorObj::VTable MutateEngine::kVTable = {
+const StructuralMutatorVTable MutateEngine::kVTable = {
     &MutateEngine::MutateEntry, &MutateEngine::InplaceEntry, &Engine::RemapGet,
     &Engine::RemapSet};
 
 bool IsEngine(const StructuralMutatorObj* m) {
-  return m->vtable == &MapEngine::kVTable || m->vtable == &MutateEngine::kVTable;
+  return VTableOf(m) == &MapEngine::kVTable || VTableOf(m) == &MutateEngine::kVTable;
 }
 
 // The root as the engines take it: owned (an argument moved in with
 // ObjectRValueRef is the engine's alone), and whether nobody else holds it.
 bool RootUnique(const Any& root) {
-  return root.type_index() >= kTVMFFIStaticObjectBegin &&
-         Object::FromHandle(root.raw()->v_obj)->use_count() == 1;
+  return root.type_index() >= TypeIndex::kTVMFFIStaticObjectBegin &&
+         ObjectOf(root)->use_count() == 1;
 }
 
 Any ResultOr(Any result, Any root) { return IsUnchanged(result) ? root : result; }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMap", [](Any root, Array<Any> callbacks,
-                                                Array<Any> callbacks_with_def_region_kind,
-                                                int64_t order) {
-  if (order != 0 && order != 1) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.StructuralMap: order must be 0 (pre-order) or 1 "
-                                "(post-order), got "
-                             << order;
-  }
-  ObjectPtr<MapEngine> engine = MakeObject<MapEngine>(
-      CallbacksArg(callbacks, "ffi.StructuralMap", false),
-      CallbacksArg(callbacks_with_def_region_kind, "ffi.StructuralMap", false), order == 0);
-  bool unique = RootUnique(root);
-  Any result = engine->Do(*root.raw(), unique);
-  return ResultOr(std::move(result), std::move(root));
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMap",
+                             [](Any root, const Array<Any>& callbacks,
+                                const Array<Any>& callbacks_with_def_region_kind, int64_t order) {
+                               if (order != 0 && order != 1) {
+                                 TVM_FFI_CORE_THROW(ValueError)
+                                     << "ffi.StructuralMap: order must be 0 (pre-order) or 1 "
+                                        "(post-order), got "
+                                     << order;
+                               }
+                               ObjectPtr<MapEngine> engine = make_object<MapEngine>(
+                                   CallbacksArg(callbacks, "ffi.StructuralMap", false),
+                                   CallbacksArg(callbacks_with_def_region_kind,
+                                                "ffi.StructuralMap", false),
+                                   order == 0);
+                               bool unique = RootUnique(root);
+                               Any result = engine->Do(root, unique);
+                               return ResultOr(std::move(result), std::move(root));
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutate", [](Any root, Array<Any> callbacks) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutate", [](Any root, const Array<Any>& callbacks) {
   ObjectPtr<MutateEngine> engine =
-      MakeObject<MutateEngine>(CallbacksArg(callbacks, "ffi.StructuralMutate", true));
+      make_object<MutateEngine>(CallbacksArg(callbacks, "ffi.StructuralMutate", true));
   bool unique = RootUnique(root);
-  Any result = engine->Do(*root.raw(), unique);
+  Any result = engine->Do(root, unique);
   return ResultOr(std::move(result), std::move(root));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralMutatorDefaultMutate", [](AnyView mutator, AnyView value) {
-  StructuralMutatorObj* m = MutatorArg(mutator, "ffi.StructuralMutatorDefaultMutate");
-  Any held(value);
-  Any result;
-  if (IsEngine(m)) {
-    result = static_cast<Engine*>(m)->Default(*held.raw(), false);
-  } else {
-    std::vector<const Object*> active;
-    result = DefaultMutation(m, &active, "ffi.StructuralMutatorDefaultMutate").Run(*held.raw(), false);
-  }
-  return ResultOr(std::move(result), held);
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralMutatorDefaultMutate",
+                             [](const StructuralMutator& mutator, AnyView value) {
+                               StructuralMutatorObj* m = MutatorOf(mutator);
+                               Any held(value);
+                               Any result;
+                               if (IsEngine(m)) {
+                                 result = static_cast<Engine*>(m)->Default(held, false);
+                               } else {
+                                 std::vector<const Object*> active;
+                                 result = DefaultMutation(m, &active,
+                                                          "ffi.StructuralMutatorDefaultMutate")
+                                              .Run(held, false);
+                               }
+                               return ResultOr(std::move(result), held);
+                             });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

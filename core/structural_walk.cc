@@ -2,47 +2,76 @@
 // globals (see structural_walk.h).
 #include "structural_walk.h"
 
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/registry.h>
+
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
-#include "impl/array.h"
-#include "impl/error.h"
-#include "impl/list.h"
-#include "impl/map.h"
-#include "impl/reflection.h"
-#include "container_internal.h"
-#include "reflection_visit.h"
+#include "error_internal.h"
+#include "global_def.h"
 #include "visit_error_context.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace structural_walk {
 namespace {
 
+namespace refl = ::tvm::ffi::reflection;
+
 constexpr const char* kVisitAttr = "__s_visit__";
 
+// The vtable of any visitor (a protected member of the public class).
+struct VisitorAccess : StructuralVisitorObj {
+  static const StructuralVisitorVTable* VTableOf(const StructuralVisitorObj* v) {
+    return v->*(&VisitorAccess::vtable_);
+  }
+};
+
+TVMFFIAny NoneRaw() {
+  TVMFFIAny raw;
+  std::memset(&raw, 0, sizeof(raw));
+  return raw;
+}
+
 // An owning raw value of `result` (None or a VisitInterrupt).
-TVMFFIAny ToRaw(Any result) { return result.Release(); }
+TVMFFIAny ToRaw(Any result) { return AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result)); }
 
 TVMFFIAny CurrentErrorRaw() noexcept { return CurrentExceptionAsRawError(); }
 
 // A raw visit result taken over: None or VisitInterrupt returned, an Error thrown.
 Any TakeResult(TVMFFIAny raw, const char* what) {
-  Any result = Any::Adopt(raw);
-  if (result.type_index() == kTVMFFIError) {
-    throw Error(ObjectPtr<Object>::BorrowHandle(result.raw()->v_obj));
+  Any result = AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+  if (result.type_index() == TypeIndex::kTVMFFIError) {
+    throw AnyUnsafe::MoveFromAnyAfterCheck<Error>(std::move(result));
   }
-  if (result.type_index() != kTVMFFINone && result.type_index() != kTVMFFIVisitInterrupt) {
-    TVM_FFI_IMPL_THROW(TypeError) << what << " must return None or ffi.VisitInterrupt, got "
-                            << TypeIndexToDisplayName(result.type_index());
+  if (result.type_index() != TypeIndex::kTVMFFINone &&
+      result.type_index() != TypeIndex::kTVMFFIVisitInterrupt) {
+    TVM_FFI_CORE_THROW(TypeError) << what << " must return None or ffi.VisitInterrupt, got "
+                                  << TypeIndexToDisplayName(result.type_index());
   }
   return result;
 }
 
-bool Stops(const Any& result) { return result.type_index() != kTVMFFINone; }
+bool Stops(const Any& result) { return result.type_index() != TypeIndex::kTVMFFINone; }
+
+// A borrowed view of an object.
+AnyView ViewOf(const Object* obj) {
+  TVMFFIAny raw = NoneRaw();
+  raw.type_index = obj->type_index();
+  raw.v_obj = ObjectUnsafe::GetHeader(obj);
+  return AnyView::CopyFromTVMFFIAny(raw);
+}
 
 const TVMFFIAny* VisitHookOf(int32_t type_index) {
   static const TVMFFITypeAttrColumn* column = [] {
@@ -57,57 +86,63 @@ const TVMFFIAny* VisitHookOf(int32_t type_index) {
 
 Any VisitReflectedFields(StructuralVisitorObj* visitor, const Object* obj) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-  if (info == nullptr) ThrowRaised(-1);
+  if (info == nullptr) TVM_FFI_CHECK_SAFE_CALL(-1);
   auto visit_fields = [&]() -> Any {
-    for (const TVMFFIFieldInfo* f : reflection_detail::AllFields(info)) {
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) continue;
-      Any value = ReadField(const_cast<Object*>(obj)->handle(), f);
-      Any result;
-      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
-        result = WithDefRegionKind(visitor, kTVMFFIDefRegionKindSimple,
-                                   [&] { return Visit(visitor, *value.raw()); });
-      } else if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
-        result = WithDefRegionKind(visitor, kTVMFFIDefRegionKindPattern,
-                                   [&] { return Visit(visitor, *value.raw()); });
-      } else {
-        result = Visit(visitor, *value.raw());
-      }
-      if (Stops(result)) return result;
-    }
-    return Any();
+    Any stop;
+    refl::ForEachFieldInfoWithEarlyStop(info, [&](const TVMFFIFieldInfo* f) {
+      if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return false;
+      Any value = ReadField(obj, f);
+      // Initialized, never move-assigned: Any's move assignment swaps field
+      // by field and then reads the value whole (a stalled store per node).
+      Any result = [&]() -> Any {
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefSimple) {
+          return visitor->WithDefRegionKind(kTVMFFIDefRegionKindSimple,
+                                            [&] { return Visit(visitor, value); });
+        }
+        if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashDefPattern) {
+          return visitor->WithDefRegionKind(kTVMFFIDefRegionKindPattern,
+                                            [&] { return Visit(visitor, value); });
+        }
+        return Visit(visitor, value);
+      }();
+      if (!Stops(result)) return false;
+      stop = std::move(result);
+      return true;
+    });
+    return stop;
   };
   // A FreeVar reached as a simple definition: the variable is the definition,
   // its fields are uses.
-  if (visitor->def_region_mode == kTVMFFIDefRegionKindSimple && info->metadata != nullptr &&
+  if (visitor->def_region_kind() == kTVMFFIDefRegionKindSimple && info->metadata != nullptr &&
       info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindFreeVar) {
-    return WithDefRegionKind(visitor, kTVMFFIDefRegionKindNone, visit_fields);
+    return visitor->WithDefRegionKind(kTVMFFIDefRegionKindNone, visit_fields);
   }
   return visit_fields();
 }
 
 // __s_visit__ of Array and List: the items.
-TVMFFIAny VisitSeq(StructuralVisitorObj* visitor, TVMFFIAny value) noexcept {
+TVMFFIAny VisitSeq(StructuralVisitorObj* visitor, AnyView value) noexcept {
   try {
-    const SeqObj* s = static_cast<const SeqObj*>(Object::FromHandle(value.v_obj));
-    for (int64_t i = 0; i < s->size(); ++i) {
+    const SeqBaseObj* s = AnyUnsafe::RawObjectPtrFromAnyViewAfterCheck<SeqBaseObj>(value);
+    for (int64_t i = 0; i < static_cast<int64_t>(s->size()); ++i) {
       Any r = Visit(visitor, s->at(i));
       if (Stops(r)) return ToRaw(std::move(r));
     }
-    return ToRaw(Any());
+    return NoneRaw();
   } catch (...) {
     return CurrentErrorRaw();
   }
 }
 
 // __s_visit__ of Map and Dict: the values (keys are anchors, not visited).
-TVMFFIAny VisitMapValues(StructuralVisitorObj* visitor, TVMFFIAny value) noexcept {
+TVMFFIAny VisitMapValues(StructuralVisitorObj* visitor, AnyView value) noexcept {
   try {
-    const MapBaseObj* m = static_cast<const MapBaseObj*>(Object::FromHandle(value.v_obj));
-    for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
-      Any r = Visit(visitor, m->KVAt(p).value);
+    const MapBaseObj* m = AnyUnsafe::RawObjectPtrFromAnyViewAfterCheck<MapBaseObj>(value);
+    for (const MapBaseObj::KVType& kv : *m) {
+      Any r = Visit(visitor, kv.second);
       if (Stops(r)) return ToRaw(std::move(r));
     }
-    return ToRaw(Any());
+    return NoneRaw();
   } catch (...) {
     return CurrentErrorRaw();
   }
@@ -117,11 +152,14 @@ TVMFFIAny VisitMapValues(StructuralVisitorObj* visitor, TVMFFIAny value) noexcep
 // the same index; kTVMFFIAny matches everything, str/bytes their small forms,
 // ffi.Object every object, an object type its subclasses.
 bool TypeMatches(int32_t actual, int32_t target) {
-  if (actual == target || target == kTVMFFIAny) return true;
-  if (target == kTVMFFIStr) return actual == kTVMFFISmallStr;
-  if (target == kTVMFFIBytes) return actual == kTVMFFISmallBytes;
-  if (target == kTVMFFIObject) return actual >= kTVMFFIStaticObjectBegin;
-  if (actual < kTVMFFIStaticObjectBegin || target < kTVMFFIStaticObjectBegin) return false;
+  if (actual == target || target == TypeIndex::kTVMFFIAny) return true;
+  if (target == TypeIndex::kTVMFFIStr) return actual == TypeIndex::kTVMFFISmallStr;
+  if (target == TypeIndex::kTVMFFIBytes) return actual == TypeIndex::kTVMFFISmallBytes;
+  if (target == TypeIndex::kTVMFFIObject) return actual >= TypeIndex::kTVMFFIStaticObjectBegin;
+  if (actual < TypeIndex::kTVMFFIStaticObjectBegin ||
+      target < TypeIndex::kTVMFFIStaticObjectBegin) {
+    return false;
+  }
   const TVMFFITypeInfo* a = TVMFFIGetTypeInfo(actual);
   const TVMFFITypeInfo* t = TVMFFIGetTypeInfo(target);
   return a != nullptr && t != nullptr && a->type_depth > t->type_depth &&
@@ -135,14 +173,15 @@ struct Callback {
 
 std::vector<Callback> CallbacksArg(const Array<Any>& entries, const char* func) {
   std::vector<Callback> out;
-  for (int64_t i = 0; i < entries.size(); ++i) {
+  for (int64_t i = 0; i < static_cast<int64_t>(entries.size()); ++i) {
     Any entry = entries[i];
-    std::optional<Array<Any>> pair = TypeTraits<Array<Any>>::TryCast(entry.raw());
-    if (!pair.has_value() || pair->size() != 2) {
-      TVM_FFI_IMPL_THROW(TypeError) << func << ": callback entry " << i
-                              << " must be a (type_index, function) pair";
+    std::optional<Array<Any>> pair = entry.try_cast<Array<Any>>();
+    if (!pair.has_value() || pair->size() != 2 ||
+        (*pair)[1].type_index() != TypeIndex::kTVMFFIFunction) {
+      TVM_FFI_CORE_THROW(TypeError) << func << ": callback entry " << i
+                                    << " must be a (type_index, function) pair";
     }
-    out.push_back({static_cast<int32_t>((*pair)[0].As<int64_t>()), (*pair)[1].As<Function>()});
+    out.push_back({static_cast<int32_t>((*pair)[0].cast<int64_t>()), (*pair)[1].cast<Function>()});
   }
   return out;
 }
@@ -167,51 +206,56 @@ class WalkVisitor : public StructuralVisitorObj {
 
  private:
   static constexpr int64_t kSkip = 1;
-  static const VTable kVTable;
+  static const StructuralVisitorVTable kVTable;
 
-  static TVMFFIAny Dispatch(StructuralVisitorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
     try {
       return ToRaw(static_cast<WalkVisitor*>(self)->VisitImpl(value));
     } catch (...) {
       TVMFFIAny err = CurrentErrorRaw();
-      if (err.type_index == kTVMFFIError) AttachVisitErrorContext(err.v_obj, value);
+      AttachVisitErrorContext(&err, value, false);
       return err;
     }
   }
 
   // None to advance, the int 1 to skip, or a VisitInterrupt.
-  Any RunCallback(const TVMFFIAny& value) {
-    Any r;
-    if (const Callback* c = Match(plain_, value.type_index)) {
-      r = c->fn(AnyView::FromRaw(value));
-    } else if (const Callback* c = Match(with_kind_, value.type_index)) {
-      r = c->fn(AnyView::FromRaw(value), static_cast<int64_t>(def_region_mode));
-    } else {
-      return Any();
+  Any RunCallback(AnyView value) {
+    const Callback* plain = Match(plain_, value.type_index());
+    const Callback* with_kind = plain == nullptr ? Match(with_kind_, value.type_index()) : nullptr;
+    if (plain == nullptr && with_kind == nullptr) return NoneValue();
+    Any r = plain != nullptr ? plain->fn(value)
+                             : with_kind->fn(value, static_cast<int64_t>(def_region_kind()));
+    if (r.type_index() == TypeIndex::kTVMFFINone ||
+        r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) {
+      return r;
     }
-    if (r.type_index() == kTVMFFINone || r.type_index() == kTVMFFIVisitInterrupt) return r;
-    if (r.type_index() == kTVMFFIInt && (r.raw()->v_int64 == 0 || r.raw()->v_int64 == kSkip)) {
-      return r.raw()->v_int64 == 0 ? Any() : r;
+    if (r.type_index() == TypeIndex::kTVMFFIInt) {
+      int64_t v = AnyUnsafe::TVMFFIAnyPtrFromAny(r)->v_int64;
+      if (v == 0) return NoneValue();
+      if (v == kSkip) return r;
     }
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.StructuralWalk: a callback must return None, 0 (advance), "
-                               "1 (skip) or ffi.VisitInterrupt, got "
-                            << TypeIndexToDisplayName(r.type_index());
+    TVM_FFI_CORE_THROW(TypeError)
+        << "ffi.StructuralWalk: a callback must return None, 0 (advance), "
+           "1 (skip) or ffi.VisitInterrupt, got "
+        << TypeIndexToDisplayName(r.type_index());
   }
 
-  Any VisitImpl(const TVMFFIAny& value) {
-    if (value.type_index == kTVMFFINone) return Any();
+  Any VisitImpl(AnyView value) {
+    if (value.type_index() == TypeIndex::kTVMFFINone) return NoneValue();
     if (pre_order_) {
       Any r = RunCallback(value);
-      if (r.type_index() == kTVMFFIVisitInterrupt) return r;
-      if (r.type_index() == kTVMFFIInt) return Any();  // skip
+      if (r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) return r;
+      if (r.type_index() == TypeIndex::kTVMFFIInt) return NoneValue();  // skip
     }
-    Any r = DefaultVisit(this, value);
-    if (Stops(r)) return r;
+    {
+      Any r = DefaultVisit(this, value);
+      if (Stops(r)) return r;
+    }
     if (!pre_order_) {
-      r = RunCallback(value);
-      if (r.type_index() == kTVMFFIVisitInterrupt) return r;
+      Any r = RunCallback(value);
+      if (r.type_index() == TypeIndex::kTVMFFIVisitInterrupt) return r;
     }
-    return Any();
+    return NoneValue();
   }
 
   std::vector<Callback> plain_;
@@ -219,7 +263,7 @@ class WalkVisitor : public StructuralVisitorObj {
   bool pre_order_;
 };
 
-const StructuralVisitorObj::VTable WalkVisitor::kVTable = {&WalkVisitor::Dispatch};
+const StructuralVisitorVTable WalkVisitor::kVTable = {&WalkVisitor::Dispatch};
 
 // Upstream's structural_visit: the first callback whose type matches a value
 // owns it, fn(value, visitor) -> None or VisitInterrupt, and descends (or
@@ -231,30 +275,27 @@ class CallbackVisitor : public StructuralVisitorObj {
       : StructuralVisitorObj(&kVTable), callbacks_(std::move(callbacks)) {}
 
  private:
-  static const VTable kVTable;
+  static const StructuralVisitorVTable kVTable;
 
-  static TVMFFIAny Dispatch(StructuralVisitorObj* self, TVMFFIAny value) noexcept {
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
     try {
       return ToRaw(static_cast<CallbackVisitor*>(self)->VisitImpl(value));
     } catch (...) {
       TVMFFIAny err = CurrentErrorRaw();
-      if (err.type_index == kTVMFFIError) AttachVisitErrorContext(err.v_obj, value);
+      AttachVisitErrorContext(&err, value, false);
       return err;
     }
   }
 
-  Any VisitImpl(const TVMFFIAny& value) {
-    if (value.type_index == kTVMFFINone) return Any();
-    if (const Callback* c = Match(callbacks_, value.type_index)) {
-      TVMFFIAny self;
-      std::memset(&self, 0, sizeof(self));
-      self.type_index = type_index();
-      self.v_obj = static_cast<TVMFFIObject*>(handle());
-      Any r = c->fn(AnyView::FromRaw(value), AnyView::FromRaw(self));
-      if (r.type_index() != kTVMFFINone && r.type_index() != kTVMFFIVisitInterrupt) {
-        TVM_FFI_IMPL_THROW(TypeError) << "ffi.StructuralVisit: a callback must return None or "
-                                   "ffi.VisitInterrupt, got "
-                                << TypeIndexToDisplayName(r.type_index());
+  Any VisitImpl(AnyView value) {
+    if (value.type_index() == TypeIndex::kTVMFFINone) return NoneValue();
+    if (const Callback* c = Match(callbacks_, value.type_index())) {
+      Any r = c->fn(value, ViewOf(this));
+      if (r.type_index() != TypeIndex::kTVMFFINone &&
+          r.type_index() != TypeIndex::kTVMFFIVisitInterrupt) {
+        TVM_FFI_CORE_THROW(TypeError) << "ffi.StructuralVisit: a callback must return None or "
+                                         "ffi.VisitInterrupt, got "
+                                      << TypeIndexToDisplayName(r.type_index());
       }
       return r;
     }
@@ -264,174 +305,228 @@ class CallbackVisitor : public StructuralVisitorObj {
   std::vector<Callback> callbacks_;
 };
 
-const StructuralVisitorObj::VTable CallbackVisitor::kVTable = {&CallbackVisitor::Dispatch};
+const StructuralVisitorVTable CallbackVisitor::kVTable = {&CallbackVisitor::Dispatch};
 
-StructuralVisitorObj* VisitorArg(const AnyView& v, const char* func) {
-  if (v.type_index() < kTVMFFIStaticObjectBegin ||
-      !Object::FromHandle(v.raw()->v_obj)
-           ->IsInstanceIndex(StructuralVisitorObj::RuntimeTypeIndex())) {
-    detail::ThrowArgumentMismatch(func, 0, StructuralVisitorObj::kTypeKey, v.raw());
-  }
-  return static_cast<StructuralVisitorObj*>(Object::FromHandle(v.raw()->v_obj));
-}
-
-Any NativeAttr(void* fn) {
-  TVMFFIAny v;
-  std::memset(&v, 0, sizeof(v));
-  v.type_index = kTVMFFIOpaquePtr;
-  v.v_ptr = fn;
-  return Any(AnyView::FromRaw(v));
-}
-
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<StructuralVisitorObj>("A structural traversal in progress.")
-      .Attr("__ffi_type_final__", Any(false));
+void RegisterVisitHook(int32_t type_index, FStructuralVisitABI hook) {
   TVMFFIByteArray name = {kVisitAttr, std::strlen(kVisitAttr)};
-  TVMFFIAny none;
-  std::memset(&none, 0, sizeof(none));
-  reflection_detail::Check(TVMFFITypeRegisterAttr(kTVMFFINone, &name, &none));  // the column
-  for (int32_t t : {kTVMFFIArray, kTVMFFIList}) {
-    reflection_detail::Check(TVMFFITypeRegisterAttr(
-        t, &name, NativeAttr(reinterpret_cast<void*>(&VisitSeq)).raw()));
+  TVMFFIAny v = NoneRaw();
+  v.type_index = TypeIndex::kTVMFFIOpaquePtr;
+  v.v_ptr = reinterpret_cast<void*>(hook);
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &name, &v));
+}
+
+const bool kRegistered = RegisterAtLoad([] {
+  refl::ObjectDef<StructuralVisitorObj>("A structural traversal in progress.");
+  TVMFFIByteArray name = {kVisitAttr, std::strlen(kVisitAttr)};
+  TVMFFIAny none = NoneRaw();
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(TypeIndex::kTVMFFINone, &name, &none));
+  for (int32_t t : {TypeIndex::kTVMFFIArray, TypeIndex::kTVMFFIList}) {
+    RegisterVisitHook(t, &VisitSeq);
   }
-  for (int32_t t : {kTVMFFIMap, kTVMFFIDict}) {
-    reflection_detail::Check(TVMFFITypeRegisterAttr(
-        t, &name, NativeAttr(reinterpret_cast<void*>(&VisitMapValues)).raw()));
+  for (int32_t t : {TypeIndex::kTVMFFIMap, TypeIndex::kTVMFFIDict}) {
+    RegisterVisitHook(t, &VisitMapValues);
   }
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorVisit", [](AnyView visitor, AnyView value) {
-  return Visit(VisitorArg(visitor, "ffi.StructuralVisitorVisit"), *value.raw());
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralVisitorVisit",
+                             [](const StructuralVisitor& visitor, AnyView value) {
+                               return Visit(const_cast<StructuralVisitorObj*>(visitor.get()),
+                                            value);
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorDefaultVisit", [](AnyView visitor, AnyView value) {
-  return DefaultVisit(VisitorArg(visitor, "ffi.StructuralVisitorDefaultVisit"), *value.raw());
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralVisitorDefaultVisit",
+                             [](const StructuralVisitor& visitor, AnyView value) {
+                               return DefaultVisit(
+                                   const_cast<StructuralVisitorObj*>(visitor.get()), value);
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorDefRegionKind", [](AnyView visitor) {
-  return static_cast<int64_t>(
-      VisitorArg(visitor, "ffi.StructuralVisitorDefRegionKind")->def_region_mode);
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralVisitorDefRegionKind",
+                             [](const StructuralVisitor& visitor) {
+                               return static_cast<int64_t>(visitor->def_region_kind());
+                             });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisitorWithDefRegionKind",
-                       [](AnyView visitor, int64_t kind, Function callback) {
-                         if (kind < kTVMFFIDefRegionKindNone ||
-                             kind > kTVMFFIDefRegionKindSimple) {
-                           TVM_FFI_IMPL_THROW(ValueError)
-                               << "ffi.StructuralVisitorWithDefRegionKind: unknown "
-                                  "definition region kind "
-                               << kind;
-                         }
-                         StructuralVisitorObj* v =
-                             VisitorArg(visitor, "ffi.StructuralVisitorWithDefRegionKind");
-                         return WithDefRegionKind(v, static_cast<int32_t>(kind),
-                                                  [&] { return callback(); });
-                       });
+TVM_FFI_CORE_REGISTER_GLOBAL(
+    "ffi.StructuralVisitorWithDefRegionKind",
+    [](const StructuralVisitor& visitor, int64_t kind, const Function& callback) -> Any {
+      if (kind < kTVMFFIDefRegionKindNone || kind > kTVMFFIDefRegionKindSimple) {
+        TVM_FFI_CORE_THROW(ValueError) << "ffi.StructuralVisitorWithDefRegionKind: unknown "
+                                          "definition region kind "
+                                       << kind;
+      }
+      if (callback == nullptr) {
+        TVM_FFI_CORE_THROW(TypeError)
+            << "ffi.StructuralVisitorWithDefRegionKind: the callback must be an ffi.Function, "
+               "got None";
+      }
+      StructuralVisitorObj* v = const_cast<StructuralVisitorObj*>(visitor.get());
+      return v->WithDefRegionKind(static_cast<TVMFFIDefRegionKind>(kind),
+                                  [&]() -> Any { return callback(); });
+    });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, Array<Any> callbacks) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralVisit", [](AnyView root, const Array<Any>& callbacks) {
   ObjectPtr<CallbackVisitor> visitor =
-      MakeObject<CallbackVisitor>(CallbacksArg(callbacks, "ffi.StructuralVisit"));
-  return Visit(visitor.get(), *root.raw());
+      make_object<CallbackVisitor>(CallbacksArg(callbacks, "ffi.StructuralVisit"));
+  return Visit(visitor.get(), root);
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.StructuralWalk", [](AnyView root, Array<Any> callbacks,
-                                                 Array<Any> callbacks_with_def_region_kind,
-                                                 int64_t order) {
-  if (order != 0 && order != 1) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.StructuralWalk: order must be 0 (pre-order) or 1 "
-                                "(post-order), got "
-                             << order;
-  }
-  ObjectPtr<WalkVisitor> visitor = MakeObject<WalkVisitor>(
-      CallbacksArg(callbacks, "ffi.StructuralWalk"),
-      CallbacksArg(callbacks_with_def_region_kind, "ffi.StructuralWalk"), order == 0);
-  return Visit(visitor.get(), *root.raw());
-});
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralWalk",
+                             [](AnyView root, const Array<Any>& callbacks,
+                                const Array<Any>& callbacks_with_def_region_kind, int64_t order) {
+                               if (order != 0 && order != 1) {
+                                 TVM_FFI_CORE_THROW(ValueError)
+                                     << "ffi.StructuralWalk: order must be 0 (pre-order) or 1 "
+                                        "(post-order), got "
+                                     << order;
+                               }
+                               ObjectPtr<WalkVisitor> visitor = make_object<WalkVisitor>(
+                                   CallbacksArg(callbacks, "ffi.StructuralWalk"),
+                                   CallbacksArg(callbacks_with_def_region_kind,
+                                                "ffi.StructuralWalk"),
+                                   order == 0);
+                               return Visit(visitor.get(), root);
+                             });
 
 }  // namespace
 
 TVMFFIAny CurrentExceptionAsRawError() noexcept {
-  TVMFFIAny out;
-  std::memset(&out, 0, sizeof(out));
+  TVMFFIAny out = NoneRaw();
   SetRaisedFromCurrentException();
   TVMFFIObjectHandle h = nullptr;
   TVMFFIErrorMoveFromRaised(&h);
   if (h != nullptr) {
-    out.type_index = kTVMFFIError;
+    out.type_index = TypeIndex::kTVMFFIError;
     out.v_obj = static_cast<TVMFFIObject*>(h);
   }
   return out;
 }
 
-Any Visit(StructuralVisitorObj* visitor, const TVMFFIAny& value) {
-  return TakeResult(visitor->vtable->visit(visitor, value), "a structural visit");
+std::string TypeIndexToDisplayName(int32_t type_index) {
+  switch (type_index) {
+    case TypeIndex::kTVMFFIRawStr:
+    case TypeIndex::kTVMFFISmallStr:
+    case TypeIndex::kTVMFFIStr:
+      return "str";
+    case TypeIndex::kTVMFFIByteArrayPtr:
+    case TypeIndex::kTVMFFISmallBytes:
+    case TypeIndex::kTVMFFIBytes:
+      return "bytes";
+    default:
+      break;
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) {
+    TVMFFIObjectHandle ignored = nullptr;  // GetTypeInfo raised; drop it
+    TVMFFIErrorMoveFromRaised(&ignored);
+    if (ignored != nullptr) TVMFFIObjectDecRef(ignored);
+    return "<unknown type " + std::to_string(type_index) + ">";
+  }
+  return std::string(info->type_key.data, info->type_key.size);
 }
 
-Any DefaultVisit(StructuralVisitorObj* visitor, const TVMFFIAny& value) {
-  const TVMFFIAny* hook = VisitHookOf(value.type_index);
-  if (hook != nullptr && hook->type_index == kTVMFFIOpaquePtr) {
-    auto fn = reinterpret_cast<StructuralVisitorObj::VisitFn>(hook->v_ptr);
+Any ReadField(const Object* obj, const TVMFFIFieldInfo* f) {
+  if (f->getter == nullptr) {
+    TVM_FFI_CORE_THROW(TypeError) << "field `" << std::string(f->name.data, f->name.size)
+                                  << "` has no getter";
+  }
+  TVMFFIAny out = NoneRaw();
+  void* addr = const_cast<char*>(reinterpret_cast<const char*>(obj)) + f->offset;
+  TVM_FFI_CHECK_SAFE_CALL(f->getter(addr, &out));
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(out);
+}
+
+Any Visit(StructuralVisitorObj* visitor, AnyView value) {
+  return TakeResult(VisitorAccess::VTableOf(visitor)->visit(visitor, value), "a structural visit");
+}
+
+Any DefaultVisit(StructuralVisitorObj* visitor, AnyView value) {
+  const TVMFFIAny* hook = VisitHookOf(value.type_index());
+  if (hook != nullptr && hook->type_index == TypeIndex::kTVMFFIOpaquePtr) {
+    auto fn = reinterpret_cast<FStructuralVisitABI>(hook->v_ptr);
     return TakeResult(fn(visitor, value), "__s_visit__");
   }
-  if (hook != nullptr && hook->type_index == kTVMFFIFunction) {
-    Function fn(ObjectPtr<Object>::BorrowHandle(hook->v_obj));
-    TVMFFIAny self;
-    std::memset(&self, 0, sizeof(self));
-    self.type_index = visitor->type_index();
-    self.v_obj = static_cast<TVMFFIObject*>(visitor->handle());
-    Any r = fn(AnyView::FromRaw(self), AnyView::FromRaw(value));
-    return TakeResult(r.Release(), "__s_visit__");
+  if (hook != nullptr && hook->type_index == TypeIndex::kTVMFFIFunction) {
+    Function fn = AnyView::CopyFromTVMFFIAny(*hook).cast<Function>();
+    Any r = fn(ViewOf(visitor), value);
+    return TakeResult(ToRaw(std::move(r)), "__s_visit__");
   }
-  if (hook != nullptr && hook->type_index != kTVMFFINone) {
-    TVM_FFI_IMPL_THROW(TypeError) << "__s_visit__ must be an opaque function pointer or ffi.Function";
+  if (hook != nullptr && hook->type_index != TypeIndex::kTVMFFINone) {
+    TVM_FFI_CORE_THROW(TypeError)
+        << "__s_visit__ must be an opaque function pointer or ffi.Function";
   }
-  if (value.type_index < kTVMFFIStaticObjectBegin) return Any();
-  return VisitReflectedFields(visitor, Object::FromHandle(value.v_obj));
+  if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) return NoneValue();
+  return VisitReflectedFields(visitor, value.cast<const Object*>());
 }
 
-void AttachVisitErrorContext(TVMFFIObjectHandle err, const TVMFFIAny& node) noexcept {
-  // Containers are no steps of the chain: FindAccessPaths walks through them.
-  if (node.type_index < kTVMFFIStaticObjectBegin || node.type_index == kTVMFFIArray ||
-      node.type_index == kTVMFFIList || node.type_index == kTVMFFIMap ||
-      node.type_index == kTVMFFIDict) {
+void AttachVisitErrorContext(TVMFFIAny* err, AnyView node, bool record_containers) noexcept {
+  int32_t index = node.type_index();
+  if (err->type_index != TypeIndex::kTVMFFIError ||
+      index < TypeIndex::kTVMFFIStaticObjectBegin) {
+    return;
+  }
+  // The walk's containers are no steps of the chain: FindAccessPaths walks through them.
+  if (!record_containers &&
+      (index == TypeIndex::kTVMFFIArray || index == TypeIndex::kTVMFFIList ||
+       index == TypeIndex::kTVMFFIMap || index == TypeIndex::kTVMFFIDict)) {
     return;
   }
   try {
-    // Only errors this library made have the extra_context slot for sure.
     static void (*const own_deleter)(void*, int) = [] {
       TVMFFIByteArray empty = {"", 0};
       TVMFFIObjectHandle probe = nullptr;
-      if (TVMFFIErrorCreate(&empty, &empty, &empty, &probe) != 0) return (void (*)(void*, int))nullptr;
+      if (TVMFFIErrorCreate(&empty, &empty, &empty, &probe) != 0) {
+        return static_cast<void (*)(void*, int)>(nullptr);
+      }
       void (*d)(void*, int) = TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(probe));
       TVMFFIObjectDecRef(probe);
       return d;
     }();
-    if (own_deleter == nullptr ||
-        TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(err)) != own_deleter) {
-      return;
+    if (own_deleter == nullptr) return;
+    if (TVM_FFI_OBJECT_DELETER(err->v_obj) != own_deleter) {
+      // Only this library's errors have the extra_context slot for sure: the
+      // context goes on a copy.  Kind, message and backtrace are in every
+      // version's cell.
+      const TVMFFIErrorCell* old_cell = TVMFFIErrorGetCellPtr(err->v_obj);
+      TVMFFIObjectHandle copy = nullptr;
+      if (TVMFFIErrorCreate(&old_cell->kind, &old_cell->message, &old_cell->backtrace, &copy) !=
+          0) {
+        TVMFFIObjectHandle ignored = nullptr;  // out of memory: the error goes on as it is
+        TVMFFIErrorMoveFromRaised(&ignored);
+        if (ignored != nullptr) TVMFFIObjectDecRef(ignored);
+        return;
+      }
+      TVMFFIObjectDecRef(err->v_obj);
+      err->v_obj = static_cast<TVMFFIObject*>(copy);
     }
-    TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+    TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err->v_obj);
     TVMFFIObjectHandle ctx = cell->extra_context;
-    ObjectRef node_ref(ObjectPtr<Object>::BorrowHandle(node.v_obj));
+    ObjectRef node_ref = node.cast<ObjectRef>();
     if (ctx != nullptr &&
         TVMFFIObjectGetTypeIndex(ctx) == VisitErrorContextObj::RuntimeTypeIndex()) {
-      static_cast<VisitErrorContextObj*>(Object::FromHandle(ctx))
-          ->reverse_visit_pattern.push_back(Any(node_ref));
+      ObjectUnsafe::RawObjectPtrFromUnowned<VisitErrorContextObj>(static_cast<TVMFFIObject*>(ctx))
+          ->reverse_visit_pattern.push_back(node_ref);
       return;
     }
-    ObjectPtr<VisitErrorContextObj> fresh = MakeObject<VisitErrorContextObj>();
-    fresh->reverse_visit_pattern.push_back(Any(node_ref));
+    ObjectPtr<VisitErrorContextObj> fresh = make_object<VisitErrorContextObj>();
+    fresh->reverse_visit_pattern.push_back(node_ref);
     if (ctx != nullptr) {
-      fresh->prev_error_context = ObjectRef(ObjectPtr<Object>::AdoptHandle(ctx));  // takes the ref
+      // takes the error's reference
+      fresh->prev_error_context =
+          ObjectRef(ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(ctx)));
     }
-    cell->extra_context = static_cast<Object*>(fresh.release())->handle();
+    cell->extra_context = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(fresh));
   } catch (...) {
     // Out of memory: the error goes on without the context.
   }
 }
 
+Error WithVisitErrorContext(Error err, AnyView node, bool record_containers) noexcept {
+  TVMFFIAny raw = AnyUnsafe::MoveAnyToTVMFFIAny(Any(std::move(err)));
+  AttachVisitErrorContext(&raw, node, record_containers);
+  return AnyUnsafe::MoveFromAnyAfterCheck<Error>(AnyUnsafe::MoveTVMFFIAnyRawToAny(raw));
+}
+
 }  // namespace structural_walk
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

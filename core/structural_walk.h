@@ -1,14 +1,15 @@
 // ffi.StructuralVisitor and the structural walk: a traversal of a value's
 // structure that reports what it meets to callbacks.
 //
-// layout = { TVMFFIObject, const VTable* vtable (+24), int32_t
-// def_region_mode (+32) }, as upstream's; its C++ headers call
+// The visitor is tvm::ffi::StructuralVisitorObj (tvm/ffi/extra/structural_visit.h):
+// layout = { TVMFFIObject, const StructuralVisitorVTable* vtable (+24),
+// int32_t def_region_mode (+32) }, as upstream's; its C++ headers call
 // vtable->visit and read def_region_mode inline.  A visit returns None to go
 // on, an ffi.VisitInterrupt to stop the whole traversal (handed to the
 // caller), or an Error.
 //
 // The default descent of a value (DefaultVisit): the type's "__s_visit__"
-// type attribute if it has one (a native function with VTable::visit's
+// type attribute if it has one (a native function with the vtable's visit
 // signature, or an ffi.Function(visitor, value)); else nothing for a
 // non-object; else each reflected field (ancestors' first) not marked
 // SEqHashIgnore, a field marked SEqHashDefSimple / SEqHashDefPattern inside
@@ -19,32 +20,17 @@
 #ifndef TVM_FFI_CORE_STRUCTURAL_WALK_H_
 #define TVM_FFI_CORE_STRUCTURAL_WALK_H_
 
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/structural_visit.h>
 
 #include <cstdint>
-
-#include "impl/any.h"
-#include "impl/function.h"
-#include "impl/object.h"
+#include <string>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-
-class StructuralVisitorObj : public Object {
- public:
-  // Returns an owning None, VisitInterrupt or Error; never throws.
-  using VisitFn = TVMFFIAny (*)(StructuralVisitorObj* self, TVMFFIAny value) noexcept;
-  struct VTable {
-    VisitFn visit;
-  };
-  const VTable* vtable;
-  int32_t def_region_mode = kTVMFFIDefRegionKindNone;
-
-  explicit StructuralVisitorObj(const VTable* vt) : vtable(vt) {}
-  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(StructuralVisitorObj, "ffi.StructuralVisitor", PlainObject)
-};
+namespace core {
 
 static_assert(sizeof(StructuralVisitorObj) == 40,
               "ffi.StructuralVisitor: header, vtable, def_region_mode");
@@ -55,33 +41,62 @@ namespace structural_walk {
 // a vtable entry to return instead of throwing across the C ABI.
 TVMFFIAny CurrentExceptionAsRawError() noexcept;
 
-// visitor->vtable->visit(value): None or a VisitInterrupt; throws the Error.
-Any Visit(StructuralVisitorObj* visitor, const TVMFFIAny& value);
+// The name errors give the type of a value: "str" and "bytes" for every form
+// of those, else the type key.
+std::string TypeIndexToDisplayName(int32_t type_index);
 
-// The default descent of value (see the file comment); throws the Error.
-Any DefaultVisit(StructuralVisitorObj* visitor, const TVMFFIAny& value);
+// Reads a reflected field of `obj` through its getter: an owning value.
+Any ReadField(const Object* obj, const TVMFFIFieldInfo* f);
 
-// Calls fn() with the visitor's definition region set to `kind` (unless a
-// Pattern region is in force), restoring it afterwards.
-template <typename F>
-auto WithDefRegionKind(StructuralVisitorObj* visitor, int32_t kind, F&& fn) {
-  if (visitor->def_region_mode == kTVMFFIDefRegionKindPattern) return fn();
-  struct Restore {
-    StructuralVisitorObj* v;
-    int32_t old;
-    ~Restore() { v->def_region_mode = old; }
-  } restore{visitor, visitor->def_region_mode};
-  visitor->def_region_mode = kind;
-  return fn();
+// None and Unchanged made from a whole 16-byte value: tvm::ffi::Any() stores
+// the fields one by one, and a value read back whole right after that waits
+// for the stores (the walks make and pass on one per node).
+inline Any NoneValue() {
+  static constexpr TVMFFIAny kNone = {TypeIndex::kTVMFFINone, {0}, {0}};
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(kNone);
+}
+inline Any UnchangedValue() {
+  static constexpr TVMFFIAny kUnchanged = {TypeIndex::kTVMFFIUnchanged, {0}, {0}};
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(kUnchanged);
 }
 
-// Records `node` (an object other than a container) in the VisitErrorContext of the Error `err`
-// (libtvm_ffi's errors only): appended to the context already there, or a
-// new context whose prev_error_context is the error's previous extra_context.
-void AttachVisitErrorContext(TVMFFIObjectHandle err, const TVMFFIAny& node) noexcept;
+// An owning copy of a view; inline for the values the walks meet (Any's
+// converting constructor is out of line for the raw strings it converts).
+inline Any OwnedCopy(AnyView v) {
+  TVMFFIAny raw = v.CopyToTVMFFIAny();
+  if (raw.type_index >= TypeIndex::kTVMFFIStaticObjectBegin) {
+    ObjectUnsafe::IncRefObjectHandle(raw.v_obj);
+    return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+  }
+  if (raw.type_index == TypeIndex::kTVMFFIRawStr ||
+      raw.type_index == TypeIndex::kTVMFFIByteArrayPtr ||
+      raw.type_index == TypeIndex::kTVMFFIObjectRValueRef) {
+    return Any(v);
+  }
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+}
+
+// The vtable entry visit(value): None or a VisitInterrupt; throws the Error.
+Any Visit(StructuralVisitorObj* visitor, AnyView value);
+
+// The default descent of value (see the file comment); throws the Error.
+Any DefaultVisit(StructuralVisitorObj* visitor, AnyView value);
+
+// Records `node` in the ffi.VisitErrorContext of the Error held (owned) in
+// *err: appended to the context already there, or a new context whose
+// prev_error_context is the error's previous extra_context.  Non-objects are
+// not recorded, nor containers unless `record_containers`.  An Error this
+// library did not make may have the 0.1.0-0.1.7 cell without extra_context
+// (abi-v0.1.md 4.4): *err is then replaced by a copy this library makes
+// (same kind, message and backtrace) that carries the context.
+void AttachVisitErrorContext(TVMFFIAny* err, AnyView node, bool record_containers) noexcept;
+
+// As above, for an Error being thrown: the Error to throw on (`err` itself,
+// or its copy).
+Error WithVisitErrorContext(Error err, AnyView node, bool record_containers) noexcept;
 
 }  // namespace structural_walk
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -2,22 +2,25 @@
 // visit_error_context.h).
 #include "visit_error_context.h"
 
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/reflection/accessor.h>
+#include <tvm/ffi/reflection/registry.h>
+
 #include <utility>
 #include <vector>
 
-#include "impl/function.h"
-#include "impl/map.h"
-#include "impl/reflection.h"
-#include "container_internal.h"
-#include "reflection_visit.h"
-#include "structural.h"
+#include "global_def.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace visit_error_context {
 namespace {
+
+namespace refl = ::tvm::ffi::reflection;
 
 // A depth-first search that tracks the path taken and how much of the chain
 // (outermost node first) the objects on that path have matched.
@@ -26,38 +29,33 @@ class PathFinder {
   PathFinder(std::vector<const Object*> chain, bool allow_prefix)
       : chain_(std::move(chain)), allow_prefix_(allow_prefix) {}
 
-  Array<Any> Run(const ObjectRef& root) {
+  Array<refl::AccessPath> Run(const ObjectRef& root) {
     if (root.defined() && !chain_.empty()) VisitObject(root.get());
     return std::move(found_);
   }
 
  private:
-  struct Step {
-    AccessKind kind;
-    Any key;
-  };
-
-  ObjectRef CurrentPath() const {
-    ObjectRef path = AccessPathRoot();
-    for (const Step& s : steps_) path = AccessPathExtend(path, s.kind, s.key);
-    return path;
+  refl::AccessPath CurrentPath() const {
+    return refl::AccessPath::FromSteps(steps_.begin(), steps_.end());
   }
 
-  void VisitValue(const TVMFFIAny& v) {
-    if (v.type_index < kTVMFFIStaticObjectBegin) return;
-    const Object* obj = Object::FromHandle(v.v_obj);
-    if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList) {
-      const SeqObj* s = static_cast<const SeqObj*>(obj);
-      for (int64_t i = 0; i < s->size(); ++i) {
-        steps_.push_back({AccessKind::kArrayItem, Any(i)});
+  void VisitValue(const Any& v) {
+    int32_t index = v.type_index();
+    if (index < TypeIndex::kTVMFFIStaticObjectBegin) return;
+    const Object* obj = AnyUnsafe::RawObjectPtrFromAnyAfterCheck<Object>(v);
+    if (index == TypeIndex::kTVMFFIArray || index == TypeIndex::kTVMFFIList) {
+      const SeqBaseObj* s = static_cast<const SeqBaseObj*>(obj);
+      int64_t n = static_cast<int64_t>(s->size());
+      for (int64_t i = 0; i < n; ++i) {
+        steps_.push_back(refl::AccessStep::ArrayItem(i));
         VisitValue(s->at(i));
         steps_.pop_back();
       }
-    } else if (v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict) {
+    } else if (index == TypeIndex::kTVMFFIMap || index == TypeIndex::kTVMFFIDict) {
       const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
-      for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
-        steps_.push_back({AccessKind::kMapItem, Any(AnyView::FromRaw(m->KVAt(p).key))});
-        VisitValue(m->KVAt(p).value);
+      for (const MapBaseObj::KVType& kv : *m) {
+        steps_.push_back(refl::AccessStep::MapItem(kv.first));
+        VisitValue(kv.second);
         steps_.pop_back();
       }
     } else {
@@ -73,21 +71,21 @@ class PathFinder {
     if (advanced) {
       ++matched_;
       if (matched_ == chain_.size()) {
-        found_.push_back(Any(CurrentPath()));
+        found_.push_back(CurrentPath());
         --matched_;
         return;
       }
     }
-    int64_t found_before = found_.size();
-    VisitFields(obj, [this](const TVMFFIFieldInfo* f, Any value) {
-      steps_.push_back({AccessKind::kAttr, Any(String(f->name.data, f->name.size))});
-      VisitValue(*value.raw());
+    size_t found_before = found_.size();
+    refl::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
+      Any value = refl::FieldGetter(f)(obj);
+      steps_.push_back(refl::AccessStep::Attr(String(f->name.data, f->name.size)));
+      VisitValue(value);
       steps_.pop_back();
-      return true;
     });
     if (allow_prefix_ && matched_ > 0 && matched_ < chain_.size() && !steps_.empty() &&
         found_.size() == found_before) {
-      found_.push_back(Any(CurrentPath()));
+      found_.push_back(CurrentPath());
     }
     if (advanced) --matched_;
   }
@@ -95,43 +93,42 @@ class PathFinder {
   std::vector<const Object*> chain_;
   bool allow_prefix_;
   size_t matched_ = 0;
-  std::vector<Step> steps_;
-  Array<Any> found_;
+  std::vector<refl::AccessStep> steps_;
+  Array<refl::AccessPath> found_;
 };
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<VisitErrorContextObj> def("The nodes a visit error unwound through, innermost first.");
-  def.Attr("__ffi_type_final__", Any(true));
-  def.ReadOnlyField("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern);
-  def.NullableRefField("prev_error_context", &VisitErrorContextObj::prev_error_context,
-                       kTVMFFIFieldFlagBitMaskHasDefault);
+const bool kRegistered = RegisterAtLoad([] {
+  refl::ObjectDef<VisitErrorContextObj>("The nodes a visit error unwound through, innermost first.")
+      .def_ro("reverse_visit_pattern", &VisitErrorContextObj::reverse_visit_pattern)
+      .def_ro("prev_error_context", &VisitErrorContextObj::prev_error_context,
+              refl::DefaultValue(Any()));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",
-                       [](ObjectRef root, AnyView context, bool allow_prefix_match) {
-                         if (context.type_index() != VisitErrorContextObj::RuntimeTypeIndex()) {
-                           detail::ThrowArgumentMismatch("ffi.VisitErrorContext.FindAccessPaths",
-                                                         1, VisitErrorContextObj::kTypeKey,
-                                                         context.raw());
-                         }
-                         return FindAccessPaths(
-                             root,
-                             static_cast<const VisitErrorContextObj*>(
-                                 Object::FromHandle(context.raw()->v_obj)),
-                             allow_prefix_match);
-                       });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.VisitErrorContext.FindAccessPaths",
+                             [](const ObjectRef& root, const VisitErrorContext& context,
+                                bool allow_prefix_match) {
+                               return FindAccessPaths(root, context.get(), allow_prefix_match);
+                             });
 
 }  // namespace
 
-Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* context,
-                           bool allow_prefix_match) {
-  // The pattern, outermost first: reversed, without NULLs and repeats in a row.
+Array<refl::AccessPath> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* context,
+                                        bool allow_prefix_match) {
+  // The pattern, outermost first: reversed, without NULLs, containers and
+  // repeats in a row.
   std::vector<const Object*> chain;
-  const ListObj* pattern = static_cast<const ListObj*>(context->reverse_visit_pattern.get());
-  for (int64_t i = pattern->size() - 1; i >= 0; --i) {
-    const TVMFFIAny& e = pattern->at(i);
-    if (e.type_index < kTVMFFIStaticObjectBegin) continue;
-    const Object* obj = Object::FromHandle(e.v_obj);
+  const SeqBaseObj* pattern = static_cast<const SeqBaseObj*>(context->reverse_visit_pattern.get());
+  int64_t n = pattern == nullptr ? 0 : static_cast<int64_t>(pattern->size());
+  for (int64_t i = n - 1; i >= 0; --i) {
+    const Any& e = pattern->at(i);
+    int32_t index = e.type_index();
+    // Containers are walked through, never matched: they are no steps.
+    if (index < TypeIndex::kTVMFFIStaticObjectBegin || index == TypeIndex::kTVMFFIArray ||
+        index == TypeIndex::kTVMFFIList || index == TypeIndex::kTVMFFIMap ||
+        index == TypeIndex::kTVMFFIDict) {
+      continue;
+    }
+    const Object* obj = AnyUnsafe::RawObjectPtrFromAnyAfterCheck<Object>(e);
     if (!chain.empty() && chain.back() == obj) continue;
     chain.push_back(obj);
   }
@@ -139,7 +136,7 @@ Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* co
 }
 
 }  // namespace visit_error_context
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

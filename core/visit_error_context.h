@@ -1,5 +1,6 @@
 // ffi.VisitErrorContext: where in a tree an error of a recursive visit arose.
 //
+// The object is tvm::ffi::VisitErrorContextObj (tvm/ffi/extra/visit_error_context.h):
 // layout = { TVMFFIObject, List reverse_visit_pattern (+24),
 //            Object* prev_error_context (+32, NULL = None) }, as upstream's;
 // upstream's C++ headers attach one to an Error's extra_context and push the
@@ -9,38 +10,30 @@
 #ifndef TVM_FFI_CORE_VISIT_ERROR_CONTEXT_H_
 #define TVM_FFI_CORE_VISIT_ERROR_CONTEXT_H_
 
-#include "impl/array.h"
-#include "impl/list.h"
-#include "impl/object.h"
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/extra/visit_error_context.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/reflection/access_path.h>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-
-class VisitErrorContextObj : public Object {
- public:
-  List reverse_visit_pattern;
-  ObjectRef prev_error_context;
-  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(VisitErrorContextObj, "ffi.VisitErrorContext", PlainObject)
-};
-
-static_assert(sizeof(VisitErrorContextObj) == 40,
-              "ffi.VisitErrorContext: header, reverse_visit_pattern, prev_error_context");
-
+namespace core {
 namespace visit_error_context {
 
 // The access paths (ffi.reflection.AccessPath) from `root` to every place
 // where the recorded nodes appear as a chain, in depth-first order of the
 // reflected fields, sequence items and map values.  The pattern drops NULL
-// entries and collapses repeats of one node in a row.  With
+// entries and containers (walked through, never matched) and collapses
+// repeats of one node in a row.  With
 // `allow_prefix_match`, once part of the chain has matched, every reflected
 // object below it whose subtree holds no full match yields its own path.
-Array<Any> FindAccessPaths(const ObjectRef& root, const VisitErrorContextObj* context,
-                           bool allow_prefix_match);
+Array<reflection::AccessPath> FindAccessPaths(const ObjectRef& root,
+                                              const VisitErrorContextObj* context,
+                                              bool allow_prefix_match);
 
 }  // namespace visit_error_context
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -110,8 +110,9 @@ TEST_CASE("StructuralMutator globals dispatch through the mutator's vtable",
         }) ==
         "ValueError: ffi.StructuralMutatorWithDefRegionKind: unknown definition region kind 7");
   CHECK(ThrownBy([] { Call("ffi.StructuralMutatorDefRegionKind", int64_t(1)); }) ==
-        "TypeError: In function ffi.StructuralMutatorDefRegionKind: argument 1: expected "
-        "ffi.StructuralMutator, got int");
+        "TypeError: Mismatched type on argument #0 when calling: "
+        "`ffi.StructuralMutatorDefRegionKind(0: ffi.StructuralMutator) -> int`. Expected "
+        "`ffi.StructuralMutator` but got `int`");
 }
 
 // The same vtable reached through the C++ members of StructuralMutatorObj.

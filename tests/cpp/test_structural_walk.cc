@@ -164,8 +164,9 @@ TEST_CASE("StructuralWalk: an error carries the path in a VisitErrorContext", "[
 
 TEST_CASE("StructuralVisitor globals refuse a non-visitor", "[structural_walk]") {
   CHECK(ThrownBy([] { Call("ffi.StructuralVisitorDefRegionKind", int64_t(1)); }) ==
-        "TypeError: In function ffi.StructuralVisitorDefRegionKind: argument 1: expected "
-        "ffi.StructuralVisitor, got int");
+        "TypeError: Mismatched type on argument #0 when calling: "
+        "`ffi.StructuralVisitorDefRegionKind(0: ffi.StructuralVisitor) -> int`. Expected "
+        "`ffi.StructuralVisitor` but got `int`");
 }
 
 TEST_CASE("StructuralVisit: the first matching callback owns a value and descends through the "

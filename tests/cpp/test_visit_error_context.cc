@@ -1,8 +1,11 @@
 // ffi.VisitErrorContext: layout, fields, and FindAccessPaths.
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <tvm/ffi/extra/visit_error_context.h>
 
 #include "test_util.h"
 
@@ -77,6 +80,103 @@ TEST_CASE("VisitErrorContext: FindAccessPaths follows the recorded chain", "[vis
   CHECK(Paths(twice, Context({leaf}), false) ==
         std::vector<std::string>{"<root>.children[0]", "<root>.children[1]"});
   CHECK(ThrownBy([&] { Call("ffi.VisitErrorContext.FindAccessPaths", root, leaf, false); }) ==
-        "TypeError: In function ffi.VisitErrorContext.FindAccessPaths: argument 2: expected "
-        "ffi.VisitErrorContext, got testing.SNode");
+        "TypeError: Mismatched type on argument #1 when calling: "
+        "`ffi.VisitErrorContext.FindAccessPaths(0: ffi.Object, 1: ffi.VisitErrorContext, 2: "
+        "bool) -> Array<ffi.reflection.AccessPath>`. Expected `ffi.VisitErrorContext` but got "
+        "`testing.SNode`");
+}
+
+namespace {
+
+// The error `f` throws (a tvm::ffi::Error), with its VisitErrorContext.
+struct Caught {
+  std::string kind, message;
+  std::optional<ObjectRef> context;
+};
+
+template <typename F>
+Caught CatchFrom(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return {e.kind(), e.message(), e.extra_context()};
+  }
+  FAIL("no error");
+  return {};
+}
+
+Any IntEntry(Function fn) { return Call("ffi.Array", int64_t(kTVMFFIInt), fn); }
+
+}  // namespace
+
+// An error a callback makes with tvm::ffi's own TVM_FFI_THROW (its object made
+// by the header, not by libtvm_ffi) records the nodes it unwinds through as
+// well as one libtvm_ffi made; the context goes on a library-made copy with
+// the same kind and message.
+TEST_CASE("VisitErrorContext: a callback's TVM_FFI_THROW error records the nodes of walks, maps "
+          "and mutations",
+          "[visit_error_context]") {
+  Any leaf = Node(3, Any());
+  Any mid = Node(2, Call("ffi.Array", leaf));
+  Any root = Node(1, Call("ffi.Array", mid, int64_t(4)));
+  auto throw_at_3 = [](int64_t v) {
+    if (v == 3) TVM_FFI_THROW(ValueError) << "bad leaf";
+    return v;
+  };
+  auto check = [&](const Caught& c) {
+    CHECK(c.kind == "ValueError");
+    CHECK(c.message == "bad leaf");
+    REQUIRE(c.context.has_value());
+    CHECK(Paths(root, Any(*c.context), false) ==
+          std::vector<std::string>{"<root>.children[0].children[0]"});
+  };
+  Function walk_cb = Function::FromTyped([&](int64_t v) -> Any {
+    throw_at_3(v);
+    return Any();
+  });
+  Function map_cb = Function::FromTyped(throw_at_3);
+  for (int64_t order : {0, 1}) {
+    check(CatchFrom([&] {
+      Call("ffi.StructuralWalk", root, Call("ffi.Array", IntEntry(walk_cb)), Call("ffi.Array"),
+           order);
+    }));
+    check(CatchFrom([&] {
+      Call("ffi.StructuralMap", root, Call("ffi.Array", IntEntry(map_cb)), Call("ffi.Array"),
+           order);
+    }));
+  }
+  Function mutate_cb = Function::FromTyped([&](int64_t v, AnyView) { return throw_at_3(v); });
+  check(CatchFrom([&] { Call("ffi.StructuralMutate", root, Call("ffi.Array", IntEntry(mutate_cb))); }));
+}
+
+// Upstream's StructuralMap.PostOrderCallbackErrorKeepsDescendedNode: an Error
+// a post-order callback returns (or throws) names the node it was given, the
+// one after the descent; the input stays as it was.
+TEST_CASE("VisitErrorContext: a post-order map callback's error records the descended node",
+          "[visit_error_context]") {
+  Any root = Call("ffi.Array", int64_t(1));
+  Function increment = Function::FromTyped([](int64_t v) { return v + 1; });
+  Function returns_error = Function::FromTyped(
+      [](AnyView) -> Any { return Any(Error("ValueError", "post-order callback failed", "")); });
+  Function throws_error = Function::FromTyped([](AnyView) -> Any {
+    TVM_FFI_THROW(ValueError) << "post-order callback failed";
+  });
+  for (const Function& fail : {returns_error, throws_error}) {
+    Caught c = CatchFrom([&] {
+      Call("ffi.StructuralMap", root,
+           Call("ffi.Array", Call("ffi.Array", int64_t(kTVMFFIArray), fail), IntEntry(increment)),
+           Call("ffi.Array"), int64_t(1));
+    });
+    CHECK(c.kind == "ValueError");
+    CHECK(c.message == "post-order callback failed");
+    REQUIRE(c.context.has_value());
+    const auto* ctx = c.context->as<VisitErrorContextObj>();
+    REQUIRE(ctx != nullptr);
+    REQUIRE(ctx->reverse_visit_pattern.size() == 1);
+    Any descended = ctx->reverse_visit_pattern[0];
+    CHECK(descended.type_index() == kTVMFFIArray);
+    CHECK(RawOf(descended)->v_obj != RawOf(root)->v_obj);
+    CHECK(Call("ffi.ArrayGetItem", descended, int64_t(0)).cast<int64_t>() == 2);
+    CHECK(Call("ffi.ArrayGetItem", root, int64_t(0)).cast<int64_t>() == 1);
+  }
 }
