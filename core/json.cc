@@ -28,18 +28,6 @@ namespace ffi {
 namespace detail {
 namespace core {
 
-void RethrowAsFfiError() {
-  try {
-    throw;
-  } catch (const Error&) {
-    throw;
-  } catch (...) {
-    // The slot's conversion knows every error type of the library.
-    SetRaisedFromCurrentException();
-    throw MoveFromSafeCallRaised();
-  }
-}
-
 namespace json {
 namespace {
 
@@ -629,7 +617,7 @@ TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.json.Parse", [](PackedArgs args, Any* r
   String text = args[0].cast<String>();
   ParseOptions options;
   if (args.size() == 2 && args[1] != nullptr) options.max_object_keys = args[1].cast<int64_t>();
-  *rv = WithFfiErrors([&] { return Parse(std::string_view(text.data(), text.size()), options); });
+  *rv = Parse(std::string_view(text.data(), text.size()), options);
 });
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, Optional<int64_t> indent) {
@@ -640,7 +628,7 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.json.Stringify", [](AnyView value, Optional<in
     }
     ind = static_cast<int>(*indent);
   }
-  return String(WithFfiErrors([&] { return Stringify(value, ind); }));
+  return String(Stringify(value, ind));
 });
 
 }  // namespace

@@ -62,24 +62,6 @@ void AppendDouble(double v, std::string* out);
 
 }  // namespace json
 
-// Call inside a catch block: rethrows the active exception as a
-// tvm::ffi::Error with the same kind, message and backtrace.  The library
-// helpers these files still call (string views, BigInt limits, enum and
-// reflection support) may throw the internal value layer's own error type,
-// which the tvm::ffi function wrapper would report as an InternalError; the
-// globals of json.cc and serialization.cc convert at their boundary.
-[[noreturn]] void RethrowAsFfiError();
-
-// Runs `body`, converting what it throws (RethrowAsFfiError).
-template <typename F>
-decltype(auto) WithFfiErrors(F&& body) {
-  try {
-    return body();
-  } catch (...) {
-    RethrowAsFfiError();
-  }
-}
-
 }  // namespace core
 }  // namespace detail
 }  // namespace ffi

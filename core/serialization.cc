@@ -1175,13 +1175,13 @@ Any FromJSONGraphString(const std::string& text, const json::ParseOptions& optio
 namespace {
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ToJSONGraph", [](AnyView value, AnyView metadata) {
-  return WithFfiErrors([&] { return ToJSONGraph(value, metadata); });
+  return ToJSONGraph(value, metadata);
 });
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ToJSONGraphString", [](AnyView value, AnyView metadata) {
-  return String(WithFfiErrors([&] { return ToJSONGraphString(value, metadata); }));
+  return String(ToJSONGraphString(value, metadata));
 });
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FromJSONGraph", [](AnyView graph) {
-  return WithFfiErrors([&] { return FromJSONGraph(graph); });
+  return FromJSONGraph(graph);
 });
 // ffi.FromJSONGraphString(text[, max_object_keys]): see json::ParseOptions.
 TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString", [](PackedArgs args, Any* rv) {
@@ -1193,7 +1193,7 @@ TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.FromJSONGraphString", [](PackedArgs arg
   json::ParseOptions options;
   if (args.size() == 2 && args[1] != nullptr) options.max_object_keys = args[1].cast<int64_t>();
   std::string text = args[0].cast<String>();
-  *rv = WithFfiErrors([&] { return FromJSONGraphString(text, options); });
+  *rv = FromJSONGraphString(text, options);
 });
 
 }  // namespace

@@ -1,8 +1,34 @@
-// ffi.StructuralMutator's registration, the default mutation and the
-// engines of ffi.StructuralMap and ffi.StructuralMutate (see
-// structural_mutate.h).  The mutator is tvm::ffi::StructuralMutatorObj
-// (tvm/ffi/extra/structural_mutate.h), whose layout structural_mutate.h
-// describes.
+// ffi.StructuralMutator, structural mutation and mapping: the type's
+// registration, the default mutation and the engines.  The mutator is
+// tvm::ffi::StructuralMutatorObj (tvm/ffi/extra/structural_mutate.h):
+//
+// layout = { TVMFFIObject, const VTable* vtable (+24), int32_t
+// def_region_mode (+32) }, as upstream's; its C++ headers call the vtable
+// entries inline.  A mutate entry takes a view of a value and returns the new
+// value, a kTVMFFIUnchanged marker (the value stays as it was), or an Error;
+// maybe_inplace_mutate is called instead when the value is owned by the
+// caller's path alone and may be changed in place.
+//
+// The default mutation of a value (ffi.StructuralMutatorDefaultMutate):
+// Array and List items, and Map and Dict values (keys stay), each through the
+// mutator's vtable; the reflected fields not marked SEqHashIgnore (a field
+// marked SEqHashDefSimple / SEqHashDefPattern inside that definition region);
+// nothing for other values.  A FreeVar object is a variable: outside a
+// definition region it takes what var_remap_get maps it to (or stays); inside
+// one its fields are mutated and a changed result is recorded with
+// var_remap_set (a Pattern definition records itself even when unchanged).
+// A changed container or object is a copy (copy on write), unless it is owned
+// by this path alone (its reference count is 1 along a path of such values
+// from a root the caller gave away), when it is changed in place.
+//
+// The engines: ffi.StructuralMap(root, callbacks, callbacks_with_def_region_kind,
+// order) replaces each value by post(D(pre(value))), the first matching
+// callback running before (order 0) or after (order 1) the default mutation D,
+// at every occurrence (a DAGNode's D is computed once); ffi.StructuralMutate(root,
+// callbacks) gives each value to the first matching callback
+// fn(value, mutator[, inplace_mode]), whose result is final, or to D.  Their
+// mutators keep the variable remap.  A walk deeper than the structural depth
+// limit (a reference cycle) raises.
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
 #include <tvm/ffi/container/dict.h>
@@ -193,7 +219,7 @@ class DefaultMutation {
   DefaultMutation(StructuralMutatorObj* m, std::vector<const Object*>* active, const char* walk)
       : m_(m), active_(active), walk_(walk) {}
 
-  // The value with its insides mutated (see structural_mutate.h), or the
+  // The value with its insides mutated (see the top of this file), or the
   // Unchanged marker.  `unique`: the value is owned by this path alone and
   // may be changed in place.
   Any Run(AnyView value, bool unique) {
