@@ -12,7 +12,7 @@ namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// Still on the older C++ layer (issue 19).
+// Still written on core/impl, the internal value layer.
 using impl::BigIntObj;
 using impl::MakeObjectWithExtra;
 using impl::Object;

@@ -177,8 +177,7 @@ namespace ffi {
 namespace detail {
 namespace core {
 
-// The function objects and the registry are still on the older C++ layer
-// (issue 19).
+// The function objects and the registry are written on core/impl.
 
 TVMFFIObjectHandle MakeCFunction(void* self, TVMFFISafeCallType safe_call,
                                  void (*deleter)(void*)) {

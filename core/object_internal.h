@@ -3,9 +3,8 @@
 // deferred, so freeing a long chain cannot overflow the stack) and the names
 // of type indices in messages.
 //
-// Transitional (issue 19): the implementations are still those of the older
-// C++ layer's header; these are the names the C API files use, and the
-// bodies move here when that layer is retired.
+// The implementations are in core/impl/object.h and any.h (the internal
+// value layer); these are the names the C API files use.
 #ifndef TVM_FFI_CORE_OBJECT_INTERNAL_H_
 #define TVM_FFI_CORE_OBJECT_INTERNAL_H_
 

@@ -1,9 +1,8 @@
 // Strings and byte arrays, library-internal side: the one checked decoder of
 // a TVMFFIByteArray handed in through the C ABI, and making string values.
 //
-// Transitional (issue 19): the implementations are still those of the older
-// C++ layer's header; these are the names the C API files use, and the
-// bodies move here when that layer is retired.
+// The implementations are in core/impl/string.h (the internal value layer);
+// these are the names the C API files use.
 #ifndef TVM_FFI_CORE_STRING_INTERNAL_H_
 #define TVM_FFI_CORE_STRING_INTERNAL_H_
 
