@@ -379,7 +379,7 @@ Function MakeSetter(std::shared_ptr<const FieldContext> c) {
       TVM_FFI_THROW(TypeError) << "setter of field `" << c->qualified
                               << "` takes (field address, value)";
     }
-    Assign(*c, RawOf(args[0])->v_ptr, *RawOf(args[1]));
+    ImplErrorsAsFfi([&] { Assign(*c, RawOf(args[0])->v_ptr, *RawOf(args[1])); });
     (void)rv;
   });
 }
@@ -672,8 +672,8 @@ Function ItemFunction(const Array<Any>& entry, int64_t i, int64_t k, const char*
   return item.cast<Function>();
 }
 
-TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
-                                                       int64_t structural_eq_kind) {
+// ffi.DataclassDefine: the entries checked and turned into FieldSpecs, then Define.
+void DefineFromEntries(int64_t type_index, const Array<Any>& fields, int64_t structural_eq_kind) {
   std::vector<FieldSpec> specs;
   for (int64_t i = 0; i < static_cast<int64_t>(fields.size()); ++i) {
     const Any& item = fields[i];
@@ -713,6 +713,11 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array
   };
   Define(check_int32(type_index, "type index"), specs,
          check_int32(structural_eq_kind, "structural_eq_kind"));
+}
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
+                                                       int64_t structural_eq_kind) {
+  ImplErrorsAsFfi([&] { DefineFromEntries(type_index, fields, structural_eq_kind); });
 });
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ShallowCopy",
