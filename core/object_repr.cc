@@ -162,11 +162,12 @@ class DeepCopier {
         // Made full of None and filled in place: the copy is remembered
         // (and may be reached again through a cycle) before its items are.
         ObjectPtr<ArrayObj> out = ArrayObj::CreateRepeated(n, Any());
-        ArrayObj* raw = out.get();
+        // A None slot holds nothing to release: each copy is written over it.
+        TVMFFIAny* slots = reinterpret_cast<TVMFFIAny*>(const_cast<Any*>(out->begin()));
         Any result = Remember(obj, OwnedAny(std::move(out)));
         for (int64_t i = 0; i < n; ++i) {
-          Any item = Held(*RawOf(src->at(i)));
-          raw->SetItem(i, Copy(*RawOf(item)));
+          Any item = src->begin()[i];
+          slots[i] = AnyUnsafe::MoveAnyToTVMFFIAny(Copy(*RawOf(item)));
         }
         return result;
       }
@@ -176,7 +177,7 @@ class DeepCopier {
         out.reserve(static_cast<int64_t>(src->size()));
         Any result = Remember(obj, Any(out));
         for (int64_t i = 0; i < static_cast<int64_t>(src->size()); ++i) {
-          Any item = Held(*RawOf(src->at(i)));
+          Any item = src->begin()[i];  // held: copying it may run code that changes src
           out.push_back(Copy(*RawOf(item)));
         }
         return result;
