@@ -14,22 +14,44 @@
 #include <utility>
 #include <vector>
 
-#include "impl/array.h"
-#include "impl/reflection.h"
-#include "impl/string.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+
 #include "big_int_internal.h"
+#include "global_def.h"
+#include "object_internal.h"
+#include "py_class.h"
+#include "reflection_visit.h"
+#include "string_internal.h"
 #include "type_registry.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace dataclass {
 namespace {
 
-using reflection_detail::AllFields;
+const TVMFFIAny* RawOf(const AnyView& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+const TVMFFIAny* RawOf(const Any& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+
+// Decimal text of an integer.
+std::string DecimalString(long long value) {
+  char buf[24];
+  int n = std::snprintf(buf, sizeof(buf), "%lld", value);
+  return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
+}
+
+TVMFFIByteArray ToByteArray(const std::string& s) { return TVMFFIByteArray{s.data(), s.size()}; }
+
+// Writes an empty raw value of type `type_index` (payload zero).
+void SetRaw(TVMFFIAny* out, int32_t type_index) {
+  std::memset(out, 0, sizeof(*out));
+  out->type_index = type_index;
+}
 
 // A slot the deleter releases.
 struct ReleaseSlot {
@@ -65,7 +87,7 @@ const Layout* FindLayout(int32_t type_index) noexcept {
 void StoreLayout(int32_t type_index, const Layout* layout) {
   int32_t c = type_index >> kChunkBits;
   if (c >= kNumChunks) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+    TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
                              << " is beyond the supported range";
   }
   std::atomic<const Layout*>* chunk = g_chunks[c].load(std::memory_order_acquire);
@@ -77,11 +99,9 @@ void StoreLayout(int32_t type_index, const Layout* layout) {
   chunk[type_index & (kChunkSize - 1)].store(layout, std::memory_order_release);
 }
 
-std::string KeyOf(const TVMFFITypeInfo* info) {
-  return std::string(info->type_key.data, info->type_key.size);
-}
+std::string KeyOf(const TVMFFITypeInfo* info) { return TypeKeyOf(info); }
 
-std::string NameOf(const TVMFFIFieldInfo* f) { return std::string(f->name.data, f->name.size); }
+std::string NameOf(const TVMFFIFieldInfo* f) { return FieldName(f); }
 
 // ---- deleter and creation ---------------------------------------------------------
 
@@ -91,12 +111,12 @@ void ReleaseSlots(char* base, const Layout* layout) {
     if (s.storage == Storage::kObject) {
       TVMFFIObject* obj = *reinterpret_cast<TVMFFIObject**>(p);
       *reinterpret_cast<TVMFFIObject**>(p) = nullptr;
-      if (obj != nullptr) Object::DecRef(obj);
+      if (obj != nullptr) TVMFFIObjectDecRef(obj);
     } else {
       TVMFFIAny* slot = reinterpret_cast<TVMFFIAny*>(p);
       TVMFFIAny old = *slot;
-      AnyZero(slot);
-      if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+      SetRaw(slot, kTVMFFINone);
+      if (old.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(old.v_obj);
     }
   }
 }
@@ -114,56 +134,49 @@ Any NewFromLayout(const Layout* layout) {
   void* mem = std::calloc(1, static_cast<size_t>(layout->total_size));
   if (mem == nullptr) throw std::bad_alloc();
   TVMFFIObject* header = static_cast<TVMFFIObject*>(mem);
-  header->combined_ref_count = Object::kInitialCount;
+  header->combined_ref_count = 1 | (uint64_t{1} << 32);  // one strong, one weak
   header->type_index = layout->type_index;
   TVM_FFI_OBJECT_DELETER(header) = &DataclassDeleter;
   TVMFFIAny raw;
-  detail::SetRawPtr(&raw, layout->type_index, header);
-  return Any::Adopt(raw);
+  SetRaw(&raw, layout->type_index);
+  raw.v_obj = header;
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
 }
 
 // ---- getters (C functions: they need no context) ----------------------------------
 
-template <typename Body>
-int GuardedGet(Body body) {
-  try {
-    body();
-    return 0;
-  } catch (...) {
-    return SetRaisedFromCurrentException();
-  }
-}
-
 int GetInt(void* field, TVMFFIAny* result) {
-  detail::SetRaw(result, kTVMFFIInt, 0);
+  SetRaw(result, kTVMFFIInt);
   result->v_int64 = *static_cast<const int64_t*>(field);
   return 0;
 }
 
 int GetFloat(void* field, TVMFFIAny* result) {
-  detail::SetRaw(result, kTVMFFIFloat, 0);
+  SetRaw(result, kTVMFFIFloat);
   result->v_float64 = *static_cast<const double*>(field);
   return 0;
 }
 
 int GetBool(void* field, TVMFFIAny* result) {
-  detail::SetRaw(result, kTVMFFIBool, *static_cast<const bool*>(field) ? 1 : 0);
+  SetRaw(result, kTVMFFIBool);
+  result->v_int64 = *static_cast<const bool*>(field) ? 1 : 0;
   return 0;
 }
 
 int GetObject(void* field, TVMFFIAny* result) {
   TVMFFIObject* obj = *static_cast<TVMFFIObject* const*>(field);
   if (obj == nullptr) {
-    AnyZero(result);
+    SetRaw(result, kTVMFFINone);
     return 0;
   }
-  Object::IncRef(obj);
-  detail::SetRawPtr(result, obj->type_index, obj);
+  TVMFFIObjectIncRef(obj);
+  SetRaw(result, obj->type_index);
+  result->v_obj = obj;
   return 0;
 }
 
 int GetAny(void* field, TVMFFIAny* result) {
-  return GuardedGet([&] { AnyViewToOwned(static_cast<const TVMFFIAny*>(field), result); });
+  return TVMFFIAnyViewToOwnedAny(static_cast<const TVMFFIAny*>(field), result);
 }
 
 // ---- setters --------------------------------------------------------------------
@@ -173,7 +186,7 @@ struct FieldContext {
   Storage storage;
   int32_t static_type_index;
   bool nullable;
-  Function check;
+  Optional<Function> check;
 };
 
 std::string FormatFloat(double v) {
@@ -268,8 +281,9 @@ std::string ExpectedName(const FieldContext& c) {
 }
 
 [[noreturn]] void ThrowFieldType(const FieldContext& c, const TVMFFIAny& v) {
-  TVM_FFI_IMPL_THROW(TypeError) << "field `" << c.qualified << "` expects " << ExpectedName(c)
+  TVM_FFI_THROW(TypeError) << "field `" << c.qualified << "` expects " << ExpectedName(c)
                           << ", got " << DescribeValue(v);
+  TVM_FFI_UNREACHABLE();
 }
 
 // Replaces the object pointer at `slot` by `obj` (a new reference or NULL).
@@ -277,7 +291,7 @@ void StoreObject(void* slot, TVMFFIObject* obj) {
   TVMFFIObject** p = static_cast<TVMFFIObject**>(slot);
   TVMFFIObject* old = *p;
   *p = obj;
-  if (old != nullptr) Object::DecRef(old);
+  if (old != nullptr) TVMFFIObjectDecRef(old);
 }
 
 // The object to store for `v` in an object slot (a new reference; nullptr for None).
@@ -295,29 +309,26 @@ TVMFFIObject* ToObject(const FieldContext& c, const TVMFFIAny& v) {
       ThrowFieldType(c, v);
     }
     if (v.type_index == target) {
-      Object::IncRef(v.v_obj);
+      TVMFFIObjectIncRef(v.v_obj);
       return v.v_obj;
     }
-    Object* made = is_bytes ? static_cast<Object*>(BytesObj::Make(data, size).release())
-                            : static_cast<Object*>(StringObj::Make(data, size).release());
-    return &made->header_;
+    return static_cast<TVMFFIObject*>(py_class::MakeHeapStringObject(data, size, is_bytes));
   }
-  Any owned{AnyView::FromRaw(v)};  // takes rvalue references, copies borrowed strings
-  const TVMFFIAny* raw = owned.raw();
+  Any owned(AnyView::CopyFromTVMFFIAny(v));  // takes rvalue references, copies borrowed strings
+  const TVMFFIAny* raw = RawOf(owned);
   if (raw->type_index < kTVMFFIStaticObjectBegin ||
-      !Object::FromHandle(raw->v_obj)->IsInstanceIndex(target)) {
+      !RuntimeTypeIndexMatch(raw->type_index, target)) {
     ThrowFieldType(c, *raw);
   }
-  TVMFFIAny released = owned.Release();
-  return released.v_obj;
+  return AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned)).v_obj;
 }
 
 void Assign(const FieldContext& c, void* address, const TVMFFIAny& input) {
   Any checked;
   const TVMFFIAny* v = &input;
-  if (c.check.get() != nullptr) {
-    checked = c.check(AnyView::FromRaw(input));
-    v = checked.raw();
+  if (c.check.has_value()) {
+    checked = (*c.check)(AnyView::CopyFromTVMFFIAny(input));
+    v = RawOf(checked);
   }
   switch (c.storage) {
     case Storage::kInt:
@@ -350,11 +361,11 @@ void Assign(const FieldContext& c, void* address, const TVMFFIAny& input) {
       StoreObject(address, ToObject(c, *v));
       return;
     case Storage::kAny: {
-      Any owned{AnyView::FromRaw(*v)};
+      Any owned(AnyView::CopyFromTVMFFIAny(*v));
       TVMFFIAny* slot = static_cast<TVMFFIAny*>(address);
       TVMFFIAny old = *slot;
-      owned.MoveTo(slot);
-      if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
+      *slot = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(owned));
+      if (old.type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(old.v_obj);
       return;
     }
   }
@@ -364,11 +375,11 @@ void Assign(const FieldContext& c, void* address, const TVMFFIAny& input) {
 Function MakeSetter(std::shared_ptr<const FieldContext> c) {
   return Function::FromPacked([c](const AnyView* args, int32_t num_args, Any* rv) {
     if (num_args != 2 || args[0].type_index() != kTVMFFIOpaquePtr ||
-        args[0].raw()->v_ptr == nullptr) {
-      TVM_FFI_IMPL_THROW(TypeError) << "setter of field `" << c->qualified
+        RawOf(args[0])->v_ptr == nullptr) {
+      TVM_FFI_THROW(TypeError) << "setter of field `" << c->qualified
                               << "` takes (field address, value)";
     }
-    Assign(*c, args[0].raw()->v_ptr, *args[1].raw());
+    ImplErrorsAsFfi([&] { Assign(*c, RawOf(args[0])->v_ptr, *RawOf(args[1])); });
     (void)rv;
   });
 }
@@ -393,8 +404,9 @@ StorageInfo StorageOf(const std::string& qualified, int32_t index) {
   if (index >= kTVMFFIStaticObjectBegin && type_registry::GetTypeInfo(index) != nullptr) {
     return {Storage::kObject, 8, 8, &GetObject};
   }
-  TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+  TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
                            << "` has unsupported static type index " << index;
+  TVM_FFI_UNREACHABLE();
 }
 
 // Where the data of a type ends: the end of its last reflected field (its
@@ -434,7 +446,7 @@ std::vector<ReleaseSlot> InheritedSlots(const TVMFFITypeInfo* parent, const std:
       // inline or an object), e.g. ffi.Enum's _str_index.
       out.push_back({f->offset, Storage::kAny});
     } else if (t < 0 || t >= kTVMFFIStaticObjectBegin) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
+      TVM_FFI_THROW(TypeError) << "ffi.DataclassDefine: `" << key << "` cannot extend `"
                               << std::string(parent->type_key.data, parent->type_key.size)
                               << "`: its field `" << NameOf(f) << "` (static type index " << t
                               << ", " << f->size
@@ -451,7 +463,7 @@ int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 Any New(int32_t type_index) {
   const Layout* layout = FindLayout(type_index);
   if (layout == nullptr) {
-    TVM_FFI_IMPL_THROW(ValueError) << "type index " << type_index << " is not a defined dataclass";
+    TVM_FFI_THROW(ValueError) << "type index " << type_index << " is not a defined dataclass";
   }
   return NewFromLayout(layout);
 }
@@ -460,20 +472,20 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
             int32_t structural_eq_kind) {
   const TVMFFITypeInfo* info = type_registry::GetTypeInfo(type_index);
   if (info == nullptr || type_index < kTVMFFIDynObjectBegin) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
+    TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: type index " << type_index
                              << " is not a type allocated at run time";
   }
   std::string key = KeyOf(info);
   std::lock_guard<std::mutex> lock(g_mu);
   if (FindLayout(type_index) != nullptr) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key << "` is already defined";
+    TVM_FFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key << "` is already defined";
   }
   if (info->num_fields != 0 || info->num_methods != 0 || info->metadata != nullptr) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
+    TVM_FFI_THROW(RuntimeError) << "ffi.DataclassDefine: type `" << key
                                << "` already has fields, methods or metadata registered";
   }
   if (info->type_depth < 1) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type `" << key
+    TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key
                              << "` has no parent type (it must derive from ffi.Object)";
   }
   const TVMFFITypeInfo* parent = info->type_ancestors[info->type_depth - 1];
@@ -490,10 +502,10 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   for (const FieldSpec& spec : fields) {
     std::string qualified = key + "." + spec.name;
     if (spec.name.empty()) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: a field of `" << key << "` has no name";
+      TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: a field of `" << key << "` has no name";
     }
     if (std::find(taken.begin(), taken.end(), spec.name) != taken.end()) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
+      TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: field `" << qualified
                                << "` is defined twice (here or by a parent type)";
     }
     taken.push_back(spec.name);
@@ -501,7 +513,7 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     if ((spec.flags & kTVMFFIFieldFlagBitMaskHasDefault) &&
         (spec.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory) &&
         spec.default_value.type_index() != kTVMFFIFunction) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DataclassDefine: the default factory of field `"
+      TVM_FFI_THROW(TypeError) << "ffi.DataclassDefine: the default factory of field `"
                               << qualified << "` must be a Function, got "
                               << TypeIndexToDisplayName(spec.default_value.type_index());
     }
@@ -528,9 +540,9 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
     fi.alignment = st.alignment;
     fi.offset = offset;
     fi.getter = st.getter;
-    fi.setter = setters.back().handle();
+    fi.setter = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(setters.back());
     if (spec.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      fi.default_value_or_factory = *spec.default_value.raw();
+      fi.default_value_or_factory = *RawOf(spec.default_value);
     }
     fi.field_static_type_index = spec.static_type_index;
     infos.push_back(fi);
@@ -538,20 +550,20 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   // Never smaller than the parent: C++ code may copy a parent-sized object.
   layout->total_size = AlignUp(std::max<int64_t>(end, TotalSize(parent)), 8);
   if (layout->total_size > INT32_MAX) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
+    TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: type `" << key << "` is too large";
   }
 
   const Layout* published = layout.release();
   StoreLayout(type_index, published);
   for (const TVMFFIFieldInfo& fi : infos) type_registry::RegisterField(type_index, fi);
   Function make = Function::FromPacked([published](const AnyView*, int32_t num_args, Any* rv) {
-    if (num_args != 0) TVM_FFI_IMPL_THROW(TypeError) << "__ffi_new__ takes no arguments";
+    if (num_args != 0) TVM_FFI_THROW(TypeError) << "__ffi_new__ takes no arguments";
     *rv = NewFromLayout(published);
   });
   Any make_any(make);
-  type_registry::RegisterAttr(type_index, "__ffi_new__", *make_any.raw());
+  type_registry::RegisterAttr(type_index, "__ffi_new__", *RawOf(make_any));
 
-  Function init = MakeAutoInit(type_index);
+  Function init = py_class::MakeAutoInit(type_index);
   TVMFFIMethodInfo mi;
   std::memset(&mi, 0, sizeof(mi));
   static const char kInit[] = "__ffi_init__";
@@ -559,7 +571,7 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
   mi.name.size = sizeof(kInit) - 1;
   mi.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
   mi.method.type_index = kTVMFFIFunction;
-  mi.method.v_obj = static_cast<TVMFFIObject*>(init.handle());
+  mi.method.v_obj = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(init);
   type_registry::RegisterMethod(type_index, mi);
 
   TVMFFITypeMetadata meta;
@@ -572,39 +584,38 @@ void Define(int32_t type_index, const std::vector<FieldSpec>& fields,
 
 Any ShallowCopy(const TVMFFIAny& value) {
   if (value.type_index < kTVMFFIStaticObjectBegin) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy expects an object, got "
+    TVM_FFI_THROW(TypeError) << "ffi.ShallowCopy expects an object, got "
                             << TypeIndexToDisplayName(value.type_index);
   }
   const TVMFFITypeInfo* info = type_registry::GetTypeInfo(value.type_index);
   if (info == nullptr) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
+    TVM_FFI_THROW(TypeError) << "ffi.ShallowCopy: unknown type index " << value.type_index;
   }
-  std::string refusal = reflection_detail::CopyRefusal(info);
+  std::string refusal = CopyRefusal(info);
   if (!refusal.empty()) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+    TVM_FFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
                             << "` does not support copy: " << refusal;
   }
-  TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+  TVMFFIObjectHandle handle = CreateEmptyInstance(info);
   if (handle == nullptr) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
+    TVM_FFI_THROW(TypeError) << "ffi.ShallowCopy: type `" << KeyOf(info)
                             << "` has no creator, so it cannot be copied";
   }
-  ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
+  ObjectRef copy = ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
+      ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
   for (const TVMFFIFieldInfo* f : AllFields(info)) {
     if (f->getter == nullptr) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.ShallowCopy: field `" << NameOf(f) << "` of `" << KeyOf(info)
-                              << "` has no getter";
+      TVM_FFI_THROW(TypeError) << "ffi.ShallowCopy: field `" << NameOf(f) << "` of `"
+                               << KeyOf(info) << "` has no getter";
     }
-    TVMFFIAny raw;
-    AnyZero(&raw);
-    int rc = f->getter(reinterpret_cast<char*>(value.v_obj) + f->offset, &raw);
-    if (rc != 0) ThrowRaised(rc);
-    Any field_value = Any::Adopt(raw);
+    Any field_value = ReadField(value.v_obj, f);
     try {
-      reflection_detail::CopyFieldInto(copy.handle(), f, *field_value.raw());
+      CopyFieldInto(handle, f, *RawOf(field_value));
     } catch (const Error& e) {
-      throw Error(e.kind(), "ffi.ShallowCopy: field `" + NameOf(f) + "` of `" + KeyOf(info) +
-                                "`: " + e.message());
+      throw Error(e.kind(),
+                  "ffi.ShallowCopy: field `" + NameOf(f) + "` of `" + KeyOf(info) +
+                      "`: " + e.message(),
+                  e.backtrace());
     }
   }
   return Any(std::move(copy));
@@ -612,63 +623,109 @@ Any ShallowCopy(const TVMFFIAny& value) {
 
 namespace {
 
-// The value of item `k` of field entry `i` as T, with a TypeError naming both.
-template <typename T>
-T Item(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
-  std::optional<T> v = entry[k].TryAs<T>();
-  if (!v.has_value()) {
-    ThrowTypeMismatch(TypeTraits<T>::TypeStr(), entry[k].raw(),
-                      "ffi.DataclassDefine: field entry " + DecimalString(i) + " `" + what + "`");
-  }
-  return std::move(*v);
+// TypeError "<context>: expected <expected>, got <actual>".
+[[noreturn]] void ThrowEntryMismatch(const char* expected, const AnyView& actual,
+                                     const std::string& context) {
+  TVM_FFI_THROW(TypeError) << context << ": expected " << expected << ", got "
+                           << TypeIndexToDisplayName(actual.type_index());
+  TVM_FFI_UNREACHABLE();
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
-                                                 int64_t structural_eq_kind) {
+std::string EntryContext(int64_t i, const char* what) {
+  return "ffi.DataclassDefine: field entry " + DecimalString(i) + " `" + what + "`";
+}
+
+// Item `k` of field entry `i`, with a TypeError naming both when it has
+// another type.
+std::string ItemStr(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
+  const Any& item = entry[k];
+  const char* data;
+  size_t size;
+  bool is_bytes;
+  if (!GetStringView(RawOf(item), &data, &size, &is_bytes) || is_bytes) {
+    ThrowEntryMismatch("str", item, EntryContext(i, what));
+  }
+  return std::string(data, size);
+}
+
+int64_t ItemInt(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
+  const Any& item = entry[k];
+  if (item.type_index() != kTVMFFIInt && item.type_index() != kTVMFFIBool) {
+    ThrowEntryMismatch("int", item, EntryContext(i, what));
+  }
+  return RawOf(item)->v_int64;
+}
+
+bool ItemBool(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
+  const Any& item = entry[k];
+  if (item.type_index() != kTVMFFIBool && item.type_index() != kTVMFFIInt) {
+    ThrowEntryMismatch("bool", item, EntryContext(i, what));
+  }
+  return RawOf(item)->v_int64 != 0;
+}
+
+Function ItemFunction(const Array<Any>& entry, int64_t i, int64_t k, const char* what) {
+  const Any& item = entry[k];
+  if (item.type_index() != kTVMFFIFunction) {
+    ThrowEntryMismatch("ffi.Function", item, EntryContext(i, what));
+  }
+  return item.cast<Function>();
+}
+
+// ffi.DataclassDefine: the entries checked and turned into FieldSpecs, then Define.
+void DefineFromEntries(int64_t type_index, const Array<Any>& fields, int64_t structural_eq_kind) {
   std::vector<FieldSpec> specs;
-  for (int64_t i = 0; i < fields.size(); ++i) {
-    std::optional<Array<Any>> entry = fields[i].TryAs<Array<Any>>();
-    if (!entry.has_value()) {
-      ThrowTypeMismatch("Array", fields[i].raw(),
-                        "ffi.DataclassDefine: field entry " + DecimalString(i));
+  for (int64_t i = 0; i < static_cast<int64_t>(fields.size()); ++i) {
+    const Any& item = fields[i];
+    if (item.type_index() != kTVMFFIArray) {
+      ThrowEntryMismatch("Array", item,
+                         "ffi.DataclassDefine: field entry " + DecimalString(i));
     }
-    if (entry->size() != 7) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field entry " << i << " has "
-                               << entry->size()
-                               << " items, expected 7 (name, static_type_index, nullable, "
-                                  "flags, doc, default, check)";
+    Array<Any> entry = item.cast<Array<Any>>();
+    if (entry.size() != 7) {
+      TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: field entry " << i << " has "
+                                << entry.size()
+                                << " items, expected 7 (name, static_type_index, nullable, "
+                                   "flags, doc, default, check)";
     }
     FieldSpec spec;
-    spec.name = Item<std::string>(*entry, i, 0, "name");
-    int64_t static_index = Item<int64_t>(*entry, i, 1, "static_type_index");
+    spec.name = ItemStr(entry, i, 0, "name");
+    int64_t static_index = ItemInt(entry, i, 1, "static_type_index");
     if (static_index < INT32_MIN || static_index > INT32_MAX) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: field " << i << " has static_type_index "
-                               << static_index << ", out of the int32 range";
+      TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: field " << i
+                                << " has static_type_index " << static_index
+                                << ", out of the int32 range";
     }
     spec.static_type_index = static_cast<int32_t>(static_index);
-    spec.nullable = Item<bool>(*entry, i, 2, "nullable");
-    spec.flags = Item<int64_t>(*entry, i, 3, "flags");
-    if (!(*entry)[4].is_none()) spec.doc = Item<std::string>(*entry, i, 4, "doc");
-    spec.default_value = (*entry)[5];
-    if (!(*entry)[6].is_none()) spec.check = Item<Function>(*entry, i, 6, "check");
+    spec.nullable = ItemBool(entry, i, 2, "nullable");
+    spec.flags = ItemInt(entry, i, 3, "flags");
+    if (entry[4].type_index() != kTVMFFINone) spec.doc = ItemStr(entry, i, 4, "doc");
+    spec.default_value = entry[5];
+    if (entry[6].type_index() != kTVMFFINone) spec.check = ItemFunction(entry, i, 6, "check");
     specs.push_back(std::move(spec));
   }
   auto check_int32 = [](int64_t v, const char* what) {
     if (v < INT32_MIN || v > INT32_MAX) {
-      TVM_FFI_IMPL_THROW(ValueError) << "ffi.DataclassDefine: " << what << " " << v
-                               << " is out of the int32 range";
+      TVM_FFI_THROW(ValueError) << "ffi.DataclassDefine: " << what << " " << v
+                                << " is out of the int32 range";
     }
     return static_cast<int32_t>(v);
   };
   Define(check_int32(type_index, "type index"), specs,
          check_int32(structural_eq_kind, "structural_eq_kind"));
+}
+
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
+                                                       int64_t structural_eq_kind) {
+  ImplErrorsAsFfi([&] { DefineFromEntries(type_index, fields, structural_eq_kind); });
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ShallowCopy", [](AnyView obj) { return ShallowCopy(*obj.raw()); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ShallowCopy",
+                             [](AnyView obj) { return ShallowCopy(*RawOf(obj)); });
 
 }  // namespace
 }  // namespace dataclass
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

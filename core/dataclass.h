@@ -9,19 +9,19 @@
 #ifndef TVM_FFI_CORE_DATACLASS_H_
 #define TVM_FFI_CORE_DATACLASS_H_
 
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/optional.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "impl/any.h"
-#include "impl/function.h"
-
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace dataclass {
 
 // The storage of one field, picked by its static type index.
@@ -41,7 +41,7 @@ struct FieldSpec {
   int64_t flags = 0;
   std::string doc;
   Any default_value;
-  Function check;  // null when absent
+  Optional<Function> check;  // absent: no check
 };
 
 // Defines the type (see the file comment).  `type_index` must be a dynamic
@@ -57,12 +57,12 @@ Any New(int32_t type_index);
 
 // A new object of obj's type whose reflected fields (ancestors' first) are
 // set from obj's through their getters and setters.  TypeError when the type
-// has no creator (see reflection_detail::CreateEmptyInstance) or a field has
+// has no creator (see CreateEmptyInstance in reflection_visit.h) or a field has
 // no getter or setter.
 Any ShallowCopy(const TVMFFIAny& obj);
 
 }  // namespace dataclass
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

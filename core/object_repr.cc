@@ -10,49 +10,94 @@
 #include <utility>
 #include <vector>
 
-#include "impl/any_equal.h"
-#include "impl/array.h"
-#include "impl/big_int.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/big_int.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/string.h>
+
+#include <sstream>
+
+// The in-place map builders (DeepCopy) are still core/impl's: tvm::ffi's Map
+// builds a new object per Set, and the copy of a map must keep its identity
+// while its items are copied (cycles).
 #include "impl/dict.h"
-#include "impl/function.h"
-#include "impl/list.h"
 #include "impl/map.h"
-#include "impl/reflection.h"
-#include "impl/shape.h"
-#include "impl/string.h"
-#include "impl/tensor.h"
 #include "big_int_internal.h"
+#include "global_def.h"
+#include "object_internal.h"
 #include "reflection_visit.h"
+#include "string_internal.h"
 #include "structural.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace {
 
-const TVMFFITypeInfo* InfoOf(int32_t type_index) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) ThrowRaised(-1);
-  return info;
+const TVMFFIAny* RawOf(const AnyView& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+const TVMFFIAny* RawOf(const Any& v) { return reinterpret_cast<const TVMFFIAny*>(&v); }
+
+const Object* ObjectOf(const TVMFFIAny& v) {
+  return ObjectUnsafe::RawObjectPtrFromUnowned<Object>(v.v_obj);
+}
+
+// A new reference to `obj`.
+ObjectRef RefOf(const Object* obj) {
+  return ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
+      ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(obj)));
+}
+
+// An owning value of an object made here.
+template <typename T>
+Any OwnedAny(ObjectPtr<T> obj) {
+  return Any(ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(ObjectPtr<Object>(std::move(obj))));
+}
+
+// Decimal text of an integer.
+std::string DecimalString(long long value) {
+  char buf[24];
+  int n = std::snprintf(buf, sizeof(buf), "%lld", value);
+  return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
 }
 
 // An owning copy of a container item: walks that run user code (hooks,
 // creators, callbacks) hold what they visit, since that code may change
 // or clear the container.
-Any Held(const TVMFFIAny& v) { return Any(AnyView::FromRaw(v)); }
+Any Held(const TVMFFIAny& v) { return Any(AnyView::CopyFromTVMFFIAny(v)); }
 
 // A map's entries, owned, in its order.
 std::vector<std::pair<Any, Any>> Entries(const MapBaseObj* m) {
   std::vector<std::pair<Any, Any>> out;
-  out.reserve(static_cast<size_t>(m->size()));
-  for (uint64_t p = m->BeginPos(); p != m->EndPos(); p = m->NextPos(p)) {
-    const auto& kv = m->KVAt(p);
-    out.emplace_back(Held(kv.key), Held(kv.value));
-  }
+  out.reserve(m->size());
+  for (const auto& kv : *m) out.emplace_back(kv.first, kv.second);
   return out;
+}
+
+// An empty ffi.Map or ffi.Dict (kTVMFFIMap / kTVMFFIDict) and adding to it in
+// place, through core/impl's map (see the include above).
+Any NewMap(int32_t type_index) {
+  impl::Object* made = type_index == kTVMFFIMap
+                           ? static_cast<impl::Object*>(impl::MapObj::Make().release())
+                           : static_cast<impl::Object*>(impl::DictObj::Make().release());
+  TVMFFIAny raw;
+  std::memset(&raw, 0, sizeof(raw));
+  raw.type_index = type_index;
+  raw.v_obj = &made->header_;
+  return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
+}
+
+// Inserts or replaces key -> value in a map NewMap made.
+void MapSet(const Any& map, Any key, Any value) {
+  impl::MapBaseObj* obj =
+      static_cast<impl::MapBaseObj*>(impl::Object::FromHandle(RawOf(map)->v_obj));
+  obj->Set(AnyUnsafe::MoveAnyToTVMFFIAny(std::move(key)),
+           AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value)));
 }
 
 // Keeps the objects of the current path, for the depth limit and its message.
@@ -60,8 +105,10 @@ class DepthGuard {
  public:
   DepthGuard(std::vector<const Object*>* active, const Object* obj, const char* walk)
       : active_(active) {
-    if (TooDeep(active->size())) {
-      ThrowTooDeep(walk, active->data(), active->size());
+    if (impl::TooDeep(active->size())) {
+      // structural.h's message (still on core/impl's Object: the same objects).
+      impl::ThrowTooDeep(walk, reinterpret_cast<const impl::Object* const*>(active->data()),
+                         active->size());
     }
     active->push_back(obj);
   }
@@ -80,11 +127,11 @@ class DeepCopier {
   Any Copy(const TVMFFIAny& v) {
     if (v.type_index == kTVMFFIDLTensorPtr) {
       // A borrowed view: a copy of it could outlive the tensor it points to.
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; "
-                                 "pass an ffi.Tensor";
+      TVM_FFI_THROW(TypeError) << "ffi.DeepCopy: a DLTensor* is borrowed and cannot be copied; "
+                                  "pass an ffi.Tensor";
     }
-    if (v.type_index < kTVMFFIStaticObjectBegin) return Any(AnyView::FromRaw(v));
-    const Object* obj = Object::FromHandle(v.v_obj);
+    if (v.type_index < kTVMFFIStaticObjectBegin) return Held(v);
+    const Object* obj = ObjectOf(v);
     switch (v.type_index) {
       case kTVMFFIStr:
       case kTVMFFIBytes:
@@ -96,7 +143,7 @@ class DeepCopier {
       case kTVMFFIModule:
       case kTVMFFIOpaquePyObject:
       case kTVMFFIObject:
-        return Any(AnyView::FromRaw(v));  // immutable, or not copyable: shared
+        return Held(v);  // immutable, or not copyable: shared
       default:
         break;
     }
@@ -110,47 +157,38 @@ class DeepCopier {
     // keys are copied like values.
     switch (v.type_index) {
       case kTVMFFIArray: {
-        const SeqObj* src = static_cast<const SeqObj*>(obj);
-        const int64_t n = src->size();  // an Array does not change size
-        ObjectPtr<ArrayObj> out = ArrayObj::Make(n);
-        ArrayObj* raw = out.get();
-        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
+        const SeqBaseObj* src = static_cast<const SeqBaseObj*>(obj);
+        const int64_t n = static_cast<int64_t>(src->size());  // an Array does not change size
+        // Made full of None and filled in place: the copy is remembered
+        // (and may be reached again through a cycle) before its items are.
+        ObjectPtr<ArrayObj> out = ArrayObj::CreateRepeated(n, Any());
+        // A None slot holds nothing to release: each copy is written over it.
+        TVMFFIAny* slots = reinterpret_cast<TVMFFIAny*>(const_cast<Any*>(out->begin()));
+        Any result = Remember(obj, OwnedAny(std::move(out)));
         for (int64_t i = 0; i < n; ++i) {
-          Any item = Held(src->at(i));
-          raw->PushOwned(Copy(*item.raw()).Release());
+          Any item = src->begin()[i];
+          slots[i] = AnyUnsafe::MoveAnyToTVMFFIAny(Copy(*RawOf(item)));
         }
         return result;
       }
       case kTVMFFIList: {
-        const SeqObj* src = static_cast<const SeqObj*>(obj);
-        ObjectPtr<ListObj> out = ListObj::Make(src->size());
-        ListObj* raw = out.get();
-        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
-        for (int64_t i = 0; i < src->size(); ++i) {
-          Any item = Held(src->at(i));
-          raw->Append(Copy(*item.raw()).Release());
+        const SeqBaseObj* src = static_cast<const SeqBaseObj*>(obj);
+        List<Any> out;
+        out.reserve(static_cast<int64_t>(src->size()));
+        Any result = Remember(obj, Any(out));
+        for (int64_t i = 0; i < static_cast<int64_t>(src->size()); ++i) {
+          Any item = src->begin()[i];  // held: copying it may run code that changes src
+          out.push_back(Copy(*RawOf(item)));
         }
         return result;
       }
-      case kTVMFFIMap: {
-        const MapBaseObj* src = static_cast<const MapBaseObj*>(obj);
-        ObjectPtr<MapObj> out = MapObj::Make();
-        MapObj* raw = out.get();
-        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
-        for (const auto& kv : Entries(src)) {
-          Any key = Copy(*kv.first.raw());
-          raw->Set(key.Release(), Copy(*kv.second.raw()).Release());
-        }
-        return result;
-      }
+      case kTVMFFIMap:
       case kTVMFFIDict: {
         const MapBaseObj* src = static_cast<const MapBaseObj*>(obj);
-        ObjectPtr<DictObj> out = DictObj::Make();
-        DictObj* raw = out.get();
-        Any result = Remember(obj, Any(ObjectRef(std::move(out))));
+        Any result = Remember(obj, NewMap(v.type_index));
         for (const auto& kv : Entries(src)) {
-          Any key = Copy(*kv.first.raw());
-          raw->Set(key.Release(), Copy(*kv.second.raw()).Release());
+          Any key = Copy(*RawOf(kv.first));
+          MapSet(result, std::move(key), Copy(*RawOf(kv.second)));
         }
         return result;
       }
@@ -164,35 +202,38 @@ class DeepCopier {
   // another object (and hit the memo) while the walk runs.
   Any Remember(const Object* src, Any copy) {
     memo_.emplace(src, copy);
-    kept_.push_back(ObjectRef(ObjectPtr<Object>::BorrowHandle(src->handle())));
+    kept_.push_back(RefOf(src));
     return copy;
   }
 
   Any CopyObject(const Object* obj) {
-    const TVMFFITypeInfo* info = InfoOf(obj->type_index());
+    const TVMFFITypeInfo* info = TypeInfoOrThrow(obj->type_index());
     if (info->metadata != nullptr &&
         info->metadata->structural_eq_hash_kind == kTVMFFISEqHashKindUniqueInstance) {
-      return Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(obj->handle())));
+      return Any(RefOf(obj));
     }
-    std::string refusal = reflection_detail::CopyRefusal(info);
+    std::string refusal = CopyRefusal(info);
     if (!refusal.empty()) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
+      TVM_FFI_THROW(RuntimeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
                                  << "` does not support copy: " << refusal;
     }
-    TVMFFIObjectHandle handle = reflection_detail::CreateEmptyInstance(info);
+    TVMFFIObjectHandle handle = CreateEmptyInstance(info);
     if (handle == nullptr) {
-      TVM_FFI_IMPL_THROW(TypeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
+      TVM_FFI_THROW(TypeError) << "ffi.DeepCopy: type `" << TypeKeyOf(info)
                               << "` has no creator in its type metadata, so it cannot be copied";
     }
-    ObjectRef copy(ObjectPtr<Object>::AdoptHandle(handle));
+    ObjectRef copy = ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
+        ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(handle)));
     Any result = Remember(obj, Any(copy));
     VisitFields(obj, [&](const TVMFFIFieldInfo* f, Any value) {
-      Any field_copy = Copy(*value.raw());
+      Any field_copy = Copy(*RawOf(value));
       try {
-        reflection_detail::CopyFieldInto(copy.handle(), f, *field_copy.raw());
+        CopyFieldInto(handle, f, *RawOf(field_copy));
       } catch (const Error& e) {
-        throw Error(e.kind(), "ffi.DeepCopy: field `" + FieldName(f) + "` of `" +
-                                  TypeKeyOf(info) + "`: " + e.message());
+        throw Error(e.kind(),
+                    "ffi.DeepCopy: field `" + FieldName(f) + "` of `" + TypeKeyOf(info) +
+                        "`: " + e.message(),
+                    e.backtrace());
       }
       return true;
     });
@@ -242,13 +283,13 @@ std::string DeviceText(const DLDevice& d) {
 
 std::string DTypeText(const DLDataType& dtype) {
   TVMFFIAny s;
-  AnyZero(&s);
-  if (TVMFFIDataTypeToString(&dtype, &s) != 0) ThrowRaised(-1);
-  Any owned = Any::Adopt(s);
+  std::memset(&s, 0, sizeof(s));
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFIDataTypeToString(&dtype, &s));
+  Any owned = AnyUnsafe::MoveTVMFFIAnyRawToAny(s);
   const char* data = "";
   size_t size = 0;
   bool is_bytes = false;
-  GetStringView(owned.raw(), &data, &size, &is_bytes);
+  GetStringView(RawOf(owned), &data, &size, &is_bytes);
   return std::string(data, size);
 }
 
@@ -386,9 +427,11 @@ class Printer {
       // Decimal conversion is quadratic: the digit limit applies (big_int_internal.h).
       size_t bound = BigIntDecimalDigitsBound(&v);
       if (bound > 2) CheckBigIntStrDigits(bound - 2, "ffi.ReprPrint");
-      return AnyView::FromRaw(v).As<BigInt>().ToString();
+      std::ostringstream os;
+      os << AnyView::CopyFromTVMFFIAny(v).cast<BigInt>();
+      return os.str();
     }
-    const Object* obj = Object::FromHandle(v.v_obj);
+    const Object* obj = ObjectOf(v);
     for (const Object* a : active_) {
       if (a == obj) return "..." + Addr(obj);  // a cycle
     }
@@ -404,12 +447,12 @@ class Printer {
       case kTVMFFIArray:
       case kTVMFFIList: {
         bool is_array = v.type_index == kTVMFFIArray;
-        const SeqObj* s = static_cast<const SeqObj*>(obj);
+        const SeqBaseObj* s = static_cast<const SeqBaseObj*>(obj);
         std::string out = is_array ? "(" : "[";
         int64_t n = 0;
-        for (int64_t i = 0; i < s->size(); ++i, ++n) {
-          Any item = Held(s->at(i));
-          out += (i ? ", " : "") + Print(*item.raw());
+        for (int64_t i = 0; i < static_cast<int64_t>(s->size()); ++i, ++n) {
+          Any item = Held(*RawOf(s->at(i)));
+          out += (i ? ", " : "") + Print(*RawOf(item));
         }
         if (is_array && n == 1) out += ",";
         return out + (is_array ? ")" : "]") + Addr(obj);
@@ -421,7 +464,7 @@ class Printer {
         std::string out = "{";
         bool first = true;
         for (const auto& kv : entries) {
-          out += (first ? "" : ", ") + Print(*kv.first.raw()) + ": " + Print(*kv.second.raw());
+          out += (first ? "" : ", ") + Print(*RawOf(kv.first)) + ": " + Print(*RawOf(kv.second));
           first = false;
         }
         return out + "}" + Addr(obj);
@@ -433,7 +476,7 @@ class Printer {
         return out + ")";
       }
       case kTVMFFITensor:
-        return TensorText(static_cast<const TensorObj*>(obj)->dl_tensor) + Addr(obj);
+        return TensorText(*TVMFFITensorGetDLTensorPtr(v.v_obj)) + Addr(obj);
       default:
         return PrintObject(obj, v);
     }
@@ -455,7 +498,7 @@ class Printer {
   }
 
   std::string PrintObject(const Object* obj, const TVMFFIAny& v) {
-    const TVMFFITypeInfo* info = InfoOf(obj->type_index());
+    const TVMFFITypeInfo* info = TypeInfoOrThrow(obj->type_index());
     // The column appears when the first type registers a repr; until then
     // each call looks again.
     static std::atomic<const TVMFFITypeAttrColumn*> cached{nullptr};
@@ -470,24 +513,32 @@ class Printer {
       int32_t row = obj->type_index() - column->begin_index;
       if (row >= 0 && row < column->size && column->data[row].type_index == kTVMFFIFunction) {
         // A type's own repr: hook(self, fn_repr) -> str.
-        Function hook(ObjectPtr<Object>::BorrowHandle(column->data[row].v_obj));
+        Function hook = AnyView::CopyFromTVMFFIAny(column->data[row]).cast<Function>();
         // The hook may keep fn_repr past its own return; the printer lives on
         // this call's stack, so the link is cut when the hook is done.
         auto self = std::make_shared<std::atomic<Printer*>>(this);
         Function recurse = Function::FromPacked([self](const AnyView* args, int32_t n, Any* rv) {
-          if (n != 1) TVM_FFI_IMPL_THROW(TypeError) << "fn_repr takes one argument";
+          if (n != 1) TVM_FFI_THROW(TypeError) << "fn_repr takes one argument";
           Printer* printer = self->load(std::memory_order_acquire);
           if (printer == nullptr) {
-            TVM_FFI_IMPL_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
-                                          "that received it had returned";
+            TVM_FFI_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
+                                           "that received it had returned";
           }
-          *rv = String(printer->Print(*Any(args[0]).raw()));
+          *rv = ImplErrorsAsFfi([&] { return String(printer->Print(*RawOf(Any(args[0])))); });
         });
         struct Unlink {
           std::atomic<Printer*>* link;
           ~Unlink() { link->store(nullptr, std::memory_order_release); }
         } unlink{self.get()};
-        return hook(AnyView::FromRaw(v), recurse).As<std::string>();
+        Any text = hook(AnyView::CopyFromTVMFFIAny(v), recurse);
+        const char* data = "";
+        size_t size = 0;
+        bool is_bytes = false;
+        if (!GetStringView(RawOf(text), &data, &size, &is_bytes) || is_bytes) {
+          TVM_FFI_THROW(TypeError) << "expected str, got "
+                                   << TypeIndexToDisplayName(text.type_index());
+        }
+        return std::string(data, size);
       }
     }
     // type_key(field=value, ...) over the fields not marked ReprOff; a type
@@ -496,7 +547,7 @@ class Printer {
     bool first = true;
     VisitFields(obj, [&](const TVMFFIFieldInfo* f, Any value) {
       if (f->flags & kTVMFFIFieldFlagBitMaskReprOff) return true;
-      fields += (first ? "" : ", ") + FieldName(f) + "=" + Print(*value.raw());
+      fields += (first ? "" : ", ") + FieldName(f) + "=" + Print(*RawOf(value));
       first = false;
       return true;
     });
@@ -520,31 +571,31 @@ class Visitor {
 
   void Visit(const TVMFFIAny& v) {
     bool is_obj = v.type_index >= kTVMFFIStaticObjectBegin;
-    const Object* obj = is_obj ? Object::FromHandle(v.v_obj) : nullptr;
+    const Object* obj = is_obj ? ObjectOf(v) : nullptr;
     if (is_obj && !seen_.insert(obj).second) return;
     // `fn` may change the containers being visited: each visited object is
     // held (also so that its address stays out of `seen_` for others), and
     // items are read again after each call.
     if (is_obj) kept_.push_back(Held(v));
-    Any r = fn_(AnyView::FromRaw(v));
-    if (r.type_index() == kTVMFFIBool && r.raw()->v_int64 == 0) return;
+    Any r = fn_(AnyView::CopyFromTVMFFIAny(v));
+    if (r.type_index() == kTVMFFIBool && RawOf(r)->v_int64 == 0) return;
     if (!is_obj) return;
     DepthGuard guard(&active_, obj, "ffi.VisitEachValue");
     switch (v.type_index) {
       case kTVMFFIArray:
       case kTVMFFIList: {
-        const SeqObj* s = static_cast<const SeqObj*>(obj);
-        for (int64_t i = 0; i < s->size(); ++i) {
-          Any item = Held(s->at(i));
-          Visit(*item.raw());
+        const SeqBaseObj* s = static_cast<const SeqBaseObj*>(obj);
+        for (int64_t i = 0; i < static_cast<int64_t>(s->size()); ++i) {
+          Any item = Held(*RawOf(s->at(i)));
+          Visit(*RawOf(item));
         }
         return;
       }
       case kTVMFFIMap:
       case kTVMFFIDict: {
         for (const auto& kv : Entries(static_cast<const MapBaseObj*>(obj))) {
-          Visit(*kv.first.raw());
-          Visit(*kv.second.raw());
+          Visit(*RawOf(kv.first));
+          Visit(*RawOf(kv.second));
         }
         return;
       }
@@ -553,7 +604,7 @@ class Visitor {
     }
     if (v.type_index < kTVMFFIDynObjectBegin) return;
     VisitFields(obj, [this](const TVMFFIFieldInfo*, Any value) {
-      Visit(*value.raw());
+      Visit(*RawOf(value));
       return true;
     });
   }
@@ -567,24 +618,34 @@ class Visitor {
 
 const Object* ReflectedObjectArg(const AnyView& v, const char* func) {
   if (v.type_index() < kTVMFFIStaticObjectBegin) {
-    TVM_FFI_IMPL_THROW(TypeError) << func << ": expected an object, got "
-                            << TypeIndexToDisplayName(v.type_index());
+    TVM_FFI_THROW(TypeError) << func << ": expected an object, got "
+                             << TypeIndexToDisplayName(v.type_index());
   }
-  return Object::FromHandle(v.raw()->v_obj);
+  return ObjectOf(*RawOf(v));
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DeepCopy", [](AnyView value) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DeepCopy", [](AnyView value) {
   DeepCopier copier;
-  return copier.Copy(*Any(value).raw());
+  return ImplErrorsAsFfi([&] { return copier.Copy(*RawOf(Any(value))); });
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ReprPrint", [](AnyView value) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ReprPrint", [](AnyView value) {
   Printer printer;
-  return String(printer.Print(*Any(value).raw()));
+  return ImplErrorsAsFfi([&] { return String(printer.Print(*RawOf(Any(value)))); });
 });
+
+// tvm::ffi's Function parameters take None too (a null Function); these
+// globals need a function and refuse None in the typed wrapper's words.
+void RequireFunction(const Function& fn, const char* signature) {
+  if (!fn.defined()) {
+    TVM_FFI_THROW(TypeError) << "Mismatched type on argument #1 when calling: `" << signature
+                             << "`. Expected `ffi.Function` but got `None`";
+  }
+}
 
 // fn(name, value, flags) for each reflected field, ancestors' fields first.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
+  RequireFunction(fn, "ffi.VisitFields(0: AnyView, 1: ffi.Function) -> void");
   VisitFields(ReflectedObjectArg(obj, "ffi.VisitFields"),
               [&fn](const TVMFFIFieldInfo* f, Any value) {
                 fn(String(f->name.data, f->name.size), value, f->flags);
@@ -595,13 +656,14 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
 // fn(value) on root and everything inside it, each object once (the
 // library's own walk); upstream's ffi.StructuralVisit,
 // with typed callbacks and a visitor, is in structural_walk.cc.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
+  RequireFunction(fn, "ffi.VisitEachValue(0: AnyView, 1: ffi.Function) -> void");
   Visitor visitor(std::move(fn));
-  visitor.Visit(*Any(root).raw());
+  ImplErrorsAsFfi([&] { visitor.Visit(*RawOf(Any(root))); });
 });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

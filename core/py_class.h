@@ -20,15 +20,20 @@
 
 #include <tvm/ffi/c_api.h>
 
+#include <cstddef>
 #include <cstdint>
 
-#include "impl/function.h"
+#include <tvm/ffi/function.h>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace py_class {
+
+// A new heap ffi.String (or, is_bytes, ffi.Bytes) object holding the bytes,
+// never the small form, for an object field slot (a pointer); new reference.
+TVMFFIObjectHandle MakeHeapStringObject(const char* data, size_t size, bool is_bytes);
 
 // The TVMFFIFieldGetter for a field of this static type index, as an
 // integer (ValueError for an index with no storage).
@@ -39,6 +44,22 @@ int64_t FieldGetter(int32_t field_type_index);
 // out is owning) and stores the result.
 Function FieldSetter(int32_t field_type_index, int64_t type_converter, int64_t f_convert);
 
+// An __ffi_init__ built from the reflected fields of `type_index` (read at
+// call time, through the C ABI).  It creates an empty instance
+// (CreateEmptyInstance, reflection_visit.h), then sets each field from, in
+// order: the positional arguments, the keyword arguments (after the KWARGS
+// sentinel: name, value, name, value...), or the field's default (calling the
+// factory when DefaultFromFactory).  The positional parameters are the fields
+// not marked KwOnly, those without a default first, each group in field order
+// (ancestors' fields first): `parent_required, child_required,
+// parent_default` (so a default declared before a required field is never
+// filled by position ahead of it).  A field with none of these is a TypeError
+// (upstream's ``<type_key>.__ffi_init__() missing required argument: 'x'``, or
+// ``... missing required keyword-only argument: 'x'``), as are unknown or
+// repeated names.  InitOff fields are no parameters: they get their default,
+// if any.  (ffi.DataclassDefine's types get the same constructor.)
+Function MakeAutoInit(int32_t type_index);
+
 // Registers the `__ffi_init__` type attribute built from the reflected fields.
 void RegisterInit(int32_t type_index);
 
@@ -46,7 +67,7 @@ void RegisterInit(int32_t type_index);
 void RegisterTypeAttrColumns(int32_t type_index, int32_t total_size);
 
 }  // namespace py_class
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -2,6 +2,7 @@
 // setters, defaults, deletion, a C++ parent, copies and serialization).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -234,6 +235,13 @@ TEST_CASE("Dataclass: object fields accept their type and subtypes only", "[data
         "TypeError: field `dctest.Kinds.s` expects str or None, got int 3");
   CHECK(SetError(obj, "s", Any(Bytes("xy", 2))) ==
         "TypeError: field `dctest.Kinds.s` expects str or None, got bytes");
+  // A malformed string view is the string reader's ValueError, also when the
+  // setter is called as C++ (it once escaped as another exception class).
+  TVMFFIAny null_str;
+  std::memset(&null_str, 0, sizeof(null_str));
+  null_str.type_index = kTVMFFIRawStr;
+  CHECK(ThrownBy([&] { AssignField(HandleOf(obj), FieldOf(obj.type_index(), "s"), null_str); }) ==
+        "ValueError: a kTVMFFIRawStr value has a NULL v_c_str");
 
   Set(obj, "by", Any(Bytes("xy", 2)));
   CHECK(Get(obj, "by").type_index() == kTVMFFIBytes);
