@@ -379,7 +379,7 @@ Function MakeSetter(std::shared_ptr<const FieldContext> c) {
       TVM_FFI_THROW(TypeError) << "setter of field `" << c->qualified
                               << "` takes (field address, value)";
     }
-    ImplErrorsAsFfi([&] { Assign(*c, RawOf(args[0])->v_ptr, *RawOf(args[1])); });
+    Assign(*c, RawOf(args[0])->v_ptr, *RawOf(args[1]));
     (void)rv;
   });
 }
@@ -717,7 +717,7 @@ void DefineFromEntries(int64_t type_index, const Array<Any>& fields, int64_t str
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DataclassDefine", [](int64_t type_index, Array<Any> fields,
                                                        int64_t structural_eq_kind) {
-  ImplErrorsAsFfi([&] { DefineFromEntries(type_index, fields, structural_eq_kind); });
+  DefineFromEntries(type_index, fields, structural_eq_kind);
 });
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ShallowCopy",

@@ -524,7 +524,7 @@ class Printer {
             TVM_FFI_THROW(RuntimeError) << "fn_repr was called after the __ffi_repr__ call "
                                            "that received it had returned";
           }
-          *rv = ImplErrorsAsFfi([&] { return String(printer->Print(*RawOf(Any(args[0])))); });
+          *rv = String(printer->Print(*RawOf(Any(args[0]))));
         });
         struct Unlink {
           std::atomic<Printer*>* link;
@@ -626,12 +626,12 @@ const Object* ReflectedObjectArg(const AnyView& v, const char* func) {
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DeepCopy", [](AnyView value) {
   DeepCopier copier;
-  return ImplErrorsAsFfi([&] { return copier.Copy(*RawOf(Any(value))); });
+  return copier.Copy(*RawOf(Any(value)));
 });
 
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ReprPrint", [](AnyView value) {
   Printer printer;
-  return ImplErrorsAsFfi([&] { return String(printer.Print(*RawOf(Any(value)))); });
+  return String(printer.Print(*RawOf(Any(value))));
 });
 
 // tvm::ffi's Function parameters take None too (a null Function); these
@@ -659,7 +659,7 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.VisitFields", [](AnyView obj, Function fn) {
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.VisitEachValue", [](AnyView root, Function fn) {
   RequireFunction(fn, "ffi.VisitEachValue(0: AnyView, 1: ffi.Function) -> void");
   Visitor visitor(std::move(fn));
-  ImplErrorsAsFfi([&] { visitor.Visit(*RawOf(Any(root))); });
+  visitor.Visit(*RawOf(Any(root)));
 });
 
 }  // namespace

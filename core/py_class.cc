@@ -388,8 +388,7 @@ Function FieldSetter(int32_t field_type_index, int64_t type_converter, int64_t f
     TVMFFIAny out;
     ClearRaw(&out, kTVMFFINone);
     TVM_FFI_CHECK_SAFE_CALL(convert(converter, RawOf(args[1]), &out));
-    ImplErrorsAsFfi(
-        [&] { Store(address, field_type_index, AnyUnsafe::MoveTVMFFIAnyRawToAny(out)); });
+    Store(address, field_type_index, AnyUnsafe::MoveTVMFFIAnyRawToAny(out));
   });
 }
 
@@ -438,8 +437,7 @@ Function MakeAutoInit(int32_t type_index) {
       const char* data;
       size_t size;
       bool is_bytes;
-      bool is_str = ImplErrorsAsFfi(
-          [&] { return GetStringView(RawOf(args[i]), &data, &size, &is_bytes) && !is_bytes; });
+      bool is_str = GetStringView(RawOf(args[i]), &data, &size, &is_bytes) && !is_bytes;
       if (!is_str) {
         ThrowMismatch("str", args[i].type_index());
       }

@@ -21,26 +21,7 @@
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-class Error;  // core/impl's exception class (see ImplErrorsAsFfi)
-}  // namespace impl
 namespace core {
-
-// Runs `f` and returns its result; an error thrown by core/impl code it calls
-// (string views, the depth limit, the map builder: that layer's own exception
-// class) is rethrown as the tvm::ffi::Error around the same error object, so
-// it crosses tvm::ffi's function boundaries with its kind and message.
-// ImplError is a parameter only so that this header includes none of that
-// layer; remove this when core/impl goes.
-template <typename F, typename ImplError = impl::Error>
-decltype(auto) ImplErrorsAsFfi(F&& f) {
-  try {
-    return f();
-  } catch (const ImplError& e) {
-    throw ObjectUnsafe::ObjectRefFromObjectPtr<Error>(ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-        static_cast<TVMFFIObject*>(e.object()->handle())));
-  }
-}
 
 inline std::string FieldName(const TVMFFIFieldInfo* f) {
   return std::string(f->name.data, f->name.size);
