@@ -115,6 +115,24 @@ TVM_FFI_INLINE Expected<R> SCallWithStates(F& fn, V&& value, GetStates&& get_sta
   }
 }
 
+/*!
+ * \brief The definition-region switch of visitors and mutators: runs
+ *        `callback()` with `*slot` set to `kind` and restores the old value
+ *        on the way out (return or exception).  A slot that holds Pattern
+ *        keeps it: inside a pattern everything stays a pattern.
+ */
+template <typename Callback>
+TVM_FFI_INLINE decltype(auto) SWithDefRegion(TVMFFIDefRegionKind* slot, TVMFFIDefRegionKind kind,
+                                             Callback&& callback) {
+  struct Restore {
+    TVMFFIDefRegionKind* slot;
+    TVMFFIDefRegionKind outer;
+    ~Restore() { *slot = outer; }
+  } restore{slot, *slot};
+  if (*slot != kTVMFFIDefRegionKindPattern) *slot = kind;
+  return std::forward<Callback>(callback)();
+}
+
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -209,16 +209,7 @@ class StructuralVisitorObj : public Object {
    */
   template <typename Callback>
   TVM_FFI_INLINE auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback) {
-    if (def_region_mode_ != kTVMFFIDefRegionKindPattern) {
-      struct RegionScope {
-        TVMFFIDefRegionKind* slot;
-        TVMFFIDefRegionKind outer;
-        ~RegionScope() { *slot = outer; }
-      } scope{&def_region_mode_, def_region_mode_};
-      def_region_mode_ = kind;
-      return std::forward<Callback>(callback)();
-    }
-    return std::forward<Callback>(callback)();
+    return detail::SWithDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
   }
   /*! \brief The definition region in force. */
   TVM_FFI_INLINE TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
