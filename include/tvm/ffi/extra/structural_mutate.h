@@ -704,9 +704,8 @@ namespace detail {
  *        callback's result (or the value itself when it is Unchanged), in
  *        place when allowed and nobody else holds that value.
  */
-template <InplaceMode kMode>
-TVM_FFI_INLINE Expected<Any> SMapDescend(StructuralMutatorObj* self, AnyView value,
-                                         Any mapped) noexcept {
+template <InplaceMode kMode, typename Engine>
+TVM_FFI_INLINE Expected<Any> SMapDescend(Engine* self, AnyView value, Any mapped) noexcept {
   const bool kept = mapped.type_index() == TypeIndex::kTVMFFIUnchanged;
   AnyView next = kept ? value : AnyView(mapped);
   InplaceMode mode = InplaceMode::kDisallow;
@@ -726,9 +725,13 @@ TVM_FFI_INLINE Expected<Any> SMapDescend(StructuralMutatorObj* self, AnyView val
   return deeper;
 }
 
-/*! \brief The default descent, with the result widened to Expected<Any>. */
-TVM_FFI_INLINE Expected<Any> SMapDefault(StructuralMutatorObj* self, AnyView value,
-                                         InplaceMode mode) noexcept {
+/*!
+ * \brief The default descent, with the result widened to Expected<Any>.  It is
+ *        asked of the engine, so that a Parent layer's own
+ *        DefaultMutateExpected (which hides the base one) is the one used.
+ */
+template <typename Engine>
+TVM_FFI_INLINE Expected<Any> SMapDefault(Engine* self, AnyView value, InplaceMode mode) noexcept {
   Expected<UnchangedOr<Any>> r = self->DefaultMutateExpected(value, mode);
   if (TVM_FFI_PREDICT_FALSE(r.is_err())) return Unexpected(r.error());
   return std::move(ExpectedUnsafe::GetData(r));
@@ -741,9 +744,8 @@ TVM_FFI_INLINE Expected<Any> SMapDefault(StructuralMutatorObj* self, AnyView val
  *        answer; post-order descends first and offers what came back, an
  *        Unchanged answer keeping the descended value.
  */
-template <WalkOrder order, InplaceMode kMode, typename Offer>
-TVM_FFI_INLINE Expected<Any> SMapStep(StructuralMutatorObj* self, AnyView value,
-                                      Offer&& offer) noexcept {
+template <WalkOrder order, InplaceMode kMode, typename Engine, typename Offer>
+TVM_FFI_INLINE Expected<Any> SMapStep(Engine* self, AnyView value, Offer&& offer) noexcept {
   Expected<Any> answer = Any();
   if constexpr (order == WalkOrder::kPostOrder) {
     Expected<Any> below = SMapDefault(self, value, kMode);
