@@ -203,3 +203,56 @@ TEST_CASE("structural_mutate: the library's dynamic entry points", "[structural_
   CHECK(LeafValue(mutated.as<SmPairObj>()->lhs) == 1);
   CHECK(LeafValue(mutated.as<SmPairObj>()->rhs) == 2);
 }
+
+namespace {
+
+// A Parent layer that hides DefaultMutateExpected (a non-virtual override):
+// the engines built over it must take every default descent through it.
+class CountingLayer : public StructuralMapEngineBase {
+ public:
+  explicit CountingLayer(const StructuralMutatorVTable* vtable)
+      : StructuralMapEngineBase(vtable) {}
+
+  Expected<UnchangedOr<Any>> DefaultMutateExpected(AnyView value,
+                                                   InplaceMode inplace_mode) noexcept {
+    ++descents;
+    return StructuralMapEngineBase::DefaultMutateExpected(value, inplace_mode);
+  }
+
+  int descents = 0;
+};
+
+Expected<Any> PlusOne(int64_t v) { return Any(v + 1); }
+
+}  // namespace
+
+TEST_CASE("structural_mutate: engines descend through the Parent layer's DefaultMutateExpected",
+          "[structural_mutate]") {
+  // root = [[1], 2].  The map engines descend into every value once (its
+  // own default descent, or, pre-order, the descent into the callback's
+  // result): 4.  StructuralMutate leaves the ints to the callback: 2.
+  auto check = [](auto engine, int expected_descents) {
+    StructuralMutator mutator(engine);
+    Array<Any> root{Any(Array<Any>{int64_t{1}}), Any(int64_t{2})};
+    Array<Any> mapped = mutator->Mutate(root, InplaceMode::kDisallow)
+                            .ValueOrUnchanged(AnyView(root))
+                            .template cast<Array<Any>>();
+    CHECK(mapped[0].cast<Array<Any>>()[0].cast<int64_t>() == 2);
+    CHECK(mapped[1].cast<int64_t>() == 3);
+    CHECK(engine->descents == expected_descents);
+  };
+  check(make_object<StructuralMapEngine<CountingLayer, WalkOrder::kPostOrder, decltype(&PlusOne)>>(
+      &PlusOne), 4);
+  check(make_object<StructuralMapEngine<CountingLayer, WalkOrder::kPreOrder, decltype(&PlusOne)>>(
+      &PlusOne), 4);
+  Function plus_one = Function::FromTyped([](int64_t v) { return v + 1; });
+  Array<Tuple<int32_t, Function>> by_type{
+      Tuple<int32_t, Function>(TypeIndex::kTVMFFIInt, plus_one)};
+  check(make_object<StructuralMapDynEngine<CountingLayer, WalkOrder::kPostOrder>>(
+      by_type, Array<Tuple<int32_t, Function>>()), 4);
+  check(make_object<StructuralMapDynEngine<CountingLayer, WalkOrder::kPreOrder>>(
+      by_type, Array<Tuple<int32_t, Function>>()), 4);
+  // StructuralMutate: a callback on ints only; arrays get the default descent.
+  auto mutate_int = [](int64_t v, StructuralMutatorObj*) -> Expected<Any> { return Any(v + 1); };
+  check(make_object<StructuralMutateEngine<CountingLayer, decltype(mutate_int)>>(mutate_int), 2);
+}

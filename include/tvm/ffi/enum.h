@@ -30,6 +30,7 @@
 #include <tvm/ffi/string.h>
 
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -37,59 +38,42 @@ namespace tvm {
 namespace ffi {
 
 class Enum;
-class IntEnum;
-class StrEnum;
 
-/*! \brief The members of one enum type. */
-class EnumStateObj : public Object {
- public:
-  /*! \brief The members, in registration order. */
-  List<ObjectRef> entries;
-  /*! \brief Int index and str index of each member -> the member. */
-  Dict<Any, ObjectRef> indexes;
-  /*! \brief Attribute name -> (member -> value). */
-  Dict<String, Dict<ObjectRef, Any>> attrs;
-
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.EnumState", EnumStateObj, Object);
-  /// \endcond
-};
-
-/*! \brief Reference to an EnumStateObj (never null). */
-class EnumState : public ObjectRef {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(EnumState, ObjectRef, EnumStateObj);
-  /// \endcond
-};
-
-/*! \brief A member of an enum type; a subclass per enum type. */
+/*!
+ * \brief One member of an enum type; each enum type subclasses it.
+ *
+ * A member is a singleton: two references to the same member compare
+ * structurally equal exactly when they point at the same object.
+ */
 class EnumObj : public Object {
  public:
-  // NOLINTBEGIN(readability-identifier-naming, bugprone-reserved-identifier)
-  /*! \brief The int index. */
-  int64_t _int_index = 0;
-  /*! \brief The str index (the member's name). */
-  String _str_index;
-  // NOLINTEND(readability-identifier-naming, bugprone-reserved-identifier)
+  // NOLINTBEGIN(bugprone-reserved-identifier)
+  /*!
+   * \brief Find a member by index. The first two forms take the enum type as
+   *        the template argument EnumClsObj (an EnumObj subclass); the last
+   *        two take its runtime type index. A missing member is a ValueError
+   *        naming the type and the index.
+   */
+  template <typename EnumClsObj>
+  static Enum _GetByIntIndex(int64_t index);
+  /*! \copydoc _GetByIntIndex */
+  template <typename EnumClsObj>
+  static Enum _GetByStrIndex(const String& index);
+  /*! \copydoc _GetByIntIndex */
+  static Enum _GetByIntIndex(int32_t type_index, int64_t index);
+  /*! \copydoc _GetByIntIndex */
+  static Enum _GetByStrIndex(int32_t type_index, const String& index);
+  // NOLINTEND(bugprone-reserved-identifier)
 
   EnumObj() = default;
-  /*! \brief A member with both indexes. */
+  /*! \brief A member whose int index is `int_index` and name `str_index`. */
   EnumObj(int64_t int_index, String str_index)
       : _int_index(int_index), _str_index(std::move(str_index)) {}
 
-  // NOLINTBEGIN(bugprone-reserved-identifier)
-  /*! \brief The member of EnumClsObj's enum with int index `index` (ValueError if none). */
-  template <typename EnumClsObj>
-  static Enum _GetByIntIndex(int64_t index);
-  /*! \brief The member of EnumClsObj's enum with str index `index` (ValueError if none). */
-  template <typename EnumClsObj>
-  static Enum _GetByStrIndex(const String& index);
-  /*! \brief The member of the enum type `type_index` with int index `index`. */
-  static Enum _GetByIntIndex(int32_t type_index, int64_t index);
-  /*! \brief The member of the enum type `type_index` with str index `index`. */
-  static Enum _GetByStrIndex(int32_t type_index, const String& index);
-  // NOLINTEND(bugprone-reserved-identifier)
+  // NOLINTBEGIN(readability-identifier-naming, bugprone-reserved-identifier)
+  int64_t _int_index = 0;  ///< position-like integer key of the member
+  String _str_index;       ///< the member's name, its string key
+  // NOLINTEND(readability-identifier-naming, bugprone-reserved-identifier)
 
   /// \cond Doxygen_Suppress
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUniqueInstance;
@@ -97,19 +81,12 @@ class EnumObj : public Object {
   /// \endcond
 
  private:
-  template <typename Index>
-  static Enum Lookup(int32_t type_index, const Index& index);
+  // Both index kinds go through one table lookup keyed by Any.
+  template <typename Key>
+  static Enum Lookup(int32_t type_index, const Key& key);
 };
 
-/*! \brief Reference to an EnumObj (never null). */
-class Enum : public ObjectRef {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Enum, ObjectRef, EnumObj);
-  /// \endcond
-};
-
-/*! \brief A member of an enum whose value is its int index. */
+/*! \brief Base of enum members that present themselves as their int index. */
 class IntEnumObj : public EnumObj {
  public:
   /// \cond Doxygen_Suppress
@@ -117,15 +94,7 @@ class IntEnumObj : public EnumObj {
   /// \endcond
 };
 
-/*! \brief Reference to an IntEnumObj (never null). */
-class IntEnum : public Enum {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(IntEnum, Enum, IntEnumObj);
-  /// \endcond
-};
-
-/*! \brief A member of an enum whose value is its str index. */
+/*! \brief Base of enum members that present themselves as their name. */
 class StrEnumObj : public EnumObj {
  public:
   /// \cond Doxygen_Suppress
@@ -133,7 +102,40 @@ class StrEnumObj : public EnumObj {
   /// \endcond
 };
 
-/*! \brief Reference to a StrEnumObj (never null). */
+/*!
+ * \brief What an enum type knows about its members, kept as the type's
+ *        "__ffi_enum__" attribute.
+ */
+class EnumStateObj : public Object {
+ public:
+  List<ObjectRef> entries;                    ///< members, oldest first
+  Dict<Any, ObjectRef> indexes;               ///< int key or name -> member
+  Dict<String, Dict<ObjectRef, Any>> attrs;   ///< attribute -> (member -> value)
+
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.EnumState", EnumStateObj, Object);
+  /// \endcond
+};
+
+// The reference types; none of them can be null.
+
+/*! \brief Reference to an enum member. */
+class Enum : public ObjectRef {
+ public:
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Enum, ObjectRef, EnumObj);
+  /// \endcond
+};
+
+/*! \brief Reference to an IntEnumObj member. */
+class IntEnum : public Enum {
+ public:
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(IntEnum, Enum, IntEnumObj);
+  /// \endcond
+};
+
+/*! \brief Reference to a StrEnumObj member. */
 class StrEnum : public Enum {
  public:
   /// \cond Doxygen_Suppress
@@ -141,28 +143,28 @@ class StrEnum : public Enum {
   /// \endcond
 };
 
+/*! \brief Reference to an EnumStateObj. */
+class EnumState : public ObjectRef {
+ public:
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(EnumState, ObjectRef, EnumStateObj);
+  /// \endcond
+};
+
 namespace type_attr {
-/*! \brief The EnumState of an enum type. */
+/*! \brief Attribute holding an enum type's EnumState. */
 inline constexpr reflection::AttrKey<EnumState> kEnumState{"__ffi_enum__"};
 }  // namespace type_attr
 
-template <typename Index>
-inline Enum EnumObj::Lookup(int32_t type_index, const Index& index) {
-  constexpr TVMFFIByteArray kColumn = reflection::AsByteArray(type_attr::kEnumState.name);
-  if (TVMFFIGetTypeAttrColumn(&kColumn) != nullptr) {
-    if (std::optional<EnumState> state = type_attr::kEnumState.ValueFrom(
-            reflection::TypeAttrColumn(type_attr::kEnumState)[type_index])) {
-      if (std::optional<ObjectRef> member = (*state)->indexes.Get(Any(index))) {
-        return Any(*member).cast<Enum>();
-      }
-    }
-  }
-  TVM_FFI_THROW(ValueError) << "Enum `" << TypeIndexToTypeKey(type_index)
-                            << "` has no instance with index " << index;
-  TVM_FFI_UNREACHABLE();
+// NOLINTBEGIN(bugprone-reserved-identifier)
+inline Enum EnumObj::_GetByIntIndex(int32_t type_index, int64_t index) {
+  return Lookup(type_index, index);
 }
 
-// NOLINTBEGIN(bugprone-reserved-identifier)
+inline Enum EnumObj::_GetByStrIndex(int32_t type_index, const String& index) {
+  return Lookup(type_index, index);
+}
+
 template <typename EnumClsObj>
 inline Enum EnumObj::_GetByIntIndex(int64_t index) {
   static_assert(std::is_base_of_v<EnumObj, EnumClsObj>, "EnumClsObj must derive from EnumObj");
@@ -174,15 +176,26 @@ inline Enum EnumObj::_GetByStrIndex(const String& index) {
   static_assert(std::is_base_of_v<EnumObj, EnumClsObj>, "EnumClsObj must derive from EnumObj");
   return Lookup(EnumClsObj::_GetOrAllocRuntimeTypeIndex(), index);
 }
-
-inline Enum EnumObj::_GetByIntIndex(int32_t type_index, int64_t index) {
-  return Lookup(type_index, index);
-}
-
-inline Enum EnumObj::_GetByStrIndex(int32_t type_index, const String& index) {
-  return Lookup(type_index, index);
-}
 // NOLINTEND(bugprone-reserved-identifier)
+
+template <typename Key>
+inline Enum EnumObj::Lookup(int32_t type_index, const Key& key) {
+  // No column yet means no enum type has registered members at all.
+  constexpr TVMFFIByteArray kColumnName = reflection::AsByteArray(type_attr::kEnumState.name);
+  const bool have_column = TVMFFIGetTypeAttrColumn(&kColumnName) != nullptr;
+  std::optional<EnumState> state;
+  if (have_column) {
+    state = type_attr::kEnumState.ValueFrom(
+        reflection::TypeAttrColumn(type_attr::kEnumState)[type_index]);
+  }
+  std::optional<ObjectRef> found;
+  if (state.has_value()) found = (*state)->indexes.Get(Any(key));
+  if (!found.has_value()) {
+    TVM_FFI_THROW(ValueError) << "Enum `" << TypeIndexToTypeKey(type_index)
+                              << "` has no instance with index " << key;
+  }
+  return Any(*std::move(found)).cast<Enum>();
+}
 
 }  // namespace ffi
 }  // namespace tvm

@@ -39,12 +39,6 @@ class Unexpected {
   E&& error() && noexcept { return std::move(error_); }
   const E&& error() const&& noexcept { return std::move(error_); }
 
-  TVM_FFI_INLINE Unexpected(const Unexpected&) = default;
-  TVM_FFI_INLINE Unexpected(Unexpected&&) noexcept = default;
-  TVM_FFI_INLINE Unexpected& operator=(const Unexpected&) = default;
-  TVM_FFI_INLINE Unexpected& operator=(Unexpected&&) noexcept = default;
-  TVM_FFI_INLINE ~Unexpected() = default;
-
  private:
   static_assert(std::is_base_of_v<Error, std::remove_cv_t<E>>,
                 "Unexpected<E> holds an Error (or a subclass of Error)");
@@ -64,15 +58,18 @@ inline constexpr bool type_subsumes_v<Expected<T>, Expected<U>> = type_subsumes_
 namespace detail {
 struct ExpectedUnsafe;
 
+/*! \brief Recognises Expected<...> (Kind 0) and Unexpected<...> (Kind 1). */
+template <int Kind, typename T>
+struct ExpectedFamily : std::false_type {};
 template <typename T>
-inline constexpr bool is_expected_v = false;
-template <typename T>
-inline constexpr bool is_expected_v<Expected<T>> = true;
+struct ExpectedFamily<0, Expected<T>> : std::true_type {};
+template <typename E>
+struct ExpectedFamily<1, Unexpected<E>> : std::true_type {};
 
 template <typename T>
-inline constexpr bool is_unexpected_v = false;
-template <typename E>
-inline constexpr bool is_unexpected_v<Unexpected<E>> = true;
+inline constexpr bool is_unexpected_v = ExpectedFamily<1, T>::value;
+template <typename T>
+inline constexpr bool is_expected_v = ExpectedFamily<0, T>::value;
 
 /*! \brief The error of error() on an Expected that holds a value. */
 [[noreturn]] TVM_FFI_COLD_CODE TVM_FFI_NO_INLINE inline void ThrowBadExpectedAccess() {
@@ -265,36 +262,41 @@ namespace detail {
 
 /*! \brief Raw access to an Expected's Any for the headers' own use. */
 struct ExpectedUnsafe {
-  /*! \brief Adopts an owned raw value that is a T (or None for void) or an Error. */
-  template <typename T>
-  TVM_FFI_INLINE static Expected<T> MoveFromTVMFFIAny(TVMFFIAny raw) {
-    return Expected<T>(UnsafeInit{}, raw);
-  }
-  template <typename T>
-  TVM_FFI_INLINE static TVMFFIAny MoveToTVMFFIAny(Expected<T>&& result) {
-    return AnyUnsafe::MoveAnyToTVMFFIAny(std::move(result.data_));
-  }
+  /*! \brief The stored Any, to move from. */
   template <typename T>
   TVM_FFI_INLINE static Any&& GetData(Expected<T>& result) noexcept {
     return std::move(result.data_);
   }
+  /*! \brief The stored Any, read only. */
   template <typename T>
   TVM_FFI_INLINE static const Any& GetData(const Expected<T>& result) noexcept {
     return result.data_;
   }
-  /*! \brief The value as a T (no conversion); the Error is thrown. */
+
+  /*! \brief The value as exactly a T (no conversion); an Error inside is thrown. */
   template <typename T, typename U>
   TVM_FFI_INLINE static T ValueAs(const Expected<U>& result) {
-    if constexpr (std::is_void_v<T>) {
+    if constexpr (!std::is_void_v<T>) {
+      const Any& held = GetData(result);
+      if (TVM_FFI_PREDICT_TRUE(held.type_index() != TypeIndex::kTVMFFIError)) {
+        return AnyUnsafe::CopyFromAnyViewAfterCheck<T>(held);
+      }
+      throw AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(held);
+    } else {
       static_assert(std::is_void_v<U>, "ValueAs<void> takes an Expected<void>");
       result.value();
-    } else {
-      const Any& data = result.data_;
-      if (TVM_FFI_PREDICT_FALSE(data.type_index() == TypeIndex::kTVMFFIError)) {
-        throw AnyUnsafe::CopyFromAnyViewAfterCheck<Error>(data);
-      }
-      return AnyUnsafe::CopyFromAnyViewAfterCheck<T>(data);
     }
+  }
+
+  /*! \brief Hands the stored value over as an owned raw value. */
+  template <typename T>
+  TVM_FFI_INLINE static TVMFFIAny MoveToTVMFFIAny(Expected<T>&& result) {
+    return AnyUnsafe::MoveAnyToTVMFFIAny(GetData(result));
+  }
+  /*! \brief Adopts an owned raw value that is a T (or None for void) or an Error. */
+  template <typename T>
+  TVM_FFI_INLINE static Expected<T> MoveFromTVMFFIAny(TVMFFIAny raw) {
+    return Expected<T>(UnsafeInit{}, raw);
   }
 };
 

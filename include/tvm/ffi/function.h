@@ -57,19 +57,30 @@ namespace ffi {
   try {                           \
   (void)0
 
-#define TVM_FFI_SAFE_CALL_END()                                                               \
-  return 0;                                                                                   \
-  }                                                                                           \
-  catch (const ::tvm::ffi::Error& tvm_ffi_err) {                                              \
-    ::tvm::ffi::detail::SetSafeCallRaised(tvm_ffi_err);                                       \
-    return -1;                                                                                \
-  }                                                                                           \
-  catch (const std::exception& tvm_ffi_ex) {                                                  \
-    ::tvm::ffi::detail::SetSafeCallRaised(                                                    \
-        ::tvm::ffi::Error("InternalError", tvm_ffi_ex.what(), ""));                           \
-    return -1;                                                                                \
-  }                                                                                           \
+/*! \brief Closes TVM_FFI_SAFE_CALL_BEGIN (see there). */
+#define TVM_FFI_SAFE_CALL_END()                                      \
+  return 0;                                                          \
+  }                                                                  \
+  catch (const std::exception& tvm_ffi_caught) {                     \
+    return ::tvm::ffi::detail::SafeCallStoreException(tvm_ffi_caught); \
+  }                                                                  \
   TVM_FFI_UNREACHABLE()
+
+namespace detail {
+/*!
+ * \brief The catch of TVM_FFI_SAFE_CALL_END: an Error goes to the thread's
+ *        slot unchanged, another std::exception as an InternalError carrying
+ *        its what().  Returns the C error code, -1.
+ */
+TVM_FFI_COLD_CODE inline int SafeCallStoreException(const std::exception& caught) noexcept {
+  if (const auto* as_error = dynamic_cast<const Error*>(&caught)) {
+    SetSafeCallRaised(*as_error);
+  } else {
+    SetSafeCallRaised(Error("InternalError", caught.what(), ""));
+  }
+  return -1;
+}
+}  // namespace detail
 
 /*!
  * \brief Evaluates a C call; a non-zero return rethrows the error from the
@@ -85,34 +96,41 @@ namespace ffi {
 /*! \brief The ffi.Function object: the header and TVMFFIFunctionCell. */
 class FunctionObj : public Object, public TVMFFIFunctionCell {
  public:
-  /*! \brief The C++ entry's type (cpp_call): throws on error. */
-  using FCall = void (*)(const FunctionObj*, const AnyView*, int32_t, Any*);
-  using TVMFFIFunctionCell::cpp_call;
-  using TVMFFIFunctionCell::safe_call;
-
-  /*!
-   * \brief Calls the function; an error is thrown.
-   * \param result None on entry; receives the owned result.
-   */
-  TVM_FFI_INLINE void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
-    FCall entry = cpp_call != nullptr ? reinterpret_cast<FCall>(cpp_call) : CallThroughSafeCall;
-    entry(this, args, num_args, result);
-  }
-
+  /// \cond Doxygen_Suppress
   static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIFunction;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIFunction, FunctionObj, Object);
+  /// \endcond
+
+  using TVMFFIFunctionCell::safe_call;
+  using TVMFFIFunctionCell::cpp_call;
+  /*! \brief Type of the C++ entry kept in cpp_call; it reports errors by throwing. */
+  using FCall = void (*)(const FunctionObj*, const AnyView*, int32_t, Any*);
+
+  /*!
+   * \brief Calls the function, through cpp_call when there is one and
+   *        through safe_call otherwise; an error is thrown.
+   * \param result Must hold None; receives the owned result.
+   */
+  TVM_FFI_INLINE void CallPacked(const AnyView* args, int32_t num_args, Any* result) const {
+    if (cpp_call == nullptr) {
+      ViaSafeCall(this, args, num_args, result);
+      return;
+    }
+    reinterpret_cast<FCall>(cpp_call)(this, args, num_args, result);
+  }
 
  protected:
-  FunctionObj() {}
   friend class Function;
+  FunctionObj() {}
 
  private:
-  /*! \brief cpp_call of a function that has none: safe_call, and a -1 rethrown. */
-  static void CallThroughSafeCall(const FunctionObj* func, const AnyView* args, int32_t num_args,
-                                  Any* rv) {
-    FunctionObj* self = const_cast<FunctionObj*>(func);
-    TVM_FFI_CHECK_SAFE_CALL(self->safe_call(self, reinterpret_cast<const TVMFFIAny*>(args),
-                                            num_args, reinterpret_cast<TVMFFIAny*>(rv)));
+  // The C entry, with a failure turned back into a thrown Error.
+  static void ViaSafeCall(const FunctionObj* fn, const AnyView* args, int32_t num_args,
+                          Any* result) {
+    auto* cell = const_cast<FunctionObj*>(fn);
+    int rc = cell->safe_call(cell, reinterpret_cast<const TVMFFIAny*>(args), num_args,
+                             reinterpret_cast<TVMFFIAny*>(result));
+    TVM_FFI_CHECK_SAFE_CALL(rc);
   }
 };
 
@@ -129,83 +147,90 @@ class FunctionObjImpl : public FunctionObj {
                 "FunctionObjImpl holds the callable by value");
   using TSelf = FunctionObjImpl<TCallable>;
 
-  template <typename... Args>
-  explicit FunctionObjImpl(Args&&... args) : callable_(std::forward<Args>(args)...) {
-    this->safe_call = SafeCall;
-    this->cpp_call = reinterpret_cast<void*>(CppCall);
-  }
-  FunctionObjImpl(const FunctionObjImpl&) = delete;
-  FunctionObjImpl& operator=(const FunctionObjImpl&) = delete;
-
   /*! \brief The callable, for code that fills it in after construction. */
   TCallable* GetCallable() { return &callable_; }
 
- private:
-  static void CppCall(const FunctionObj* func, const AnyView* args, int32_t num_args, Any* result) {
-    static_cast<const TSelf*>(func)->callable_(args, num_args, result);
+  /*! \brief Constructs the callable from `args` and points both entries at it. */
+  template <typename... Args>
+  explicit FunctionObjImpl(Args&&... args) : callable_(std::forward<Args>(args)...) {
+    this->cpp_call = reinterpret_cast<void*>(&TSelf::Invoke);
+    this->safe_call = &TSelf::InvokeSafe;
   }
-  static int SafeCall(void* func, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  FunctionObjImpl& operator=(const FunctionObjImpl&) = delete;
+  FunctionObjImpl(const FunctionObjImpl&) = delete;
+
+ private:
+  mutable TCallable callable_;
+
+  static int InvokeSafe(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
     TVM_FFI_SAFE_CALL_BEGIN();
-    // The caller must pass an empty result: an object there would leak.
+    // An object already in `result` would be overwritten without a release.
     TVM_FFI_ICHECK_LT(result->type_index, TypeIndex::kTVMFFIStaticObjectBegin);
+    Any* out = reinterpret_cast<Any*>(result);
     try {
-      CppCall(static_cast<FunctionObj*>(func), reinterpret_cast<const AnyView*>(args), num_args,
-              reinterpret_cast<Any*>(result));
+      Invoke(static_cast<FunctionObj*>(handle), reinterpret_cast<const AnyView*>(args), num_args,
+             out);
     } catch (...) {
-      // A failed call's result counts as not written (abi-v0.1 section 6.1):
-      // release whatever the callable stored before it threw.
-      *reinterpret_cast<Any*>(result) = Any();
+      // abi-v0.1 section 6.1: after a failure the caller treats the result
+      // as unwritten, so nothing the callable stored may stay there.
+      *out = Any();
       throw;
     }
     TVM_FFI_SAFE_CALL_END();
   }
-
-  mutable TCallable callable_;
-};
-
-/*! \brief A function that is only a C safe_call (the handle passed is the object). */
-class ExternCFunctionObjNullHandleImpl : public FunctionObj {
- public:
-  explicit ExternCFunctionObjNullHandleImpl(TVMFFISafeCallType safe_call) {
-    this->safe_call = safe_call;
-    this->cpp_call = nullptr;
+  static void Invoke(const FunctionObj* fn, const AnyView* args, int32_t num_args, Any* result) {
+    static_cast<const TSelf*>(fn)->callable_(args, num_args, result);
   }
 };
 
-/*! \brief A C safe_call with its own closure `self`, released by `deleter` (may be NULL). */
+/*!
+ * \brief A foreign function given as a C safe_call plus its closure `self`;
+ *        `deleter` (may be NULL) releases the closure with the object.
+ */
 class ExternCFunctionObjImpl : public FunctionObj {
  public:
   ExternCFunctionObjImpl(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self))
       : self_(self), safe_call_(safe_call), deleter_(deleter) {
-    this->safe_call = SafeCall;
     this->cpp_call = nullptr;
+    this->safe_call = &ExternCFunctionObjImpl::Forward;
   }
   ~ExternCFunctionObjImpl() {
-    if (deleter_ != nullptr) deleter_(self_);
+    if (deleter_ == nullptr) return;
+    deleter_(self_);
   }
 
  private:
-  static int32_t SafeCall(void* func, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* rv) {
-    ExternCFunctionObjImpl* self = static_cast<ExternCFunctionObjImpl*>(static_cast<Object*>(func));
-    return self->safe_call_(self->self_, args, num_args, rv);
-  }
-
   void* self_;
   TVMFFISafeCallType safe_call_;
   void (*deleter_)(void* self);
+
+  // The handle the caller passes is this object; the foreign code wants its closure.
+  static int32_t Forward(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* rv) {
+    auto* impl = static_cast<ExternCFunctionObjImpl*>(static_cast<Object*>(handle));
+    return impl->safe_call_(impl->self_, args, num_args, rv);
+  }
 };
 
-/*! \brief Writes argument i as a view into args_[i]. */
+/*! \brief A foreign C safe_call without a closure: it receives the object as its handle. */
+class ExternCFunctionObjNullHandleImpl : public FunctionObj {
+ public:
+  explicit ExternCFunctionObjNullHandleImpl(TVMFFISafeCallType safe_call) {
+    this->cpp_call = nullptr;
+    this->safe_call = safe_call;
+  }
+};
+
+/*! \brief Stores argument i of a pack as a view, for for_each over the arguments. */
 class PackedArgsSetter {
+ private:
+  AnyView* args_;
+
  public:
   explicit PackedArgsSetter(AnyView* args) : args_(args) {}
   template <typename T>
   TVM_FFI_INLINE void operator()(size_t i, T&& value) const {
-    args_[i].operator=(std::forward<T>(value));
+    args_[i] = std::forward<T>(value);
   }
-
- private:
-  AnyView* args_;
 };
 
 }  // namespace detail
@@ -592,22 +617,59 @@ inline int32_t TypeKeyToIndex(std::string_view type_key) {
   return type_index;
 }
 
+namespace detail {
+
+/*! \brief Body of an exported typed function: unpacks the C arguments and calls `fn`. */
+template <typename F>
+TVM_FFI_INLINE void ExportedTypedCall(const std::string* export_name, const F& fn,
+                                      const TVMFFIAny* args, int32_t num_args,
+                                      TVMFFIAny* result) {
+  using Sig = FunctionInfo<std::decay_t<F>>;
+  const AnyView* views = reinterpret_cast<const AnyView*>(args);
+  unpack_call<typename Sig::RetType>(std::make_index_sequence<Sig::num_args>{}, export_name, fn,
+                                     views, num_args, reinterpret_cast<Any*>(result));
+}
+
+/*! \brief Writes `text` to `result` as an ffi String; returns the C status. */
+TVM_FFI_INLINE int ExportedStringResult(std::string_view text, TVMFFIAny* result) {
+  TVMFFIByteArray bytes{text.data(), text.size()};
+  return TVMFFIStringFromByteArray(&bytes, result);
+}
+
+/*! \brief The metadata JSON of an exported function: {"type_schema": "<schema as a string>"}. */
+template <typename F>
+std::string ExportedMetadataJSON() {
+  String schema(FunctionInfo<std::decay_t<F>>::TypeSchema());
+  return "{\"type_schema\":" + std::string(EscapeStringJSON(schema)) + "}";
+}
+
+}  // namespace detail
+
 /*! \brief The exported C entry of TVM_FFI_DLL_EXPORT_TYPED_FUNC (internal). */
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_IMPL_(ExportName, Function)                        \
-  extern "C" {                                                                           \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void* self, const TVMFFIAny* args,       \
-                                                int32_t num_args, TVMFFIAny* result) {   \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                           \
-    (void)self;                                                                          \
-    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(Function)>>; \
-    static const std::string tvm_ffi_export_name = #ExportName;                          \
-    ::tvm::ffi::detail::unpack_call<typename FuncInfo::RetType>(                         \
-        std::make_index_sequence<FuncInfo::num_args>{}, &tvm_ffi_export_name, Function,  \
-        reinterpret_cast<const ::tvm::ffi::AnyView*>(args), num_args,                    \
-        reinterpret_cast<::tvm::ffi::Any*>(result));                                     \
-    TVM_FFI_SAFE_CALL_END();                                                             \
-  }                                                                                      \
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_IMPL_(ExportName, Function)                              \
+  extern "C" {                                                                                 \
+  TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(void* self, const TVMFFIAny* args,             \
+                                                int32_t num_args, TVMFFIAny* result) {         \
+    (void)self;                                                                                \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                 \
+    static const std::string tvm_ffi_export_name = #ExportName;                                \
+    ::tvm::ffi::detail::ExportedTypedCall(&tvm_ffi_export_name, Function, args, num_args,      \
+                                          result);                                             \
+    TVM_FFI_SAFE_CALL_END();                                                                   \
+  }                                                                                            \
   }
+
+/// \cond Doxygen_Suppress
+// An exported C entry taking no arguments whose result is the string `Text`.
+#define TVM_FFI_DLL_EXPORT_STRING_ENTRY_(Symbol, Text)                                        \
+  extern "C" {                                                                                \
+  TVM_FFI_DLL_EXPORT int Symbol(void*, const TVMFFIAny*, int32_t, TVMFFIAny* result) {        \
+    TVM_FFI_SAFE_CALL_BEGIN();                                                                \
+    return ::tvm::ffi::detail::ExportedStringResult(Text, result);                            \
+    TVM_FFI_SAFE_CALL_END();                                                                  \
+  }                                                                                           \
+  }
+/// \endcond
 
 /*!
  * \brief Exports the typed C++ function `Function` from a shared library as
@@ -617,25 +679,11 @@ inline int32_t TypeKeyToIndex(std::string_view type_key) {
  *        {"type_schema": "<schema JSON as a string>"}.
  */
 #if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                      \
-  TVM_FFI_DLL_EXPORT_TYPED_FUNC_IMPL_(ExportName, Function)                                      \
-  extern "C" {                                                                                   \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi__metadata_##ExportName(void* self, const TVMFFIAny* args,     \
-                                                          int32_t num_args, TVMFFIAny* result) { \
-    TVM_FFI_SAFE_CALL_BEGIN();                                                                   \
-    (void)self;                                                                                  \
-    (void)args;                                                                                  \
-    (void)num_args;                                                                              \
-    using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<decltype(Function)>>;         \
-    std::string tvm_ffi_meta =                                                                   \
-        std::string("{\"type_schema\":") +                                                      \
-        std::string(::tvm::ffi::EscapeStringJSON(::tvm::ffi::String(FuncInfo::TypeSchema()))) + \
-        "}";                                                                                     \
-    TVMFFIByteArray tvm_ffi_meta_bytes{tvm_ffi_meta.data(), tvm_ffi_meta.size()};               \
-    return TVMFFIStringFromByteArray(&tvm_ffi_meta_bytes, result);                               \
-    TVM_FFI_SAFE_CALL_END();                                                                     \
-  }                                                                                              \
-  }
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                        \
+  TVM_FFI_DLL_EXPORT_TYPED_FUNC_IMPL_(ExportName, Function)                        \
+  TVM_FFI_DLL_EXPORT_STRING_ENTRY_(                                                \
+      __tvm_ffi__metadata_##ExportName,                                            \
+      ::tvm::ffi::detail::ExportedMetadataJSON<decltype(Function)>())
 #else
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC(ExportName, Function) \
   TVM_FFI_DLL_EXPORT_TYPED_FUNC_IMPL_(ExportName, Function)
@@ -646,18 +694,8 @@ inline int32_t TypeKeyToIndex(std::string_view type_key) {
  *        `__tvm_ffi__doc_<ExportName>` returning DocString; otherwise nothing.
  */
 #if TVM_FFI_DLL_EXPORT_INCLUDE_METADATA
-#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)                            \
-  extern "C" {                                                                              \
-  TVM_FFI_DLL_EXPORT int __tvm_ffi__doc_##ExportName(void* self, const TVMFFIAny* args,     \
-                                                     int32_t num_args, TVMFFIAny* result) { \
-    (void)self;                                                                             \
-    (void)args;                                                                             \
-    (void)num_args;                                                                         \
-    std::string_view tvm_ffi_doc(DocString);                                                \
-    TVMFFIByteArray tvm_ffi_doc_bytes{tvm_ffi_doc.data(), tvm_ffi_doc.size()};              \
-    return TVMFFIStringFromByteArray(&tvm_ffi_doc_bytes, result);                           \
-  }                                                                                         \
-  }
+#define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString) \
+  TVM_FFI_DLL_EXPORT_STRING_ENTRY_(__tvm_ffi__doc_##ExportName, ::std::string_view(DocString))
 #else
 #define TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(ExportName, DocString)
 #endif

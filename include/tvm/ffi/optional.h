@@ -317,87 +317,96 @@ class Optional<T, std::enable_if_t<use_object_ref_optional_v<T>>> {
     return *this;
   }
 
-  TVM_FFI_INLINE T value() const& {
-    if (TVM_FFI_PREDICT_FALSE(!has_value())) detail::ThrowBadOptionalAccess();
-    return Wrap(data_);
+  /*! \brief Whether a value is held. */
+  TVM_FFI_INLINE bool has_value() const noexcept { return data_ != nullptr; }
+  TVM_FFI_INLINE explicit operator bool() const noexcept { return data_ != nullptr; }
+
+  // Access to the referenced object (nullptr when empty) and its identity.
+  TVM_FFI_INLINE const ContainerType* get() const {
+    return static_cast<const ContainerType*>(data_.get());
   }
+  TVM_FFI_INLINE const ContainerType* operator->() const { return get(); }
+  TVM_FFI_INLINE int use_count() const { return data_.use_count(); }
+  TVM_FFI_INLINE bool unique() const { return data_.unique(); }
+  TVM_FFI_INLINE bool same_as(const ObjectRef& other) const { return data_.get() == other.get(); }
+  TVM_FFI_INLINE bool same_as(const Optional& other) const { return data_ == other.data_; }
+
+  /*! \brief The value, unchecked (an empty reference when there is none). */
+  TVM_FFI_INLINE T operator*() && noexcept { return Wrap(std::move(data_)); }
+  TVM_FFI_INLINE T operator*() const& noexcept { return Wrap(data_); }
+  /*! \brief The value; an empty Optional throws (see ThrowBadOptionalAccess). */
   TVM_FFI_INLINE T value() && {
-    if (TVM_FFI_PREDICT_FALSE(!has_value())) detail::ThrowBadOptionalAccess();
+    CheckHasValue();
     return Wrap(std::move(data_));
   }
+  TVM_FFI_INLINE T value() const& {
+    CheckHasValue();
+    return Wrap(data_);
+  }
+  /*! \brief The value, or T(default_value) when empty. */
   template <typename U = std::remove_cv_t<T>>
   TVM_FFI_INLINE T value_or(U&& default_value) const {
-    return has_value() ? Wrap(data_) : T(std::forward<U>(default_value));
+    if (data_ == nullptr) return T(std::forward<U>(default_value));
+    return Wrap(data_);
   }
-  TVM_FFI_INLINE explicit operator bool() const noexcept { return has_value(); }
-  TVM_FFI_INLINE bool has_value() const noexcept { return data_ != nullptr; }
 
-  template <typename U, typename = std::enable_if_t<TypeTraits<U>::convert_enabled ||
-                                                    std::is_base_of_v<Object, U>>>
-  TVM_FFI_INLINE auto as() const {
-    return AnyView(*this).template as<U>();
+  /*! \brief The value moved out as a U (this Optional becomes empty); TypeError if not one. */
+  template <typename U, typename = std::enable_if_t<TypeTraits<U>::storage_enabled>>
+  TVM_FFI_INLINE auto as_or_throw() && {
+    AnyView view(data_);
+    if (TVM_FFI_PREDICT_TRUE(detail::AnyUnsafe::CheckAnyViewStrict<U>(view))) {
+      return detail::AnyUnsafe::MoveFromAnyAfterCheck<U>(Any(std::move(data_)));
+    }
+    return view.template as_or_throw<U>();
   }
   template <typename U, typename = std::enable_if_t<TypeTraits<U>::convert_enabled>>
   TVM_FFI_INLINE auto as_or_throw() const& {
     return AnyView(*this).template as_or_throw<U>();
   }
-  /*! \brief The value moved out as a U (this Optional becomes empty); TypeError if not one. */
-  template <typename U, typename = std::enable_if_t<TypeTraits<U>::storage_enabled>>
-  TVM_FFI_INLINE auto as_or_throw() && {
-    AnyView view(data_);
-    if (TVM_FFI_PREDICT_FALSE(!detail::AnyUnsafe::CheckAnyViewStrict<U>(view))) {
-      return view.template as_or_throw<U>();
-    }
-    return detail::AnyUnsafe::MoveFromAnyAfterCheck<U>(Any(std::move(data_)));
+  template <typename U, typename = std::enable_if_t<TypeTraits<U>::convert_enabled ||
+                                                    std::is_base_of_v<Object, U>>>
+  TVM_FFI_INLINE auto as() const {
+    return AnyView(*this).template as<U>();
   }
 
-  /*! \brief The value, unchecked (an empty reference when there is none). */
-  TVM_FFI_INLINE T operator*() const& noexcept { return Wrap(data_); }
-  TVM_FFI_INLINE T operator*() && noexcept { return Wrap(std::move(data_)); }
-
-  TVM_FFI_INLINE bool operator==(std::nullopt_t) const noexcept { return !has_value(); }
-  TVM_FFI_INLINE bool operator!=(std::nullopt_t) const noexcept { return has_value(); }
-  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept { return !has_value(); }
-  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept { return has_value(); }
-  TVM_FFI_INLINE auto operator==(const Optional& other) const { return EqualTo(other); }
-  TVM_FFI_INLINE auto operator!=(const Optional& other) const { return NotEqualTo(other); }
+  // Comparisons.  Emptiness: nullopt and nullptr both mean "no value".
+  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept { return data_ == nullptr; }
+  TVM_FFI_INLINE bool operator==(std::nullopt_t) const noexcept { return data_ == nullptr; }
+  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept { return data_ != nullptr; }
+  TVM_FFI_INLINE bool operator!=(std::nullopt_t) const noexcept { return data_ != nullptr; }
+  // Two optionals: both empty, or both set and equal.
   TVM_FFI_INLINE auto operator==(const std::optional<T>& other) const { return EqualTo(other); }
+  TVM_FFI_INLINE auto operator==(const Optional& other) const { return EqualTo(other); }
   TVM_FFI_INLINE auto operator!=(const std::optional<T>& other) const {
     return NotEqualTo(other);
   }
-  /*! \brief Set and equal to `other` (identity first, then T's ==). */
+  TVM_FFI_INLINE auto operator!=(const Optional& other) const { return NotEqualTo(other); }
+  /*! \brief Set and equal to `other` (the same object counts as equal before T's == is asked). */
   TVM_FFI_INLINE auto operator==(const T& other) const {
     using Result = decltype(value() == other);
-    if (!has_value()) return Result(false);
-    if (same_as(other)) return Result(true);
-    return operator*() == other;
+    if (data_ == nullptr) return Result(false);
+    return same_as(other) ? Result(true) : Result(operator*() == other);
   }
   TVM_FFI_INLINE auto operator!=(const T& other) const { return !(*this == other); }
-  template <typename U>
-  TVM_FFI_INLINE auto operator==(const U& other) const {
-    using Result = decltype(value() == other);
-    if (!has_value()) return Result(false);
-    return operator*() == other;
-  }
+  // Against anything else T compares with: an empty Optional is unequal.
   template <typename U>
   TVM_FFI_INLINE auto operator!=(const U& other) const {
     using Result = decltype(value() != other);
-    if (!has_value()) return Result(true);
-    return operator*() != other;
+    return data_ == nullptr ? Result(true) : Result(operator*() != other);
   }
-
-  TVM_FFI_INLINE const ContainerType* get() const {
-    return static_cast<const ContainerType*>(data_.get());
+  template <typename U>
+  TVM_FFI_INLINE auto operator==(const U& other) const {
+    using Result = decltype(value() == other);
+    return data_ == nullptr ? Result(false) : Result(operator*() == other);
   }
-  TVM_FFI_INLINE const ContainerType* operator->() const { return get(); }
-  TVM_FFI_INLINE bool same_as(const Optional& other) const { return data_ == other.data_; }
-  TVM_FFI_INLINE bool same_as(const ObjectRef& other) const { return data_.get() == other.get(); }
-  TVM_FFI_INLINE bool unique() const { return data_.unique(); }
-  TVM_FFI_INLINE int use_count() const { return data_.use_count(); }
 
  private:
   ObjectPtr<Object> data_;
   friend struct detail::ObjectUnsafe;
+
+  TVM_FFI_INLINE void CheckHasValue() const {
+    if (TVM_FFI_PREDICT_FALSE(data_ == nullptr)) detail::ThrowBadOptionalAccess();
+  }
 
   static ObjectPtr<Object> Unwrap(T&& ref) {
     return detail::ObjectUnsafe::ObjectPtrFromObjectRef<Object>(std::move(ref));

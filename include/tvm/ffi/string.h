@@ -40,32 +40,38 @@ namespace tvm {
 namespace ffi {
 namespace detail {
 
-/*! \brief An object whose cell is a TVMFFIByteArray (ffi.String and ffi.Bytes). */
+/*!
+ * \brief Common base of the two string objects: the object header followed
+ *        by a TVMFFIByteArray cell {data, size} describing the bytes.
+ */
 class BytesObjBase : public Object, public TVMFFIByteArray {};
 
-/*! \brief The ffi.Bytes object. */
-class BytesObj : public BytesObjBase {
- public:
-  static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIBytes;
-  static const constexpr bool _type_final = true;
-  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIBytes, BytesObj, Object);
-};
-
-/*! \brief The ffi.String object. */
+/*! \brief The ffi.String object (text). */
 class StringObj : public BytesObjBase {
  public:
-  static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIStr;
   static const constexpr bool _type_final = true;
+  static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIStr;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIStr, StringObj, Object);
 };
 
-/*! \brief A string or bytes object that keeps its bytes in a std::string it owns. */
+/*! \brief The ffi.Bytes object (raw bytes). */
+class BytesObj : public BytesObjBase {
+ public:
+  static const constexpr bool _type_final = true;
+  static constexpr const uint32_t _type_index = TypeIndex::kTVMFFIBytes;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIBytes, BytesObj, Object);
+};
+
+/*!
+ * \brief A StringObj or BytesObj (Base) whose cell points into a std::string
+ *        member, so that a moved-in std::string is adopted without a copy.
+ */
 template <typename Base>
 class BytesObjStdImpl : public Base {
  public:
   explicit BytesObjStdImpl(std::string other) : data_{std::move(other)} {
-    this->data = data_.data();
     this->size = data_.size();
+    this->data = data_.c_str();
   }
 
  private:

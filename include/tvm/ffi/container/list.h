@@ -46,6 +46,30 @@ class ListObj : public SeqBaseObj {
   /// \endcond
 
  private:
+  template <typename, typename>
+  friend struct TypeTraits;
+  template <typename, typename>
+  friend class List;
+
+  /*! \brief Slots of a list's first buffer. */
+  static constexpr int64_t kInitSize = 4;
+  /*! \brief A full buffer is replaced by one this many times larger. */
+  static constexpr int64_t kIncFactor = 2;
+
+  // Buffers this header allocates are raw ::operator new storage.
+  static void RawDataDeleter(void* data) { ::operator delete(data); }
+
+  /*! \brief A list with no elements and room for `n` (no buffer when n is 0). */
+  static ObjectPtr<ListObj> Empty(int64_t n = kInitSize) {
+    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot construct a List of negative size";
+    ObjectPtr<ListObj> made = make_object<ListObj>();
+    made->data_deleter = RawDataDeleter;
+    made->data = n > 0 ? ::operator new(sizeof(Any) * static_cast<size_t>(n)) : nullptr;
+    made->TVMFFISeqCell::capacity = n;
+    made->TVMFFISeqCell::size = 0;
+    return made;
+  }
+
   // Moves the elements into a new buffer of n slots when n exceeds the
   // capacity.  The old buffer goes to the deleter that came with it (the
   // list may have been made by another library); the new one is ours.
@@ -62,27 +86,6 @@ class ListObj : public SeqBaseObj {
     data_deleter = RawDataDeleter;
     TVMFFISeqCell::capacity = n;
   }
-  /*! \brief An empty list with a buffer of `n` slots (none for 0). */
-  static ObjectPtr<ListObj> Empty(int64_t n = kInitSize) {
-    if (n < 0) TVM_FFI_THROW(ValueError) << "cannot construct a List of negative size";
-    ObjectPtr<ListObj> out = make_object<ListObj>();
-    out->data = n == 0 ? nullptr : ::operator new(sizeof(Any) * static_cast<size_t>(n));
-    out->TVMFFISeqCell::size = 0;
-    out->TVMFFISeqCell::capacity = n;
-    out->data_deleter = RawDataDeleter;
-    return out;
-  }
-  static void RawDataDeleter(void* data) { ::operator delete(data); }
-
-  /*! \brief Capacity of the first buffer. */
-  static constexpr int64_t kInitSize = 4;
-  /*! \brief Growth factor of a full buffer. */
-  static constexpr int64_t kIncFactor = 2;
-
-  template <typename, typename>
-  friend class List;
-  template <typename, typename>
-  friend struct TypeTraits;
 };
 
 /*!
@@ -97,37 +100,32 @@ class List : public ObjectRef {
  public:
   using value_type = T;
 
-  /*! \brief A null list (only for the type machinery). */
-  explicit List(UnsafeInit tag) : ObjectRef(tag) {}
-  /*! \brief An empty list without a buffer. */
-  List() : ObjectRef(ListObj::Empty(0)) {}  // NOLINT(modernize-use-equals-default)
-  List(List<T>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  List(const List<T>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  List(List<U>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  List(const List<U>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
-  TVM_FFI_INLINE List<T>& operator=(List<T>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  TVM_FFI_INLINE List<T>& operator=(const List<T>& other) {
-    data_ = other.data_;
-    return *this;
-  }
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  TVM_FFI_INLINE List<T>& operator=(List<U>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  TVM_FFI_INLINE List<T>& operator=(const List<U>& other) {
-    data_ = other.data_;
-    return *this;
-  }
   /*! \brief Takes a ListObj (InternalError when n is null). */
   explicit List(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {
     TVM_FFI_ICHECK_NOTNULL(data_.get());
+  }
+  /*! \brief Shares the object of a list whose elements are all T's. */
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List(const List<U>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  List(List<U>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
+  List(const List<T>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
+  List(List<T>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
+  /*! \brief An empty list without a buffer. */
+  List() : ObjectRef(ListObj::Empty(0)) {}  // NOLINT(modernize-use-equals-default)
+  /*! \brief A null list (only for the type machinery). */
+  explicit List(UnsafeInit tag) : ObjectRef(tag) {}
+
+  // Assignment rebinds this List to the other's object (no element copy);
+  // the argument is taken by value, so copy and move share one body.
+  TVM_FFI_INLINE List<T>& operator=(List<T> other) {
+    data_ = std::move(other.data_);
+    return *this;
+  }
+  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
+  TVM_FFI_INLINE List<T>& operator=(List<U> other) {
+    data_ = std::move(other.data_);
+    return *this;
   }
   template <typename IterType>
   List(IterType first, IterType last) {  // NOLINT(performance-unnecessary-value-param)
@@ -257,6 +255,8 @@ class List : public ObjectRef {
 };
 
 /// \cond Doxygen_Suppress
+template <typename T, typename U>
+inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
 template <typename T>
 inline constexpr bool use_default_type_traits_v<List<T>> = false;
 /// \endcond
@@ -267,22 +267,23 @@ inline constexpr bool use_default_type_traits_v<List<T>> = false;
  */
 template <typename T>
 struct TypeTraits<List<T>> : public SeqTypeTraitsBase<TypeTraits<List<T>>, List<T>, T> {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIList;
-  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIList;
-  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIArray;
   static constexpr const char* kTypeName = "List";
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIList;
+  // Accepted without a copy / accepted element by element.
+  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIList;
+  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIArray;
+  static constexpr int32_t field_static_type_index = kPrimaryTypeIndex;
 
+  /*! \brief {"type": "ffi.List", "args": [<schema of T>]}. */
   TVM_FFI_INLINE static std::string TypeSchema() {
-    return std::string("{\"type\":\"") + kStaticTypeKey + "\",\"args\":[" +
-           detail::TypeSchema<T>::v() + "]}";
+    std::string schema = R"({"type":")";
+    schema += kStaticTypeKey;
+    schema += R"(","args":[)";
+    schema += detail::TypeSchema<T>::v();
+    schema += "]}";
+    return schema;
   }
 };
-
-/// \cond Doxygen_Suppress
-template <typename T, typename U>
-inline constexpr bool type_subsumes_v<List<T>, List<U>> = type_subsumes_v<T, U>;
-/// \endcond
 
 }  // namespace ffi
 }  // namespace tvm

@@ -21,83 +21,85 @@
 namespace tvm {
 namespace ffi {
 
+// ---- Printing -------------------------------------------------------------
+
+/*! \brief The text Python's repr() shows for `value`. */
+TVM_FFI_EXTRA_CXX_API String ReprPrint(const Any& value);
+
+/// \cond Doxygen_Suppress
+namespace detail {
+inline std::ostream& StreamRepr(std::ostream& os, const Any& value) {
+  return os << ReprPrint(value);
+}
+}  // namespace detail
+/// \endcond
+
+// Streaming any FFI value writes its ReprPrint (None for an empty Optional
+// or a null reference).
+
+/*! \brief Writes ReprPrint of the alternative the Variant holds. */
+template <typename... V>
+inline std::ostream& operator<<(std::ostream& os, const Variant<V...>& value) {
+  return detail::StreamRepr(os, Any(value));
+}
+/*! \brief Writes ReprPrint of the value, or None. */
+template <typename T>
+inline std::ostream& operator<<(std::ostream& os, const Optional<T>& value) {
+  return detail::StreamRepr(os, Any(value));
+}
+/*! \brief Writes ReprPrint of the object, or None. */
+inline std::ostream& operator<<(std::ostream& os, const ObjectRef& value) {
+  return detail::StreamRepr(os, Any(value));
+}
+/*! \brief Writes ReprPrint(value). */
+inline std::ostream& operator<<(std::ostream& os, const Any& value) {
+  return detail::StreamRepr(os, value);
+}
+
+// ---- Copying --------------------------------------------------------------
+
 /*!
- * \brief Copies a value and everything it reaches: containers and reflected
- *        objects are new, sharing inside the value is kept, and immutable
- *        leaves (numbers, strings, bytes, shapes, functions) are shared.
- * \param value The value.
- * \return The copy.
+ * \brief A deep copy: every container and reflected object reachable from
+ *        `value` is duplicated, aliasing within the value is preserved, and
+ *        immutable leaves (numbers, strings, bytes, shapes, functions) are
+ *        shared rather than copied.
  */
 TVM_FFI_EXTRA_CXX_API Any DeepCopy(const Any& value);
 
-/*!
- * \brief The readable text of a value, as Python's repr() of it prints.
- * \param value The value.
- * \return The text.
- */
-TVM_FFI_EXTRA_CXX_API String ReprPrint(const Any& value);
+// ---- Comparison and hashing (Python's ==, <, <=, >, >= and hash()) --------
 
-/*!
- * \brief A hash consistent with RecursiveEq: RecursiveEq(a, b) implies equal hashes.
- * \param value The value.
- * \return The hash.
- */
-TVM_FFI_EXTRA_CXX_API int64_t RecursiveHash(const Any& value);
-
-/*! \brief Element-wise, field-wise equality (Python's ==). */
+/*! \brief Equality element by element and field by field. */
 TVM_FFI_EXTRA_CXX_API bool RecursiveEq(const Any& lhs, const Any& rhs);
-
-/*! \brief Lexicographic order over elements and fields (Python's <). */
+/*! \brief A hash that agrees with RecursiveEq (equal values hash equal). */
+TVM_FFI_EXTRA_CXX_API int64_t RecursiveHash(const Any& value);
+/*! \brief Lexicographic "less than" over elements and fields. */
 TVM_FFI_EXTRA_CXX_API bool RecursiveLt(const Any& lhs, const Any& rhs);
-
-/*! \brief lhs < rhs or lhs == rhs in the order of RecursiveLt. */
-TVM_FFI_EXTRA_CXX_API bool RecursiveLe(const Any& lhs, const Any& rhs);
-
-/*! \brief rhs < lhs in the order of RecursiveLt. */
+/*! \brief RecursiveLt(rhs, lhs). */
 TVM_FFI_EXTRA_CXX_API bool RecursiveGt(const Any& lhs, const Any& rhs);
-
-/*! \brief rhs < lhs or lhs == rhs in the order of RecursiveLt. */
+/*! \brief RecursiveLt(lhs, rhs) or equal in that order. */
+TVM_FFI_EXTRA_CXX_API bool RecursiveLe(const Any& lhs, const Any& rhs);
+/*! \brief RecursiveGt(lhs, rhs) or equal in that order. */
 TVM_FFI_EXTRA_CXX_API bool RecursiveGe(const Any& lhs, const Any& rhs);
 
-/*! \brief Writes ReprPrint(value). */
-inline std::ostream& operator<<(std::ostream& os, const Any& value) {
-  return os << ReprPrint(value);
-}
-
-/*! \brief Writes ReprPrint of the referenced object (or None). */
-inline std::ostream& operator<<(std::ostream& os, const ObjectRef& value) {
-  return os << ReprPrint(Any(value));
-}
-
-/*! \brief Writes ReprPrint of the value, or None when empty. */
-template <typename T>
-inline std::ostream& operator<<(std::ostream& os, const Optional<T>& value) {
-  return os << ReprPrint(Any(value));
-}
-
-/*! \brief Writes ReprPrint of the value the Variant holds. */
-template <typename... V>
-inline std::ostream& operator<<(std::ostream& os, const Variant<V...>& value) {
-  return os << ReprPrint(Any(value));
-}
+// ---- Per-type overrides ---------------------------------------------------
 
 namespace type_attr {
-/*! \brief A type's own repr: (self, repr_of_part) -> text. */
-inline constexpr reflection::AttrKey<
-    TypedFunction<String(const Object*, const TypedFunction<String(AnyView)>&)>>
-    kRepr{"__ffi_repr__"};
-/*! \brief A type's own RecursiveHash: (self, hash_of_part) -> hash. */
-inline constexpr reflection::AttrKey<
-    TypedFunction<int64_t(const Object*, const TypedFunction<int64_t(AnyView)>&)>>
-    kHash{"__ffi_hash__"};
-/*! \brief A type's own RecursiveEq: (self, other, eq_of_parts) -> bool. */
+/*! \brief Custom equality: (self, other, equal_parts) -> bool. */
 inline constexpr reflection::AttrKey<
     TypedFunction<bool(const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView)>&)>>
     kEq{"__ffi_eq__"};
-/*! \brief A type's own ordering: (self, other, compare_parts) -> negative, 0 or positive. */
+/*! \brief Custom three-way order: (self, other, compare_parts) -> <0, 0 or >0. */
 inline constexpr reflection::AttrKey<TypedFunction<int32_t(
     const Object*, const Object*, const TypedFunction<int32_t(AnyView, AnyView)>&)>>
     kCompare{"__ffi_compare__"};
+/*! \brief Custom hash: (self, hash_part) -> int64. */
+inline constexpr reflection::AttrKey<
+    TypedFunction<int64_t(const Object*, const TypedFunction<int64_t(AnyView)>&)>>
+    kHash{"__ffi_hash__"};
+/*! \brief Custom repr: (self, repr_part) -> text. */
+inline constexpr reflection::AttrKey<
+    TypedFunction<String(const Object*, const TypedFunction<String(AnyView)>&)>>
+    kRepr{"__ffi_repr__"};
 }  // namespace type_attr
 
 }  // namespace ffi

@@ -104,43 +104,48 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
   Map<String, Function> import_lookup_cache_;
 };
 
+/*!
+ * \brief The exported symbol names a module library is searched for (all
+ *        start with "__tvm_ffi_").
+ */
+namespace symbol {
+/*! \brief Start of every exported function name; the rest is the function's name. */
+constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
+/*! \brief Start of the symbol describing function <name> (its type schema). */
+constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
+/*! \brief Start of the symbol holding function <name>'s doc string. */
+constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
+/*! \brief Modules serialized into the library, loaded with it. */
+constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
+/*! \brief Pointer slot the loader fills with the library's context. */
+constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
+/*! \brief The function called when a library module is used as a callable. */
+constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
+}  // namespace symbol
+
 /*! \brief A reference to a ModuleObj (never null). */
 class Module : public ObjectRef {
  public:
-  /*! \brief The bits of ModuleObj::GetPropertyMask. */
-  enum ModulePropertyMask : int {
-    kBinarySerializable = 0b001,
-    kRunnable = 0b010,
-    kCompilationExportable = 0b100
-  };
-  /*! \brief Takes a module object (InternalError when null). */
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Module, ObjectRef, ModuleObj);
+
+  /*! \brief Wraps `ptr`; a null pointer is an InternalError. */
   explicit Module(const ObjectPtr<ModuleObj>& ptr) : ObjectRef(ptr) {
     TVM_FFI_ICHECK(ptr != nullptr);
   }
-  /*! \brief Loads a shared library as a module (ffi.ModuleLoadFromFile). */
-  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
-  /*! \brief Calls `callback(name, address)` for each context symbol of the runtime. */
+
+  /*! \brief Bits of ModuleObj::GetPropertyMask: what a module can do. */
+  enum ModulePropertyMask : int {
+    kBinarySerializable = 1 << 0,
+    kRunnable = 1 << 1,
+    kCompilationExportable = 1 << 2,
+  };
+
+  /*! \brief Visits each (name, address) context symbol the runtime knows. */
   TVM_FFI_EXTRA_CXX_API static void VisitContextSymbols(
       const ffi::TypedFunction<void(String, void*)>& callback);
-
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Module, ObjectRef, ModuleObj);
+  /*! \brief Opens a shared library as a module (through ffi.ModuleLoadFromFile). */
+  TVM_FFI_EXTRA_CXX_API static Module LoadFromFile(const String& file_name);
 };
-
-/*! \brief Names of the symbols a module library exports. */
-namespace symbol {
-/*! \brief Prefix of every exported function of a module library. */
-constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
-/*! \brief The library's default function. */
-constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
-/*! \brief The library's context pointer, set when it is loaded. */
-constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
-/*! \brief Serialized modules embedded in the library. */
-constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
-/*! \brief Prefix of a function's metadata symbol. */
-constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
-/*! \brief Prefix of a function's documentation symbol. */
-constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
-}  // namespace symbol
 
 }  // namespace ffi
 }  // namespace tvm

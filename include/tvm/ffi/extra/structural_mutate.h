@@ -54,6 +54,7 @@
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/expected.h>
+#include <tvm/ffi/extra/structural_callbacks.h>
 #include <tvm/ffi/extra/structural_visit.h>
 #include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/function.h>
@@ -118,29 +119,30 @@ template <typename T, typename U>
 inline constexpr bool type_subsumes_v<UnchangedOr<T>, UnchangedOr<U>> = type_subsumes_v<T, U>;
 /// \endcond
 
-namespace detail {
-struct UnchangedOrUnsafe;
-template <typename T>
-inline constexpr bool is_unchanged_or_v = false;
-template <typename T>
-inline constexpr bool is_unchanged_or_v<UnchangedOr<T>> = true;
-}  // namespace detail
-
 /*! \brief The marker "this value did not change" (type index kTVMFFIUnchanged). */
 struct Unchanged {
-  /*! \brief The marker as a raw value. */
-  TVM_FFI_INLINE TVMFFIAny CopyToTVMFFIAny() const noexcept {
-    TVMFFIAny raw;
-    raw.type_index = TypeIndex::kTVMFFIUnchanged;
-    raw.zero_padding = 0;
-    raw.v_int64 = 0;
-    return raw;
-  }
   /*! \brief The marker in an Any. */
   TVM_FFI_INLINE operator Any() const noexcept {  // NOLINT(google-explicit-constructor)
     return detail::AnyUnsafe::MoveTVMFFIAnyRawToAny(CopyToTVMFFIAny());
   }
+  /*! \brief The marker as a raw value (no payload; the padding is zero). */
+  TVM_FFI_INLINE TVMFFIAny CopyToTVMFFIAny() const noexcept {
+    TVMFFIAny marker{};
+    marker.type_index = TypeIndex::kTVMFFIUnchanged;
+    return marker;
+  }
 };
+
+namespace detail {
+struct UnchangedOrUnsafe;
+/*! \brief Tells UnchangedOr<...> apart from other types. */
+template <typename T>
+struct IsUnchangedOr : std::false_type {};
+template <typename T>
+struct IsUnchangedOr<UnchangedOr<T>> : std::true_type {};
+template <typename T>
+inline constexpr bool is_unchanged_or_v = IsUnchangedOr<T>::value;
+}  // namespace detail
 
 /*!
  * \brief A T, or the Unchanged marker.  The result type of mutations: an
@@ -171,12 +173,6 @@ class UnchangedOr {
   TVM_FFI_INLINE UnchangedOr(UnchangedOr<U> other)  // NOLINT(*)
       : data_(Rewrap(std::move(other))) {}
 
-  TVM_FFI_INLINE UnchangedOr(const UnchangedOr&) = default;
-  TVM_FFI_INLINE UnchangedOr(UnchangedOr&&) noexcept = default;
-  TVM_FFI_INLINE ~UnchangedOr() = default;
-  TVM_FFI_INLINE UnchangedOr& operator=(const UnchangedOr&) = default;
-  TVM_FFI_INLINE UnchangedOr& operator=(UnchangedOr&&) noexcept = default;
-
   /*! \brief Whether this is the marker. */
   TVM_FFI_INLINE bool IsUnchanged() const& noexcept {
     return data_.type_index() == TypeIndex::kTVMFFIUnchanged;
@@ -185,6 +181,19 @@ class UnchangedOr {
   TVM_FFI_INLINE bool UnchangedOrSameAs(const T& original) const& noexcept {
     return IsUnchanged() || data_.same_as(original);
   }
+  /*! \brief The held value as a U (exact types only), or nullopt (also for the marker). */
+  template <typename U,
+            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
+  TVM_FFI_INLINE std::optional<U> as() && {
+    return std::move(data_).template as<U>();
+  }
+  /*! \brief The held value as a U; TypeError otherwise. */
+  template <typename U,
+            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
+  TVM_FFI_INLINE U as_or_throw() && {
+    return std::move(data_).template as_or_throw<U>();
+  }
+
   /*! \brief The new value, or `original` for the marker. */
   TVM_FFI_INLINE T ValueOrUnchanged(const T& original) && {
     if (IsUnchanged()) return original;
@@ -206,40 +215,28 @@ class UnchangedOr {
   TVM_FFI_INLINE T ValueUnchecked() && {
     return detail::AnyUnsafe::MoveFromAnyAfterCheck<T>(std::move(data_));
   }
-  /*! \brief The held value as a U (exact types only), or nullopt (also for the marker). */
-  template <typename U,
-            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
-  TVM_FFI_INLINE std::optional<U> as() && {
-    return std::move(data_).template as<U>();
-  }
-  /*! \brief The held value as a U; TypeError otherwise. */
-  template <typename U,
-            typename = std::enable_if_t<TypeTraits<U>::storage_enabled || std::is_same_v<U, Any>>>
-  TVM_FFI_INLINE U as_or_throw() && {
-    return std::move(data_).template as_or_throw<U>();
-  }
-
  private:
-  template <typename>
-  friend class UnchangedOr;
-  friend struct detail::UnchangedOrUnsafe;
-  template <typename, typename>
-  friend struct TypeTraits;
+  // The held Any of an UnchangedOr<U> re-tagged as ours: as is when every U
+  // is a T (and for the marker), else through a converted T.
+  template <typename U>
+  static Any Rewrap(UnchangedOr<U>&& other) {
+    if constexpr (!type_subsumes_v<T, U>) {
+      if (!other.IsUnchanged()) return Any(T(std::move(other).ValueUnchecked()));
+    }
+    return std::move(other.data_);
+  }
 
+  // Adopts `data` (a T or the marker) without checking it.
   struct UnsafeInit {};
   TVM_FFI_INLINE explicit UnchangedOr(UnsafeInit, Any data) noexcept : data_(std::move(data)) {}
 
-  template <typename U>
-  static Any Rewrap(UnchangedOr<U>&& other) {
-    if constexpr (type_subsumes_v<T, U>) {
-      return std::move(other.data_);
-    } else {
-      if (other.IsUnchanged()) return std::move(other.data_);
-      return Any(T(std::move(other).ValueUnchecked()));
-    }
-  }
-
   Any data_;
+
+  template <typename, typename>
+  friend struct TypeTraits;
+  friend struct detail::UnchangedOrUnsafe;
+  template <typename>
+  friend class UnchangedOr;
 };
 
 namespace detail {
@@ -272,11 +269,11 @@ using FStructuralMutate =
     reflection::NativeFunctionView<UnchangedOr<Any>(StructuralMutatorObj*, AnyView)>;
 
 namespace type_attr {
-/*! \brief A type's own descent for mutators. */
-inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMutate{"__s_mutate__"};
 /*! \brief A type's own descent for a value nobody else holds (may update it in place). */
 inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMaybeInplaceMutate{
     "__s_maybe_inplace_mutate__"};
+/*! \brief A type's own descent for mutators. */
+inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMutate{"__s_mutate__"};
 }  // namespace type_attr
 
 /*!
@@ -288,67 +285,62 @@ inline constexpr reflection::AttrKey<FStructuralMutate> kStructuralMaybeInplaceM
  */
 class StructuralMutatorObj : public Object {
  public:
-  /*! \brief The mutator type StructuralMutate callbacks receive. */
-  using MutatorObjType = StructuralMutatorObj;
-
-  /*! \brief Mutates `value`; an error is thrown. */
-  TVM_FFI_INLINE UnchangedOr<Any> Mutate(AnyView value,
-                                         InplaceMode inplace_mode = InplaceMode::kDisallow) {
-    return MutateExpected(value, inplace_mode).value();
-  }
-  /*!
-   * \brief Mutates `value` through the vtable; never throws.  With kAllow and
-   *        an object nobody else holds, the in-place entry is used.
-   */
-  TVM_FFI_INLINE Expected<UnchangedOr<Any>> MutateExpected(
-      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
-    const Object* obj = value.as<Object>();
-    FStructuralMutateABI entry =
-        inplace_mode == InplaceMode::kAllow && obj != nullptr && obj->unique()
-            ? vtable_->maybe_inplace_mutate
-            : vtable_->mutate;
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<UnchangedOr<Any>>(entry(this, value));
-  }
-  /*! \brief The standard descent into `value` (see the file comment). */
-  TVM_FFI_INLINE Expected<UnchangedOr<Any>> DefaultMutateExpected(
-      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<UnchangedOr<Any>>(
-        inplace_mode == InplaceMode::kAllow ? DefaultInplaceRaw(value) : DefaultRaw(value));
-  }
-  /*! \brief The remapped value of `var` (None when it has none). */
-  TVM_FFI_INLINE Expected<Any> VarRemapGetExpected(AnyView var) noexcept {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Any>(vtable_->var_remap_get(this, var));
-  }
-  /*! \brief Records `mapped_value` as the replacement of `var`. */
-  TVM_FFI_INLINE Expected<void> VarRemapSetExpected(AnyView var, AnyView mapped_value) noexcept {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<void>(
-        vtable_->var_remap_set(this, var, mapped_value));
-  }
-  /*! \brief The definition region the mutation is in. */
-  TVM_FFI_INLINE TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
-  /*!
-   * \brief Runs `callback()` with the region set to `kind` (restored after,
-   *        also on exceptions); inside a Pattern region nothing changes.
-   */
-  template <typename Callback>
-  TVM_FFI_INLINE auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
-      -> decltype(std::forward<Callback>(callback)()) {
-    if (def_region_mode_ == kTVMFFIDefRegionKindPattern) {
-      return std::forward<Callback>(callback)();
-    }
-    struct Restore {
-      StructuralMutatorObj* self;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { self->def_region_mode_ = saved; }
-    } restore{this, def_region_mode_};
-    def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
-  }
-
   /// \cond Doxygen_Suppress
   static constexpr const bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralMutator", StructuralMutatorObj, Object);
   /// \endcond
+
+  /*!
+   * \brief Mutates `value` through the vtable; an error comes back, never
+   *        thrown.  kAllow picks the in-place entry, but only for an object
+   *        whose one reference is the caller's.
+   */
+  TVM_FFI_INLINE Expected<UnchangedOr<Any>> MutateExpected(
+      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
+    FStructuralMutateABI entry = vtable_->mutate;
+    if (inplace_mode == InplaceMode::kAllow) {
+      const Object* obj = value.as<Object>();
+      if (obj != nullptr && obj->unique()) entry = vtable_->maybe_inplace_mutate;
+    }
+    return AdoptRaw<UnchangedOr<Any>>(entry(this, value));
+  }
+  /*! \brief MutateExpected, with the error thrown. */
+  TVM_FFI_INLINE UnchangedOr<Any> Mutate(AnyView value,
+                                         InplaceMode inplace_mode = InplaceMode::kDisallow) {
+    return MutateExpected(value, inplace_mode).value();
+  }
+  /*! \brief What a mutator does with a value it has no rule for (see the file comment). */
+  TVM_FFI_INLINE Expected<UnchangedOr<Any>> DefaultMutateExpected(
+      AnyView value, InplaceMode inplace_mode = InplaceMode::kDisallow) noexcept {
+    TVMFFIAny raw =
+        inplace_mode == InplaceMode::kDisallow ? DefaultRaw(value) : DefaultInplaceRaw(value);
+    return AdoptRaw<UnchangedOr<Any>>(raw);
+  }
+
+  /*! \brief Makes `mapped_value` the replacement of `var` for the rest of the mutation. */
+  TVM_FFI_INLINE Expected<void> VarRemapSetExpected(AnyView var, AnyView mapped_value) noexcept {
+    return AdoptRaw<void>(vtable_->var_remap_set(this, var, mapped_value));
+  }
+  /*! \brief The replacement recorded for `var`, or None. */
+  TVM_FFI_INLINE Expected<Any> VarRemapGetExpected(AnyView var) noexcept {
+    return AdoptRaw<Any>(vtable_->var_remap_get(this, var));
+  }
+
+  /*!
+   * \brief Runs `callback()` inside definition region `kind` and puts the
+   *        previous region back afterwards, even on an exception.  A Pattern
+   *        region is never replaced by a nested one.
+   */
+  template <typename Callback>
+  TVM_FFI_INLINE auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback)
+      -> decltype(std::forward<Callback>(callback)()) {
+    return detail::SWithDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
+  }
+  /*! \brief The definition region in force. */
+  TVM_FFI_INLINE TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
+
+  /*! \brief Mutator type handed to StructuralMutate callbacks. */
+  using MutatorObjType = StructuralMutatorObj;
 
  protected:
   /*! \brief A mutator dispatching through `vtable` (static storage). */
@@ -360,6 +352,11 @@ class StructuralMutatorObj : public Object {
   TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
 
  private:
+  template <typename R>
+  TVM_FFI_INLINE static Expected<R> AdoptRaw(TVMFFIAny raw) noexcept {
+    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<R>(raw);
+  }
+
   // A hook attribute: a native function, an ffi.Function, or nothing (None).
   TVM_FFI_INLINE TVMFFIAny CallHook(AnyView attr, AnyView value, bool* called) noexcept {
     *called = true;
@@ -551,37 +548,47 @@ class StructuralMutator : public ObjectRef {
   /// \endcond
 };
 
+namespace detail {
+
+/*! \brief Whether the value in the (successful) `result` may be read as a `Type`. */
+template <typename Type, typename R>
+TVM_FFI_INLINE bool SMutateResultIs(const Expected<R>& result) noexcept {
+  if constexpr (type_subsumes_v<Expected<Type>, Expected<R>>) {
+    return true;  // known statically
+  } else {
+    return AnyUnsafe::CheckAnyStrict<Type>(ExpectedUnsafe::GetData(result));
+  }
+}
+
+/*! \brief Moves the value out of a successful `result` as a `Type` (already checked). */
+template <typename Type, typename R>
+TVM_FFI_INLINE Type SMutateTakeResult(Expected<R>& result) {
+  return AnyUnsafe::MoveFromAnyAfterCheck<Type>(ExpectedUnsafe::GetData(result));
+}
+
+}  // namespace detail
+
 /*!
  * \brief In a function returning Expected: evaluates `Result` (an Expected)
  *        and returns its error when it holds one.
  */
-#define TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result)                        \
-  do {                                                                     \
-    auto&& tvm_ffi_s_mutate_result_ = (Result);                            \
-    if (TVM_FFI_PREDICT_FALSE(tvm_ffi_s_mutate_result_.is_err())) {        \
+#define TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result)                                 \
+  do {                                                                              \
+    auto&& tvm_ffi_s_mutate_result_ = (Result);                                     \
+    if (TVM_FFI_PREDICT_FALSE(!tvm_ffi_s_mutate_result_.is_ok())) {                 \
       return ::tvm::ffi::Unexpected(::std::move(tvm_ffi_s_mutate_result_).error()); \
-    }                                                                      \
+    }                                                                               \
   } while (0)
 
 /// \cond Doxygen_Suppress
-#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Result, Type, Name, ResultExpr)               \
-  auto Result = (ResultExpr); /* NOLINT(bugprone-macro-parentheses) */                        \
-  TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result);                                                \
-  if constexpr (!::tvm::ffi::type_subsumes_v<::tvm::ffi::Expected<Type>, decltype(Result)>) { \
-    if (TVM_FFI_PREDICT_FALSE(!::tvm::ffi::detail::AnyUnsafe::CheckAnyStrict<Type>(           \
-            ::tvm::ffi::detail::ExpectedUnsafe::GetData(Result)))) {                          \
-      return ::tvm::ffi::detail::SMutateDeclaredTypeError();                                  \
-    }                                                                                         \
-  }                                                                                           \
-  Type Name = /* NOLINT(bugprone-macro-parentheses) */                                        \
-      ::tvm::ffi::detail::AnyUnsafe::MoveFromAnyAfterCheck<Type>(                             \
-          ::std::move(::tvm::ffi::detail::ExpectedUnsafe::GetData(Result)))
-#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Result, Type, Name, ResultExpr) \
-  auto Result = (ResultExpr); /* NOLINT(bugprone-macro-parentheses) */                 \
-  TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Result);                                         \
-  Type Name = /* NOLINT(bugprone-macro-parentheses) */                                 \
-      ::tvm::ffi::detail::AnyUnsafe::MoveFromAnyAfterCheck<Type>(                      \
-          ::std::move(::tvm::ffi::detail::ExpectedUnsafe::GetData(Result)))
+// Both ASSIGN_OR_RETURN forms: `Check` is true for the checked one.
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(Check, Tmp, Type, Name, ResultExpr)            \
+  auto Tmp = (ResultExpr); /* NOLINT(bugprone-macro-parentheses) */                            \
+  TVM_FFI_S_MUTATE_MAYBE_EARLY_RETURN(Tmp);                                                    \
+  if (Check && TVM_FFI_PREDICT_FALSE(!::tvm::ffi::detail::SMutateResultIs<Type>(Tmp))) {       \
+    return ::tvm::ffi::detail::SMutateDeclaredTypeError();                                     \
+  }                                                                                            \
+  Type Name = ::tvm::ffi::detail::SMutateTakeResult<Type>(Tmp) /* NOLINT(bugprone-macro-parentheses) */
 /// \endcond
 
 /*!
@@ -589,13 +596,13 @@ class StructuralMutator : public ObjectRef {
  *        that is not exactly a Type returns the TypeError "structural mutate
  *        result does not match the declared type".
  */
-#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)                                  \
-  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(TVM_FFI_STR_CONCAT(tvm_ffi_mutate_result_, __COUNTER__), \
-                                          Type, Name, ResultExpr)
+#define TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)                     \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(                                            \
+      true, TVM_FFI_STR_CONCAT(tvm_ffi_mutate_result_, __COUNTER__), Type, Name, ResultExpr)
 /*! \brief As TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN without the type check (the caller knows). */
-#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr) \
-  TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(                        \
-      TVM_FFI_STR_CONCAT(tvm_ffi_mutate_result_, __COUNTER__), Type, Name, ResultExpr)
+#define TVM_FFI_UNSAFE_S_MUTATE_ASSIGN_OR_RETURN(Type, Name, ResultExpr)              \
+  TVM_FFI_S_MUTATE_ASSIGN_OR_RETURN_IMPL_(                                            \
+      false, TVM_FFI_STR_CONCAT(tvm_ffi_mutate_result_, __COUNTER__), Type, Name, ResultExpr)
 
 /*!
  * \brief The mutator base of the engines: the variable remap (a table from
@@ -632,6 +639,21 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
     return detail::ExpectedUnsafe::MoveToTVMFFIAny(
         static_cast<StructuralMapEngineBase*>(mutator)->RemapSet(var, mapped_value));
   }
+  /*!
+   * \brief The vtable of an engine class: both mutate entries call
+   *        `Engine::Step<mode>(value)` (Expected<Any>), the remap entries are
+   *        this class's.  Engine befriends this class for the access.
+   */
+  template <typename Engine>
+  static const StructuralMutatorVTable* EngineVTable() {
+    static const StructuralMutatorVTable vtable{
+        &StepEntry<Engine, InplaceMode::kDisallow>,
+        &StepEntry<Engine, InplaceMode::kAllow>,
+        &DispatchVarRemapGet,
+        &DispatchVarRemapSet,
+    };
+    return &vtable;
+  }
   /*! \brief Records `node` (when an object) in the error `result` holds. */
   TVM_FFI_COLD_CODE static void UpdateVisitErrorContext(const Expected<Any>& result,
                                                         AnyView node) noexcept {
@@ -641,6 +663,11 @@ class StructuralMapEngineBase : public StructuralMutatorObj {
   }
 
  private:
+  template <typename Engine, InplaceMode kMode>
+  static TVMFFIAny StepEntry(StructuralMutatorObj* self, AnyView value) noexcept {
+    return detail::ExpectedUnsafe::MoveToTVMFFIAny(
+        static_cast<Engine*>(self)->template Step<kMode>(value));
+  }
   TVM_FFI_COLD_CODE static Unexpected<Error> NotAnObjectKey() noexcept {
     return Unexpected(Error("TypeError", "Variable-remap key must be an object-backed value", ""));
   }
@@ -677,27 +704,76 @@ namespace detail {
  *        callback's result (or the value itself when it is Unchanged), in
  *        place when allowed and nobody else holds that value.
  */
-template <InplaceMode kMode>
-TVM_FFI_INLINE Expected<Any> SMapDescend(StructuralMutatorObj* self, AnyView value,
-                                         Any mapped) noexcept {
-  bool same = mapped.type_index() == TypeIndex::kTVMFFIUnchanged;
-  AnyView target = same ? value : AnyView(mapped);
+template <InplaceMode kMode, typename Engine>
+TVM_FFI_INLINE Expected<Any> SMapDescend(Engine* self, AnyView value, Any mapped) noexcept {
+  const bool kept = mapped.type_index() == TypeIndex::kTVMFFIUnchanged;
+  AnyView next = kept ? value : AnyView(mapped);
   InplaceMode mode = InplaceMode::kDisallow;
   if constexpr (kMode == InplaceMode::kAllow) {
-    if (same || target.same_as(value)) {
-      mode = InplaceMode::kAllow;
-    } else {
-      const Object* obj = target.as<Object>();
-      if (obj != nullptr && obj->unique()) mode = InplaceMode::kAllow;
-    }
+    // In place is still fine for the value we were allowed to touch, and for
+    // a fresh result nobody else holds.
+    const Object* fresh = next.as<Object>();
+    const bool ours = kept || next.same_as(value) || (fresh != nullptr && fresh->unique());
+    if (ours) mode = InplaceMode::kAllow;
   }
-  Expected<UnchangedOr<Any>> inner = self->DefaultMutateExpected(target, mode);
-  if (TVM_FFI_PREDICT_FALSE(inner.is_err())) return Unexpected(inner.error());
-  // Nothing changed below: the callback's own result (or Unchanged).
-  if (ExpectedUnsafe::GetData(inner).type_index() == TypeIndex::kTVMFFIUnchanged) {
-    return mapped;
+  Expected<UnchangedOr<Any>> below = self->DefaultMutateExpected(next, mode);
+  if (TVM_FFI_PREDICT_FALSE(below.is_err())) return Unexpected(below.error());
+  Any deeper = ExpectedUnsafe::GetData(below);
+  // When the descent changed nothing, the callback's own answer stands
+  // (possibly Unchanged itself).
+  if (deeper.type_index() == TypeIndex::kTVMFFIUnchanged) return mapped;
+  return deeper;
+}
+
+/*!
+ * \brief The default descent, with the result widened to Expected<Any>.  It is
+ *        asked of the engine, so that a Parent layer's own
+ *        DefaultMutateExpected (which hides the base one) is the one used.
+ */
+template <typename Engine>
+TVM_FFI_INLINE Expected<Any> SMapDefault(Engine* self, AnyView value, InplaceMode mode) noexcept {
+  Expected<UnchangedOr<Any>> r = self->DefaultMutateExpected(value, mode);
+  if (TVM_FFI_PREDICT_FALSE(r.is_err())) return Unexpected(r.error());
+  return std::move(ExpectedUnsafe::GetData(r));
+}
+
+/*!
+ * \brief One step of a StructuralMap engine.  `offer(target, &out)` hands
+ *        `target` to the engine's callbacks and says whether one took it.
+ *        Pre-order offers the original value and then descends into the
+ *        answer; post-order descends first and offers what came back, an
+ *        Unchanged answer keeping the descended value.
+ */
+template <WalkOrder order, InplaceMode kMode, typename Engine, typename Offer>
+TVM_FFI_INLINE Expected<Any> SMapStep(Engine* self, AnyView value, Offer&& offer) noexcept {
+  Expected<Any> answer = Any();
+  if constexpr (order == WalkOrder::kPostOrder) {
+    Expected<Any> below = SMapDefault(self, value, kMode);
+    if (TVM_FFI_PREDICT_FALSE(below.is_err())) return below;
+    const Any& now = ExpectedUnsafe::GetData(below);
+    const bool same = now.type_index() == TypeIndex::kTVMFFIUnchanged;
+    if (!offer(same ? value : AnyView(now), &answer)) return below;
+    const bool keep_below =
+        !answer.is_err() &&
+        ExpectedUnsafe::GetData(answer).type_index() == TypeIndex::kTVMFFIUnchanged;
+    return keep_below ? below : answer;
+  } else {
+    if (!offer(value, &answer)) return SMapDefault(self, value, kMode);
+    if (TVM_FFI_PREDICT_FALSE(answer.is_err())) return answer;
+    return SMapDescend<kMode>(self, value, std::move(ExpectedUnsafe::GetData(answer)));
   }
-  return ExpectedUnsafe::GetData(inner);
+}
+
+/*! \brief Whether an object of `type_index` is a `target` (the type or a subtype). */
+inline bool SMapTypeMatches(int32_t type_index, int32_t target) {
+  if (type_index == target) return true;
+  const bool both_objects = type_index >= TypeIndex::kTVMFFIStaticObjectBegin &&
+                            target >= TypeIndex::kTVMFFIStaticObjectBegin;
+  if (!both_objects) return false;
+  const TVMFFITypeInfo* have = TVMFFIGetTypeInfo(type_index);
+  const TVMFFITypeInfo* want = TVMFFIGetTypeInfo(target);
+  return have != nullptr && want != nullptr && want->type_depth < have->type_depth &&
+         have->type_ancestors[want->type_depth]->type_index == target;
 }
 
 }  // namespace detail
@@ -718,129 +794,42 @@ class StructuralMapEngine : public Parent {
  public:
   static_assert(std::is_base_of_v<StructuralMapEngineBase, Parent>,
                 "StructuralMapEngine: Parent must derive from StructuralMapEngineBase");
+  static_assert((std::is_convertible_v<typename detail::FunctionInfo<Callbacks>::RetType,
+                                       Expected<Any>> &&
+                 ...),
+                "a StructuralMap callback returns a replacement, Unchanged, an Error or "
+                "Expected<Any>");
   /*! \brief The states callbacks receive after the value. */
   using StateTupleType = typename Parent::StateTupleType;
 
   /*! \brief An engine owning the callbacks. */
   explicit StructuralMapEngine(Callbacks... callbacks)
-      : Parent(Table()), callbacks_(std::move(callbacks)...) {}
+      : Parent(StructuralMapEngineBase::EngineVTable<StructuralMapEngine>()),
+        callbacks_(std::move(callbacks)...) {}
 
  private:
-  using ExpectedUnsafe = detail::ExpectedUnsafe;
+  friend class StructuralMapEngineBase;
 
-  static const StructuralMutatorVTable* Table() {
-    static const StructuralMutatorVTable table{
-        &StructuralMapEngine::Entry<InplaceMode::kDisallow>,
-        &StructuralMapEngine::Entry<InplaceMode::kAllow>,
-        &StructuralMapEngine::DispatchVarRemapGet,
-        &StructuralMapEngine::DispatchVarRemapSet,
-    };
-    return &table;
-  }
   template <InplaceMode kMode>
-  static TVMFFIAny Entry(StructuralMutatorObj* self, AnyView value) noexcept {
-    return ExpectedUnsafe::MoveToTVMFFIAny(static_cast<StructuralMapEngine*>(self)->One<kMode>(value));
+  Expected<Any> Step(AnyView value) noexcept {
+    return detail::SMapStep<order, kMode>(
+        this, value, [this](AnyView target, Expected<Any>* out) { return Offer(target, out); });
   }
 
-  template <typename Callback, typename Value, size_t... Is>
-  TVM_FFI_INLINE Expected<Any> Call(Callback& callback, Value&& value,
-                                    std::index_sequence<Is...>) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(std::is_convertible_v<typename Info::RetType, Expected<Any>>,
-                  "a StructuralMap callback returns a replacement, Unchanged, an Error or "
-                  "Expected<Any>");
-    static_assert(Info::num_args == 1 + sizeof...(Is) || Info::num_args == 2 + sizeof...(Is),
-                  "a StructuralMap callback takes (value, states...) and optionally the "
-                  "TVMFFIDefRegionKind last");
+  bool Offer(AnyView target, Expected<Any>* out) noexcept {
     static_assert(std::is_same_v<decltype(this->StateTuple()), StateTupleType>,
                   "Parent::StateTuple() must return Parent::StateTupleType by value");
-    try {
-      StateTupleType states = this->StateTuple();
-      if constexpr (Info::num_args == 1 + sizeof...(Is)) {
-        return callback(std::forward<Value>(value), std::get<Is>(states)...);
-      } else {
-        return callback(std::forward<Value>(value), std::get<Is>(states)...,
-                        this->def_region_kind());
-      }
-    } catch (const Error& err) {
-      return Unexpected(err);
-    }
+    const bool taken = callbacks_.FirstMatch(target, [&](auto& fn, auto&& arg) {
+      *out = detail::SCallWithStates<Any>(
+          fn, std::forward<decltype(arg)>(arg), [this] { return this->StateTuple(); },
+          [this] { return this->def_region_kind(); });
+    });
+    if (taken && TVM_FFI_PREDICT_FALSE(out->is_err())) this->UpdateVisitErrorContext(*out, target);
+    return taken;
   }
 
-  // Calls `callback` on `target` when it takes it (*out = its result).
-  template <typename Callback>
-  TVM_FFI_INLINE bool TryOne(Callback& callback, AnyView target, Expected<Any>* out) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(Info::num_args >= 1, "a StructuralMap callback takes the value first");
-    using First =
-        std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<0, typename Info::ArgType>>>;
-    using States = std::make_index_sequence<std::tuple_size_v<StateTupleType>>;
-    if constexpr (std::is_same_v<First, AnyView>) {
-      *out = Call(callback, target, States{});
-    } else if constexpr (std::is_same_v<First, Any>) {
-      *out = Call(callback, Any(target), States{});
-    } else {
-      std::optional<First> matched = target.template as<First>();
-      if (!matched.has_value()) return false;
-      *out = Call(callback, *std::move(matched), States{});
-    }
-    if (TVM_FFI_PREDICT_FALSE(out->is_err())) this->UpdateVisitErrorContext(*out, target);
-    return true;
-  }
-  template <size_t... Is>
-  TVM_FFI_INLINE bool TryAll(AnyView target, Expected<Any>* out,
-                             std::index_sequence<Is...>) noexcept {
-    return (TryOne(std::get<Is>(callbacks_), target, out) || ...);
-  }
-
-  template <InplaceMode kMode>
-  Expected<Any> One(AnyView value) noexcept {
-    Expected<Any> out = Any();
-    if constexpr (order == WalkOrder::kPreOrder) {
-      if (!TryAll(value, &out, std::index_sequence_for<Callbacks...>{})) {
-        return ToAny(this->DefaultMutateExpected(value, kMode));
-      }
-      if (TVM_FFI_PREDICT_FALSE(out.is_err())) return out;
-      return detail::SMapDescend<kMode>(this, value, std::move(ExpectedUnsafe::GetData(out)));
-    } else {
-      Expected<Any> descended = ToAny(this->DefaultMutateExpected(value, kMode));
-      if (TVM_FFI_PREDICT_FALSE(descended.is_err())) return descended;
-      const Any& now = ExpectedUnsafe::GetData(descended);
-      AnyView target = now.type_index() == TypeIndex::kTVMFFIUnchanged ? value : AnyView(now);
-      if (!TryAll(target, &out, std::index_sequence_for<Callbacks...>{})) return descended;
-      if (TVM_FFI_PREDICT_FALSE(out.is_err())) return out;
-      // The callback's Unchanged keeps the descended value.
-      if (ExpectedUnsafe::GetData(out).type_index() == TypeIndex::kTVMFFIUnchanged) {
-        return descended;
-      }
-      return out;
-    }
-  }
-
-  TVM_FFI_INLINE static Expected<Any> ToAny(Expected<UnchangedOr<Any>> r) noexcept {
-    if (TVM_FFI_PREDICT_FALSE(r.is_err())) return Unexpected(r.error());
-    return std::move(ExpectedUnsafe::GetData(r));
-  }
-
-  std::tuple<Callbacks...> callbacks_;
+  detail::SCallbackList<Callbacks...> callbacks_;
 };
-
-namespace detail {
-
-/*! \brief Whether an object of `type_index` is a `target` (the type or a subtype). */
-inline bool SMapTypeMatches(int32_t type_index, int32_t target) {
-  if (type_index == target) return true;
-  if (type_index < TypeIndex::kTVMFFIStaticObjectBegin ||
-      target < TypeIndex::kTVMFFIStaticObjectBegin) {
-    return false;
-  }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  const TVMFFITypeInfo* want = TVMFFIGetTypeInfo(target);
-  if (info == nullptr || want == nullptr || want->type_depth >= info->type_depth) return false;
-  return info->type_ancestors[want->type_depth]->type_index == target;
-}
-
-}  // namespace detail
 
 /*!
  * \brief StructuralMapEngine with callbacks chosen at run time: (type index,
@@ -857,75 +846,43 @@ class StructuralMapDynEngine : public Parent {
   /*! \brief An engine over the two callback tables (looked up in order). */
   StructuralMapDynEngine(Array<Tuple<int32_t, Function>> callbacks,
                          Array<Tuple<int32_t, Function>> callbacks_with_def_region_kind)
-      : Parent(Table()),
+      : Parent(StructuralMapEngineBase::EngineVTable<StructuralMapDynEngine>()),
         callbacks_(std::move(callbacks)),
         callbacks_with_kind_(std::move(callbacks_with_def_region_kind)) {}
 
  private:
-  using ExpectedUnsafe = detail::ExpectedUnsafe;
-
-  static const StructuralMutatorVTable* Table() {
-    static const StructuralMutatorVTable table{
-        &StructuralMapDynEngine::Entry<InplaceMode::kDisallow>,
-        &StructuralMapDynEngine::Entry<InplaceMode::kAllow>,
-        &StructuralMapDynEngine::DispatchVarRemapGet,
-        &StructuralMapDynEngine::DispatchVarRemapSet,
-    };
-    return &table;
-  }
-  template <InplaceMode kMode>
-  static TVMFFIAny Entry(StructuralMutatorObj* self, AnyView value) noexcept {
-    return ExpectedUnsafe::MoveToTVMFFIAny(
-        static_cast<StructuralMapDynEngine*>(self)->One<kMode>(value));
-  }
-
-  bool TryOne(AnyView target, Expected<Any>* out) noexcept {
-    int32_t index = target.type_index();
-    for (const Tuple<int32_t, Function>& entry : callbacks_) {
-      if (detail::SMapTypeMatches(index, entry.get<0>())) {
-        *out = entry.get<1>().CallExpected<Any>(target);
-        if (TVM_FFI_PREDICT_FALSE(out->is_err())) this->UpdateVisitErrorContext(*out, target);
-        return true;
-      }
-    }
-    for (const Tuple<int32_t, Function>& entry : callbacks_with_kind_) {
-      if (detail::SMapTypeMatches(index, entry.get<0>())) {
-        *out = entry.get<1>().CallExpected<Any>(target, static_cast<int>(this->def_region_kind()));
-        if (TVM_FFI_PREDICT_FALSE(out->is_err())) this->UpdateVisitErrorContext(*out, target);
-        return true;
-      }
-    }
-    return false;
-  }
+  friend class StructuralMapEngineBase;
+  using Table = Array<Tuple<int32_t, Function>>;
 
   template <InplaceMode kMode>
-  Expected<Any> One(AnyView value) noexcept {
-    Expected<Any> out = Any();
-    if constexpr (order == WalkOrder::kPreOrder) {
-      if (!TryOne(value, &out)) return ToAny(this->DefaultMutateExpected(value, kMode));
-      if (TVM_FFI_PREDICT_FALSE(out.is_err())) return out;
-      return detail::SMapDescend<kMode>(this, value, std::move(ExpectedUnsafe::GetData(out)));
+  Expected<Any> Step(AnyView value) noexcept {
+    return detail::SMapStep<order, kMode>(
+        this, value, [this](AnyView target, Expected<Any>* out) { return Offer(target, out); });
+  }
+
+  // The function registered for the type of `target` in `table`, if any.
+  static std::optional<Function> Find(const Table& table, int32_t type_index) {
+    for (const Tuple<int32_t, Function>& row : table) {
+      if (detail::SMapTypeMatches(type_index, row.get<0>())) return row.get<1>();
+    }
+    return std::nullopt;
+  }
+
+  bool Offer(AnyView target, Expected<Any>* out) noexcept {
+    const int32_t type_index = target.type_index();
+    if (std::optional<Function> fn = Find(callbacks_, type_index)) {
+      *out = fn->CallExpected<Any>(target);
+    } else if (std::optional<Function> fn_kind = Find(callbacks_with_kind_, type_index)) {
+      *out = fn_kind->CallExpected<Any>(target, static_cast<int>(this->def_region_kind()));
     } else {
-      Expected<Any> descended = ToAny(this->DefaultMutateExpected(value, kMode));
-      if (TVM_FFI_PREDICT_FALSE(descended.is_err())) return descended;
-      const Any& now = ExpectedUnsafe::GetData(descended);
-      AnyView target = now.type_index() == TypeIndex::kTVMFFIUnchanged ? value : AnyView(now);
-      if (!TryOne(target, &out)) return descended;
-      if (TVM_FFI_PREDICT_FALSE(out.is_err())) return out;
-      if (ExpectedUnsafe::GetData(out).type_index() == TypeIndex::kTVMFFIUnchanged) {
-        return descended;
-      }
-      return out;
+      return false;
     }
+    if (TVM_FFI_PREDICT_FALSE(out->is_err())) this->UpdateVisitErrorContext(*out, target);
+    return true;
   }
 
-  TVM_FFI_INLINE static Expected<Any> ToAny(Expected<UnchangedOr<Any>> r) noexcept {
-    if (TVM_FFI_PREDICT_FALSE(r.is_err())) return Unexpected(r.error());
-    return std::move(ExpectedUnsafe::GetData(r));
-  }
-
-  Array<Tuple<int32_t, Function>> callbacks_;
-  Array<Tuple<int32_t, Function>> callbacks_with_kind_;
+  Table callbacks_;
+  Table callbacks_with_kind_;
 };
 
 /*!
@@ -943,87 +900,55 @@ class StructuralMutateEngine : public Parent {
  public:
   static_assert(std::is_base_of_v<StructuralMapEngineBase, Parent>,
                 "StructuralMutateEngine: Parent must derive from StructuralMapEngineBase");
+  static_assert(((detail::kSCallbackArity<Callbacks> == 2 ||
+                  detail::kSCallbackArity<Callbacks> == 3) &&
+                 ...),
+                "a StructuralMutate callback takes (value, mutator) or "
+                "(value, mutator, inplace_mode)");
 
   /*! \brief An engine owning the callbacks. */
   explicit StructuralMutateEngine(Callbacks... callbacks)
-      : Parent(Table()), callbacks_(std::move(callbacks)...) {}
+      : Parent(StructuralMapEngineBase::EngineVTable<StructuralMutateEngine>()),
+        callbacks_(std::move(callbacks)...) {}
 
  private:
-  using ExpectedUnsafe = detail::ExpectedUnsafe;
+  friend class StructuralMapEngineBase;
+  using MutatorPtr = typename Parent::MutatorObjType*;
 
-  static const StructuralMutatorVTable* Table() {
-    static const StructuralMutatorVTable table{
-        &StructuralMutateEngine::Entry<InplaceMode::kDisallow>,
-        &StructuralMutateEngine::Entry<InplaceMode::kAllow>,
-        &StructuralMutateEngine::DispatchVarRemapGet,
-        &StructuralMutateEngine::DispatchVarRemapSet,
-    };
-    return &table;
-  }
   template <InplaceMode kMode>
-  static TVMFFIAny Entry(StructuralMutatorObj* self, AnyView value) noexcept {
-    auto* engine = static_cast<StructuralMutateEngine*>(self);
+  Expected<Any> Step(AnyView value) noexcept {
     Expected<Any> out = Any();
-    if (engine->TryAll(value, kMode, &out, std::index_sequence_for<Callbacks...>{})) {
-      if (TVM_FFI_PREDICT_FALSE(out.is_err())) engine->UpdateVisitErrorContext(out, value);
-      return ExpectedUnsafe::MoveToTVMFFIAny(std::move(out));
-    }
-    return ExpectedUnsafe::MoveToTVMFFIAny(engine->DefaultMutateExpected(value, kMode));
+    const bool taken = callbacks_.FirstMatch(value, [&](auto& fn, auto&& arg) {
+      out = Invoke(fn, std::forward<decltype(arg)>(arg), kMode);
+    });
+    if (!taken) return detail::SMapDefault(this, value, kMode);
+    if (TVM_FFI_PREDICT_FALSE(out.is_err())) this->UpdateVisitErrorContext(out, value);
+    return out;
   }
 
-  template <typename Callback, typename Value>
-  TVM_FFI_INLINE Expected<Any> Call(Callback& callback, Value&& value, InplaceMode mode) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(Info::num_args == 2 || Info::num_args == 3,
-                  "a StructuralMutate callback takes (value, mutator) or "
-                  "(value, mutator, inplace_mode)");
-    using Second = std::remove_pointer_t<std::decay_t<std::tuple_element_t<1, typename Info::ArgType>>>;
-    static_assert(std::is_same_v<Second, typename Parent::MutatorObjType>,
+  template <typename F, typename V>
+  TVM_FFI_INLINE Expected<Any> Invoke(F& fn, V&& value, InplaceMode mode) noexcept {
+    static_assert(std::is_same_v<std::remove_pointer_t<std::decay_t<detail::SCallbackParam<F, 1>>>,
+                                 typename Parent::MutatorObjType>,
                   "the second parameter of a StructuralMutate callback must be "
                   "Parent::MutatorObjType*");
-    auto* mutator = static_cast<typename Parent::MutatorObjType*>(this);
+    auto* self = static_cast<MutatorPtr>(this);
     try {
-      if constexpr (Info::num_args == 3) {
-        static_assert(
-            std::is_same_v<std::decay_t<std::tuple_element_t<2, typename Info::ArgType>>,
-                           InplaceMode>,
-            "the third parameter of a StructuralMutate callback must be InplaceMode");
-        return callback(std::forward<Value>(value), mutator, mode);
+      if constexpr (detail::kSCallbackArity<F> == 2) {
+        return fn(std::forward<V>(value), self);
       } else {
-        return callback(std::forward<Value>(value), mutator);
+        static_assert(std::is_same_v<detail::SCallbackParam<F, 2>, InplaceMode>,
+                      "the third parameter of a StructuralMutate callback must be InplaceMode");
+        return fn(std::forward<V>(value), self, mode);
       }
     } catch (const Error& err) {
       return Unexpected(err);
     }
   }
 
-  template <typename Callback>
-  TVM_FFI_INLINE bool TryOne(Callback& callback, AnyView value, InplaceMode mode,
-                             Expected<Any>* out) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    using First =
-        std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<0, typename Info::ArgType>>>;
-    if constexpr (std::is_same_v<First, AnyView>) {
-      *out = Call(callback, value, mode);
-      return true;
-    } else if constexpr (std::is_same_v<First, Any>) {
-      *out = Call(callback, Any(value), mode);
-      return true;
-    } else {
-      std::optional<First> matched = value.template as<First>();
-      if (!matched.has_value()) return false;
-      *out = Call(callback, *std::move(matched), mode);
-      return true;
-    }
-  }
-  template <size_t... Is>
-  TVM_FFI_INLINE bool TryAll(AnyView value, InplaceMode mode, Expected<Any>* out,
-                             std::index_sequence<Is...>) noexcept {
-    return (TryOne(std::get<Is>(callbacks_), value, mode, out) || ...);
-  }
-
-  std::tuple<Callbacks...> callbacks_;
+  detail::SCallbackList<Callbacks...> callbacks_;
 };
+
 
 namespace detail {
 
@@ -1082,47 +1007,62 @@ inline constexpr bool use_default_type_traits_v<UnchangedOr<T>> = false;
 
 template <typename T>
 struct TypeTraits<UnchangedOr<T>> : public TypeTraitsBase {
-  TVM_FFI_INLINE static void CopyToAnyView(const UnchangedOr<T>& src, TVMFFIAny* result) {
-    *result = AnyView(src.data_).CopyToTVMFFIAny();
+  TVM_FFI_INLINE static std::string TypeSchema() {
+    return R"({"type":"UnchangedOr","args":[)" + detail::TypeSchemaImpl<T>::v() + "]}";
   }
+  TVM_FFI_INLINE static std::string TypeStr() {
+    return "UnchangedOr<" + detail::Type2Str<T>::v() + ">";
+  }
+
   TVM_FFI_INLINE static void MoveToAny(UnchangedOr<T> src, TVMFFIAny* result) {
     *result = detail::UnchangedOrUnsafe::MoveToTVMFFIAny(std::move(src));
   }
+  TVM_FFI_INLINE static void CopyToAnyView(const UnchangedOr<T>& src, TVMFFIAny* result) {
+    *result = AnyView(src.data_).CopyToTVMFFIAny();
+  }
+
+  // The marker is accepted everywhere; other values as T accepts them (for
+  // T = Any: anything but an Error).
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    if constexpr (std::is_same_v<T, Any>) {
+    if (IsMarker(src)) return true;
+    if constexpr (kAnyPayload) {
       return src->type_index != TypeIndex::kTVMFFIError;
     } else {
-      return src->type_index == TypeIndex::kTVMFFIUnchanged || TypeTraits<T>::CheckAnyStrict(src);
+      return TypeTraits<T>::CheckAnyStrict(src);
     }
   }
-  TVM_FFI_INLINE static UnchangedOr<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFIUnchanged) return Unchanged();
-    if constexpr (std::is_same_v<T, Any>) {
-      return UnchangedOr<T>(Any(AnyView::CopyFromTVMFFIAny(*src)));
+  TVM_FFI_INLINE static std::optional<UnchangedOr<T>> TryCastFromAnyView(const TVMFFIAny* src) {
+    if (IsMarker(src)) return UnchangedOr<T>(Unchanged());
+    if constexpr (kAnyPayload) {
+      if (src->type_index == TypeIndex::kTVMFFIError) return std::nullopt;
+      return Borrowed(src);
     } else {
-      return UnchangedOr<T>(TypeTraits<T>::CopyFromAnyViewAfterCheck(src));
+      if (std::optional<T> converted = TypeTraits<T>::TryCastFromAnyView(src)) {
+        return UnchangedOr<T>(*std::move(converted));
+      }
+      return std::nullopt;
     }
   }
   TVM_FFI_INLINE static UnchangedOr<T> MoveFromAnyAfterCheck(TVMFFIAny* src) {
     return UnchangedOr<T>(typename UnchangedOr<T>::UnsafeInit{},
                           detail::AnyUnsafe::MoveTVMFFIAnyToAny(src));
   }
-  TVM_FFI_INLINE static std::optional<UnchangedOr<T>> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFIUnchanged) return UnchangedOr<T>(Unchanged());
-    if constexpr (std::is_same_v<T, Any>) {
-      if (src->type_index == TypeIndex::kTVMFFIError) return std::nullopt;
-      return UnchangedOr<T>(Any(AnyView::CopyFromTVMFFIAny(*src)));
+  TVM_FFI_INLINE static UnchangedOr<T> CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    if (IsMarker(src)) return Unchanged();
+    if constexpr (kAnyPayload) {
+      return Borrowed(src);
     } else {
-      std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(src);
-      if (!value.has_value()) return std::nullopt;
-      return UnchangedOr<T>(*std::move(value));
+      return UnchangedOr<T>(TypeTraits<T>::CopyFromAnyViewAfterCheck(src));
     }
   }
-  TVM_FFI_INLINE static std::string TypeStr() {
-    return "UnchangedOr<" + detail::Type2Str<T>::v() + ">";
+
+ private:
+  static constexpr bool kAnyPayload = std::is_same_v<T, Any>;
+  TVM_FFI_INLINE static bool IsMarker(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFIUnchanged;
   }
-  TVM_FFI_INLINE static std::string TypeSchema() {
-    return R"({"type":"UnchangedOr","args":[)" + detail::TypeSchemaImpl<T>::v() + "]}";
+  TVM_FFI_INLINE static UnchangedOr<T> Borrowed(const TVMFFIAny* src) {
+    return UnchangedOr<T>(Any(AnyView::CopyFromTVMFFIAny(*src)));
   }
 };
 /// \endcond

@@ -52,6 +52,7 @@
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/container/variant.h>
 #include <tvm/ffi/expected.h>
+#include <tvm/ffi/extra/structural_callbacks.h>
 #include <tvm/ffi/extra/visit_error_context.h>
 #include <tvm/ffi/function.h>
 #include <tvm/ffi/function_detail.h>
@@ -131,6 +132,42 @@ namespace type_attr {
 inline constexpr reflection::AttrKey<FStructuralVisit> kStructuralVisit{"__s_visit__"};
 }  // namespace type_attr
 
+// ---- Shared small helpers of the engines ----------------------------------
+
+namespace detail {
+
+/*! \brief Whether a raw visit result ends the caller's work (it is not None). */
+TVM_FFI_INLINE bool StructuralVisitRawNeedEarlyReturn(const TVMFFIAny& result) noexcept {
+  return result.type_index != TypeIndex::kTVMFFINone;
+}
+
+/*! \brief Notes `value` in the VisitErrorContext of the Error in `result`, then hands it back. */
+TVM_FFI_COLD_CODE inline TVMFFIAny AttachStructuralVisitErrorContextRaw(TVMFFIAny result,
+                                                                        AnyView value) noexcept {
+  UpdateVisitErrorContext(result, value);
+  return result;
+}
+
+/*! \brief True for an Expected that carries an Error or a VisitInterrupt. */
+template <typename T>
+TVM_FFI_INLINE bool StructuralVisitNeedEarlyReturn(const Expected<T>& result) noexcept {
+  const int32_t kind = result.type_index();
+  return kind == TypeIndex::kTVMFFIVisitInterrupt || kind == TypeIndex::kTVMFFIError;
+}
+
+/*! \brief True when an interrupt is present. */
+TVM_FFI_INLINE bool StructuralVisitNeedEarlyReturn(
+    const Optional<VisitInterrupt>& result) noexcept {
+  return result.has_value();
+}
+
+/*! \brief The raw form of "nothing to report, go on". */
+TVM_FFI_INLINE TVMFFIAny SVisitContinueRaw() noexcept {
+  return ExpectedUnsafe::MoveToTVMFFIAny(Expected<Optional<VisitInterrupt>>(std::nullopt));
+}
+
+}  // namespace detail
+
 /*!
  * \brief The base of every structural visitor (type ffi.StructuralVisitor).
  *
@@ -142,60 +179,51 @@ inline constexpr reflection::AttrKey<FStructuralVisit> kStructuralVisit{"__s_vis
  */
 class StructuralVisitorObj : public Object {
  public:
-  /*! \brief The visitor type callbacks receive (engines' layers may narrow it). */
-  using VisitorObjType = StructuralVisitorObj;
-  /*! \brief The per-layer state walk callbacks receive after the value (none here). */
-  using StateTupleType = std::tuple<>;
-
-  /*! \brief Visits `value`; an error is thrown. */
-  TVM_FFI_INLINE Optional<VisitInterrupt> Visit(AnyView value) {
-    return VisitExpected(value).value();
-  }
-  /*! \brief Visits `value` through the vtable; never throws. */
-  TVM_FFI_INLINE Expected<Optional<VisitInterrupt>> VisitExpected(AnyView value) noexcept {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Optional<VisitInterrupt>>(
-        vtable_->visit(this, value));
-  }
-  /*! \brief The definition region the visit is in. */
-  TVM_FFI_INLINE TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
-  /*!
-   * \brief Runs `callback()` with the definition region set to `kind`, and
-   *        restores the previous region afterwards (also when it throws).
-   *        Inside a Pattern region nothing changes: a pattern stays a pattern.
-   * \return What callback returns.
-   */
-  template <typename Callback>
-  TVM_FFI_INLINE auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback) {
-    if (def_region_mode_ == kTVMFFIDefRegionKindPattern) {
-      return std::forward<Callback>(callback)();
-    }
-    struct Restore {
-      StructuralVisitorObj* self;
-      TVMFFIDefRegionKind saved;
-      ~Restore() { self->def_region_mode_ = saved; }
-    } restore{this, def_region_mode_};
-    def_region_mode_ = kind;
-    return std::forward<Callback>(callback)();
-  }
-  /*!
-   * \brief The standard descent into `value` (see the file comment): what a
-   *        visitor does for a value it has no special rule for.
-   */
-  TVM_FFI_INLINE Expected<Optional<VisitInterrupt>> DefaultVisitExpected(AnyView value) noexcept {
-    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Optional<VisitInterrupt>>(
-        DefaultVisitRaw(value));
-  }
-
   /// \cond Doxygen_Suppress
   static constexpr const bool _type_mutable = true;
   TVM_FFI_DECLARE_OBJECT_INFO("ffi.StructuralVisitor", StructuralVisitorObj, Object);
   /// \endcond
 
+  /*! \brief Visits `value` through the vtable; an error comes back, never thrown. */
+  TVM_FFI_INLINE Expected<Optional<VisitInterrupt>> VisitExpected(AnyView value) noexcept {
+    return AdoptRaw(vtable_->visit(this, value));
+  }
+  /*! \brief VisitExpected, with the error thrown. */
+  TVM_FFI_INLINE Optional<VisitInterrupt> Visit(AnyView value) {
+    return VisitExpected(value).value();
+  }
+  /*!
+   * \brief What a visitor does with a value it has no rule of its own for:
+   *        the type's `__s_visit__` hook, or the library's field-by-field
+   *        descent (see the file comment).
+   */
+  TVM_FFI_INLINE Expected<Optional<VisitInterrupt>> DefaultVisitExpected(AnyView value) noexcept {
+    return AdoptRaw(DefaultVisitRaw(value));
+  }
+
+  /*!
+   * \brief Runs `callback()` inside definition region `kind`; the region in
+   *        force before is back afterwards, also when callback throws.  A
+   *        Pattern region is sticky: nested regions do not replace it.
+   * \return The callback's result.
+   */
+  template <typename Callback>
+  TVM_FFI_INLINE auto WithDefRegionKind(TVMFFIDefRegionKind kind, Callback&& callback) {
+    return detail::SWithDefRegion(&def_region_mode_, kind, std::forward<Callback>(callback));
+  }
+  /*! \brief The definition region in force. */
+  TVM_FFI_INLINE TVMFFIDefRegionKind def_region_kind() const { return def_region_mode_; }
+
+  /*! \brief Visitor type handed to StructuralVisit callbacks (a layer may narrow it). */
+  using VisitorObjType = StructuralVisitorObj;
+  /*! \brief Extra per-layer arguments of walk callbacks; this layer adds none. */
+  using StateTupleType = std::tuple<>;
+
  protected:
-  /*! \brief The state of this layer for walk callbacks (none). */
-  TVM_FFI_INLINE StateTupleType StateTuple() const noexcept { return {}; }
-  /*! \brief A visitor dispatching through `vtable` (static storage). */
+  /*! \brief A visitor calling through `vtable`, which must outlive it. */
   explicit StructuralVisitorObj(const StructuralVisitorVTable* vtable) : vtable_(vtable) {}
+  /*! \brief This layer's walk-callback arguments: none. */
+  TVM_FFI_INLINE StateTupleType StateTuple() const noexcept { return {}; }
 
   /*! \brief The entry points. */
   const StructuralVisitorVTable* vtable_ = nullptr;
@@ -203,84 +231,59 @@ class StructuralVisitorObj : public Object {
   TVMFFIDefRegionKind def_region_mode_ = kTVMFFIDefRegionKindNone;
 
  private:
+  using Outcome = Expected<Optional<VisitInterrupt>>;
+
+  TVM_FFI_INLINE static Outcome AdoptRaw(TVMFFIAny raw) noexcept {
+    return detail::ExpectedUnsafe::MoveFromTVMFFIAny<Optional<VisitInterrupt>>(raw);
+  }
+  TVM_FFI_INLINE static TVMFFIAny ReleaseRaw(Outcome outcome) noexcept {
+    return detail::ExpectedUnsafe::MoveToTVMFFIAny(std::move(outcome));
+  }
+
+  // Fast path: a native hook is called directly.
   TVM_FFI_INLINE TVMFFIAny DefaultVisitRaw(AnyView value) noexcept {
-    static reflection::TypeAttrColumn column(type_attr::kStructuralVisit);
-    AnyView attr = column[value.type_index()];
-    if (TVM_FFI_PREDICT_TRUE(attr.type_index() == TypeIndex::kTVMFFIOpaquePtr)) {
-      return reinterpret_cast<FStructuralVisitABI>(attr.cast<void*>())(this, value);
+    static reflection::TypeAttrColumn hooks(type_attr::kStructuralVisit);
+    AnyView hook = hooks[value.type_index()];
+    if (TVM_FFI_PREDICT_FALSE(hook.type_index() != TypeIndex::kTVMFFIOpaquePtr)) {
+      return DefaultVisitSlow(value, hook);
     }
-    return DefaultVisitSlow(value, attr);
+    return reinterpret_cast<FStructuralVisitABI>(hook.cast<void*>())(this, value);
   }
 
-  // A packed hook, no hook, or a bad one.
-  TVM_FFI_NO_INLINE TVMFFIAny DefaultVisitSlow(AnyView value, AnyView attr) noexcept {
-    using Result = Expected<Optional<VisitInterrupt>>;
-    if (attr.type_index() == TypeIndex::kTVMFFIFunction) {
-      return detail::ExpectedUnsafe::MoveToTVMFFIAny(
-          attr.cast<Function>().CallExpected<Optional<VisitInterrupt>>(this, value));
+  // Everything else: a packed hook, a malformed hook, or none at all.
+  TVM_FFI_NO_INLINE TVMFFIAny DefaultVisitSlow(AnyView value, AnyView hook) noexcept {
+    switch (hook.type_index()) {
+      case TypeIndex::kTVMFFIFunction:
+        return ReleaseRaw(hook.cast<Function>().CallExpected<Optional<VisitInterrupt>>(this, value));
+      case TypeIndex::kTVMFFINone:
+        break;
+      default:
+        return ReleaseRaw(Unexpected(Error(
+            "TypeError", "__s_visit__ must be an opaque function pointer or ffi.Function", "")));
     }
-    if (attr.type_index() != TypeIndex::kTVMFFINone) {
-      return detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(Unexpected(Error(
-          "TypeError", "__s_visit__ must be an opaque function pointer or ffi.Function", ""))));
-    }
+    // Plain values have no parts.  Reflected objects are handed to the
+    // library, which calls back into this visitor once per field.
     if (value.type_index() < TypeIndex::kTVMFFIStaticObjectBegin) {
-      return detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(std::nullopt));
+      return detail::SVisitContinueRaw();
     }
-    // A reflected object: the library visits its fields (and calls back
-    // into this visitor for each).
-    return detail::ExpectedUnsafe::MoveToTVMFFIAny(
-        LibraryDefaultVisit().CallExpected<Optional<VisitInterrupt>>(this, value));
-  }
-
-  static const Function& LibraryDefaultVisit() {
-    // Kept for the life of the process (never destroyed after the registry).
-    static const Function* fn =
+    static const Function* library_visit =
         new Function(Function::GetGlobalRequired("ffi.StructuralVisitorDefaultVisit"));
-    return *fn;
+    return ReleaseRaw(library_visit->CallExpected<Optional<VisitInterrupt>>(this, value));
   }
 };
 
 /*! \brief A reference to a StructuralVisitorObj (never null). */
 class StructuralVisitor : public ObjectRef {
  public:
-  /*! \brief Takes a non-null visitor. */
-  explicit StructuralVisitor(ObjectPtr<StructuralVisitorObj> n) : ObjectRef(std::move(n)) {
-    TVM_FFI_ICHECK_NOTNULL(data_.get());
-  }
-
   /// \cond Doxygen_Suppress
   TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralVisitor, ObjectRef, StructuralVisitorObj);
   /// \endcond
+
+  /*! \brief Wraps `n`, which must not be null. */
+  explicit StructuralVisitor(ObjectPtr<StructuralVisitorObj> n) : ObjectRef(std::move(n)) {
+    TVM_FFI_ICHECK_NOTNULL(data_.get());
+  }
 };
-
-namespace detail {
-
-/*! \brief Whether a visit result stops the caller (an interrupt). */
-TVM_FFI_INLINE bool StructuralVisitNeedEarlyReturn(
-    const Optional<VisitInterrupt>& result) noexcept {
-  return result.has_value();
-}
-
-/*! \brief Whether a visit result stops the caller (an error or an interrupt). */
-template <typename T>
-TVM_FFI_INLINE bool StructuralVisitNeedEarlyReturn(const Expected<T>& result) noexcept {
-  int32_t index = result.type_index();
-  return index == TypeIndex::kTVMFFIError || index == TypeIndex::kTVMFFIVisitInterrupt;
-}
-
-/*! \brief Whether a raw visit result stops the caller (anything but None). */
-TVM_FFI_INLINE bool StructuralVisitRawNeedEarlyReturn(const TVMFFIAny& result) noexcept {
-  return result.type_index != TypeIndex::kTVMFFINone;
-}
-
-/*! \brief Records `value` in the context of the Error in `result`; returns `result`. */
-TVM_FFI_COLD_CODE inline TVMFFIAny AttachStructuralVisitErrorContextRaw(TVMFFIAny result,
-                                                                        AnyView value) noexcept {
-  UpdateVisitErrorContext(result, value);
-  return result;
-}
-
-}  // namespace detail
 
 /*!
  * \brief What a walk callback decides: go on (Advance), do not descend into
@@ -289,60 +292,59 @@ TVM_FFI_COLD_CODE inline TVMFFIAny AttachStructuralVisitErrorContextRaw(TVMFFIAn
  */
 class WalkResult : public Variant<VisitInterrupt, int32_t> {
  public:
+  /*! \brief The variant WalkResult is. */
+  using Storage = Variant<VisitInterrupt, int32_t>;
   /*! \brief The int of Advance. */
   static constexpr int32_t kAdvanceTag = 0;
   /*! \brief The int of Skip. */
   static constexpr int32_t kSkipTag = 1;
-  /*! \brief The variant WalkResult is. */
-  using Storage = Variant<VisitInterrupt, int32_t>;
 
-  TVM_FFI_INLINE ~WalkResult() = default;
-  TVM_FFI_INLINE WalkResult(const WalkResult&) = default;
-  TVM_FFI_INLINE WalkResult(WalkResult&&) noexcept = default;
-  TVM_FFI_INLINE WalkResult& operator=(const WalkResult&) = default;
-  TVM_FFI_INLINE WalkResult& operator=(WalkResult&&) noexcept = default;
-
-  /*! \brief Go on: descend (pre-order) and continue. */
-  TVM_FFI_INLINE static WalkResult Advance() { return WalkResult(kAdvanceTag); }
-  /*! \brief Do not descend into this value. */
-  TVM_FFI_INLINE static WalkResult Skip() { return WalkResult(kSkipTag); }
   /*! \brief Stop the walk; the walk returns `signal`. */
   TVM_FFI_INLINE static WalkResult Interrupt(VisitInterrupt signal = VisitInterrupt()) {
     return WalkResult(Storage(std::move(signal)));
   }
+  /*! \brief Do not descend into this value. */
+  TVM_FFI_INLINE static WalkResult Skip() { return WalkResult(kSkipTag); }
+  /*! \brief Go on: descend (pre-order) and continue. */
+  TVM_FFI_INLINE static WalkResult Advance() { return WalkResult(kAdvanceTag); }
 
  private:
-  TVM_FFI_INLINE explicit WalkResult(int32_t tag) : Storage(tag) {}
-  TVM_FFI_INLINE explicit WalkResult(Storage storage) : Storage(std::move(storage)) {}
   friend struct TypeTraits<WalkResult>;
+  TVM_FFI_INLINE explicit WalkResult(Storage storage) : Storage(std::move(storage)) {}
+  TVM_FFI_INLINE explicit WalkResult(int32_t tag) : Storage(tag) {}
 };
 
 /// \cond Doxygen_Suppress
 template <>
 inline constexpr bool use_default_type_traits_v<WalkResult> = false;
 
+// WalkResult travels as its variant; None is read as Advance.
 template <>
 struct TypeTraits<WalkResult> : public TypeTraits<WalkResult::Storage> {
   using Base = TypeTraits<WalkResult::Storage>;
 
+  TVM_FFI_INLINE static std::string TypeStr() { return "WalkResult"; }
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == TypeIndex::kTVMFFINone || Base::CheckAnyStrict(src);
-  }
-  TVM_FFI_INLINE static WalkResult CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
-    return WalkResult(Base::CopyFromAnyViewAfterCheck(src));
-  }
-  TVM_FFI_INLINE static WalkResult MoveFromAnyAfterCheck(TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
-    return WalkResult(Base::MoveFromAnyAfterCheck(src));
+    return IsNone(src) || Base::CheckAnyStrict(src);
   }
   TVM_FFI_INLINE static std::optional<WalkResult> TryCastFromAnyView(const TVMFFIAny* src) {
-    if (src->type_index == TypeIndex::kTVMFFINone) return WalkResult::Advance();
-    std::optional<WalkResult::Storage> inner = Base::TryCastFromAnyView(src);
-    if (!inner.has_value()) return std::nullopt;
-    return WalkResult(*std::move(inner));
+    if (IsNone(src)) return WalkResult::Advance();
+    if (std::optional<WalkResult::Storage> inner = Base::TryCastFromAnyView(src)) {
+      return WalkResult(*std::move(inner));
+    }
+    return std::nullopt;
   }
-  TVM_FFI_INLINE static std::string TypeStr() { return "WalkResult"; }
+  TVM_FFI_INLINE static WalkResult CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
+    return IsNone(src) ? WalkResult::Advance() : WalkResult(Base::CopyFromAnyViewAfterCheck(src));
+  }
+  TVM_FFI_INLINE static WalkResult MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    return IsNone(src) ? WalkResult::Advance() : WalkResult(Base::MoveFromAnyAfterCheck(src));
+  }
+
+ private:
+  TVM_FFI_INLINE static bool IsNone(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFINone;
+  }
 };
 /// \endcond
 
@@ -386,135 +388,73 @@ class StructuralWalkEngine : public Parent {
 
   /*! \brief An engine owning the callbacks. */
   explicit StructuralWalkEngine(Callbacks... callbacks)
-      : Parent(Table()), callbacks_(std::move(callbacks)...) {}
+      : Parent(VTable()), callbacks_(std::move(callbacks)...) {}
 
  private:
-  using Result = Expected<Optional<VisitInterrupt>>;
-
-  static const StructuralVisitorVTable* Table() {
-    static const StructuralVisitorVTable table{&StructuralWalkEngine::Entry};
-    return &table;
-  }
-  static TVMFFIAny Entry(StructuralVisitorObj* self, AnyView value) noexcept {
-    return static_cast<StructuralWalkEngine*>(self)->VisitOne(value);
+  static const StructuralVisitorVTable* VTable() {
+    static const StructuralVisitorVTable vtable{[](StructuralVisitorObj* self,
+                                                   AnyView value) noexcept {
+      return static_cast<StructuralWalkEngine*>(self)->Step(value);
+    }};
+    return &vtable;
   }
 
-  template <typename Callback, typename Value, size_t... Is>
-  TVM_FFI_INLINE Expected<WalkResult> Call(Callback& callback, Value&& value,
-                                           std::index_sequence<Is...>) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(Info::num_args == 1 + sizeof...(Is) || Info::num_args == 2 + sizeof...(Is),
-                  "a StructuralWalk callback takes (value, states...) and optionally the "
-                  "TVMFFIDefRegionKind last");
+  // Offers `value` to the callbacks; the decision is Advance when none takes it.
+  TVM_FFI_INLINE Expected<WalkResult> Decide(AnyView value) noexcept {
     static_assert(std::is_same_v<decltype(Parent::StateTuple()), StateTupleType>,
                   "Parent::StateTuple() must return Parent::StateTupleType by value");
-    try {
-      StateTupleType states = Parent::StateTuple();
-      if constexpr (Info::num_args == 1 + sizeof...(Is)) {
-        return callback(std::forward<Value>(value), std::get<Is>(states)...);
-      } else {
-        return callback(std::forward<Value>(value), std::get<Is>(states)...,
-                        Parent::def_region_kind());
-      }
-    } catch (const Error& err) {
-      return Unexpected(err);
-    }
-  }
-
-  // Calls `callback` when it takes `value`; returns whether it did.
-  template <typename Callback>
-  TVM_FFI_INLINE bool TryOne(Callback& callback, AnyView value,
-                             Expected<WalkResult>* out) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(Info::num_args >= 1, "a StructuralWalk callback takes the value first");
-    using First = std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<0, typename Info::ArgType>>>;
-    using States = std::make_index_sequence<std::tuple_size_v<StateTupleType>>;
-    if constexpr (std::is_same_v<First, AnyView>) {
-      *out = Call(callback, value, States{});
-      return true;
-    } else if constexpr (std::is_same_v<First, Any>) {
-      *out = Call(callback, Any(value), States{});
-      return true;
-    } else {
-      std::optional<First> matched = value.template as<First>();
-      if (!matched.has_value()) return false;
-      *out = Call(callback, *std::move(matched), States{});
-      return true;
-    }
-  }
-
-  template <size_t... Is>
-  TVM_FFI_INLINE bool TryAll(AnyView value, Expected<WalkResult>* out,
-                             std::index_sequence<Is...>) noexcept {
-    return (TryOne(std::get<Is>(callbacks_), value, out) || ...);
-  }
-
-  // Runs the callbacks on `value`: true when the walk must stop (*stop holds
-  // the raw result to return) or, for Skip, must not descend (*stop is None).
-  TVM_FFI_INLINE bool RunCallbacks(AnyView value, TVMFFIAny* stop) noexcept {
     Expected<WalkResult> decision = WalkResult::Advance();
-    TryAll(value, &decision, std::index_sequence_for<Callbacks...>{});
-    if (TVM_FFI_PREDICT_FALSE(detail::StructuralVisitNeedEarlyReturn(decision))) {
-      if (decision.is_err()) {
-        Error err = decision.error();
-        detail::UpdateVisitErrorContext(err, value);
-      }
-      *stop = detail::ExpectedUnsafe::MoveToTVMFFIAny(std::move(decision));
-      return true;
-    }
-    if (TVM_FFI_PREDICT_FALSE(detail::ExpectedUnsafe::ValueAs<int32_t>(decision) ==
-                              WalkResult::kSkipTag)) {
-      *stop = detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(std::nullopt));
-      return true;
-    }
-    return false;
+    callbacks_.FirstMatch(value, [&](auto& fn, auto&& arg) {
+      decision = detail::SCallWithStates<WalkResult>(
+          fn, std::forward<decltype(arg)>(arg), [this] { return Parent::StateTuple(); },
+          [this] { return Parent::def_region_kind(); });
+    });
+    return decision;
   }
 
-  TVMFFIAny VisitOne(AnyView value) noexcept {
-    if (TVM_FFI_PREDICT_FALSE(value.type_index() == TypeIndex::kTVMFFINone)) {
-      return detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(std::nullopt));
-    }
-    TVMFFIAny stop;
-    if constexpr (order == WalkOrder::kPreOrder) {
-      if (RunCallbacks(value, &stop)) return stop;
-    }
-    TVMFFIAny inner = detail::ExpectedUnsafe::MoveToTVMFFIAny(Parent::DefaultVisitExpected(value));
-    if (TVM_FFI_PREDICT_FALSE(detail::StructuralVisitRawNeedEarlyReturn(inner))) {
-      if (inner.type_index == TypeIndex::kTVMFFIError) {
-        return detail::AttachStructuralVisitErrorContextRaw(inner, value);
+  // Applies the callbacks' decision on `value`.  Returns false to go on;
+  // true with *out set when the step ends here: an interrupt or an error
+  // (with `value` noted) to pass up, or None for Skip.
+  TVM_FFI_INLINE bool Apply(AnyView value, TVMFFIAny* out) noexcept {
+    Expected<WalkResult> decision = Decide(value);
+    if (TVM_FFI_PREDICT_TRUE(!detail::StructuralVisitNeedEarlyReturn(decision))) {
+      if (detail::ExpectedUnsafe::ValueAs<int32_t>(decision) != WalkResult::kSkipTag) {
+        return false;
       }
-      return inner;
+      *out = detail::SVisitContinueRaw();
+      return true;
+    }
+    if (decision.is_err()) {
+      Error err = decision.error();
+      detail::UpdateVisitErrorContext(err, value);
+    }
+    *out = detail::ExpectedUnsafe::MoveToTVMFFIAny(std::move(decision));
+    return true;
+  }
+
+  TVMFFIAny Step(AnyView value) noexcept {
+    if (TVM_FFI_PREDICT_FALSE(value.type_index() == TypeIndex::kTVMFFINone)) {
+      return detail::SVisitContinueRaw();
+    }
+    TVMFFIAny out;
+    if constexpr (order == WalkOrder::kPreOrder) {
+      if (Apply(value, &out)) return out;
+    }
+    out = detail::ExpectedUnsafe::MoveToTVMFFIAny(Parent::DefaultVisitExpected(value));
+    if (TVM_FFI_PREDICT_FALSE(detail::StructuralVisitRawNeedEarlyReturn(out))) {
+      return out.type_index == TypeIndex::kTVMFFIError
+                 ? detail::AttachStructuralVisitErrorContextRaw(out, value)
+                 : out;
     }
     if constexpr (order == WalkOrder::kPostOrder) {
-      // Skip after the descent means nothing more than Advance.
-      if (RunCallbacks(value, &stop)) return stop;
+      // After the descent a Skip has nothing left to skip: same as Advance.
+      if (Apply(value, &out)) return out;
     }
-    return detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(std::nullopt));
+    return detail::SVisitContinueRaw();
   }
 
-  std::tuple<Callbacks...> callbacks_;
+  detail::SCallbackList<Callbacks...> callbacks_;
 };
-
-/*!
- * \brief Walks `root` calling the callbacks (see StructuralWalkEngine) in
- *        `order`; never throws.
- * \return nullopt after the whole walk, the VisitInterrupt that stopped it,
- *         or the error.
- */
-template <WalkOrder order, typename... Callbacks>
-Expected<Optional<VisitInterrupt>> StructuralWalkExpected(AnyView root,
-                                                          Callbacks&&... callbacks) noexcept {
-  static_assert(sizeof...(Callbacks) != 0, "StructuralWalk needs at least one callback");
-  using Engine = StructuralWalkEngine<StructuralVisitorObj, order, std::decay_t<Callbacks>...>;
-  StructuralVisitor visitor(make_object<Engine>(std::forward<Callbacks>(callbacks)...));
-  return visitor->VisitExpected(root);
-}
-
-/*! \brief StructuralWalkExpected, with the error thrown. */
-template <WalkOrder order, typename... Callbacks>
-Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) {
-  return StructuralWalkExpected<order>(root, std::forward<Callbacks>(callbacks)...).value();
-}
 
 /*!
  * \brief The visitor of StructuralVisit, over a Parent visitor class.
@@ -531,73 +471,81 @@ class StructuralVisitEngine : public Parent {
  public:
   static_assert(std::is_base_of_v<StructuralVisitorObj, Parent>,
                 "StructuralVisitEngine: Parent must derive from StructuralVisitorObj");
+  static_assert(((detail::kSCallbackArity<Callbacks> == 2) && ...),
+                "a StructuralVisit callback takes (value, visitor)");
 
   /*! \brief An engine owning the callbacks. */
   explicit StructuralVisitEngine(Callbacks... callbacks)
-      : Parent(Table()), callbacks_(std::move(callbacks)...) {}
+      : Parent(VTable()), callbacks_(std::move(callbacks)...) {}
 
  private:
-  using Result = Expected<Optional<VisitInterrupt>>;
+  using Outcome = Expected<Optional<VisitInterrupt>>;
+  using VisitorPtr = typename Parent::VisitorObjType*;
 
-  static const StructuralVisitorVTable* Table() {
-    static const StructuralVisitorVTable table{&StructuralVisitEngine::Entry};
-    return &table;
-  }
-  static TVMFFIAny Entry(StructuralVisitorObj* self, AnyView value) noexcept {
-    return static_cast<StructuralVisitEngine*>(self)->VisitOne(value);
-  }
-
-  TVMFFIAny VisitOne(AnyView value) noexcept {
-    if (TVM_FFI_PREDICT_FALSE(value.type_index() == TypeIndex::kTVMFFINone)) {
-      return detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(std::nullopt));
-    }
-    TVMFFIAny out;
-    if (!TryAll(value, &out, std::index_sequence_for<Callbacks...>{})) {
-      out = detail::ExpectedUnsafe::MoveToTVMFFIAny(Parent::DefaultVisitExpected(value));
-    }
-    if (TVM_FFI_PREDICT_FALSE(out.type_index == TypeIndex::kTVMFFIError)) {
-      return detail::AttachStructuralVisitErrorContextRaw(out, value);
-    }
-    return out;
+  static const StructuralVisitorVTable* VTable() {
+    static const StructuralVisitorVTable vtable{[](StructuralVisitorObj* self,
+                                                   AnyView value) noexcept {
+      return static_cast<StructuralVisitEngine*>(self)->Step(value);
+    }};
+    return &vtable;
   }
 
-  template <typename Callback>
-  TVM_FFI_INLINE bool TryOne(Callback& callback, AnyView value, TVMFFIAny* out) noexcept {
-    using Info = detail::FunctionInfo<std::decay_t<Callback>>;
-    static_assert(Info::num_args == 2, "a StructuralVisit callback takes (value, visitor)");
-    using First = std::remove_cv_t<std::remove_reference_t<std::tuple_element_t<0, typename Info::ArgType>>>;
-    using Second = std::remove_pointer_t<std::decay_t<std::tuple_element_t<1, typename Info::ArgType>>>;
-    static_assert(std::is_same_v<Second, typename Parent::VisitorObjType>,
+  template <typename F, typename V>
+  TVM_FFI_INLINE Outcome Invoke(F& fn, V&& value) noexcept {
+    static_assert(std::is_same_v<std::remove_pointer_t<std::decay_t<detail::SCallbackParam<F, 1>>>,
+                                 typename Parent::VisitorObjType>,
                   "the second parameter of a StructuralVisit callback must be "
                   "Parent::VisitorObjType*");
-    auto* visitor = static_cast<typename Parent::VisitorObjType*>(this);
     try {
-      if constexpr (std::is_same_v<First, AnyView>) {
-        *out = detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(callback(value, visitor)));
-        return true;
-      } else if constexpr (std::is_same_v<First, Any>) {
-        *out = detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(callback(Any(value), visitor)));
-        return true;
-      } else {
-        std::optional<First> matched = value.template as<First>();
-        if (!matched.has_value()) return false;
-        *out = detail::ExpectedUnsafe::MoveToTVMFFIAny(
-            Result(callback(*std::move(matched), visitor)));
-        return true;
-      }
+      return Outcome(fn(std::forward<V>(value), static_cast<VisitorPtr>(this)));
     } catch (const Error& err) {
-      *out = detail::ExpectedUnsafe::MoveToTVMFFIAny(Result(Unexpected(err)));
-      return true;
+      return Outcome(Unexpected(err));
     }
   }
 
-  template <size_t... Is>
-  TVM_FFI_INLINE bool TryAll(AnyView value, TVMFFIAny* out, std::index_sequence<Is...>) noexcept {
-    return (TryOne(std::get<Is>(callbacks_), value, out) || ...);
+  TVMFFIAny Step(AnyView value) noexcept {
+    if (TVM_FFI_PREDICT_FALSE(value.type_index() == TypeIndex::kTVMFFINone)) {
+      return detail::SVisitContinueRaw();
+    }
+    std::optional<Outcome> taken;
+    callbacks_.FirstMatch(value, [&](auto& fn, auto&& arg) {
+      taken.emplace(Invoke(fn, std::forward<decltype(arg)>(arg)));
+    });
+    TVMFFIAny out = detail::ExpectedUnsafe::MoveToTVMFFIAny(
+        taken.has_value() ? *std::move(taken) : Parent::DefaultVisitExpected(value));
+    if (TVM_FFI_PREDICT_TRUE(out.type_index != TypeIndex::kTVMFFIError)) return out;
+    return detail::AttachStructuralVisitErrorContextRaw(out, value);
   }
 
-  std::tuple<Callbacks...> callbacks_;
+  detail::SCallbackList<Callbacks...> callbacks_;
 };
+
+namespace detail {
+
+/*! \brief Builds an `Engine` visitor over `callbacks` and visits `root` with it. */
+template <typename Engine, typename... Callbacks>
+Expected<Optional<VisitInterrupt>> SVisitWithEngine(AnyView root,
+                                                    Callbacks&&... callbacks) noexcept {
+  StructuralVisitor visitor(make_object<Engine>(std::forward<Callbacks>(callbacks)...));
+  return visitor->VisitExpected(root);
+}
+
+}  // namespace detail
+
+/*!
+ * \brief Walks `root` calling the callbacks (see StructuralWalkEngine) in
+ *        `order`; never throws.
+ * \return nullopt after the whole walk, the VisitInterrupt that stopped it,
+ *         or the error.
+ */
+template <WalkOrder order, typename... Callbacks>
+Expected<Optional<VisitInterrupt>> StructuralWalkExpected(AnyView root,
+                                                          Callbacks&&... callbacks) noexcept {
+  static_assert(sizeof...(Callbacks) != 0, "StructuralWalk needs at least one callback");
+  return detail::SVisitWithEngine<
+      StructuralWalkEngine<StructuralVisitorObj, order, std::decay_t<Callbacks>...>>(
+      root, std::forward<Callbacks>(callbacks)...);
+}
 
 /*!
  * \brief Visits `root` with the callbacks (see StructuralVisitEngine); never throws.
@@ -607,9 +555,15 @@ template <typename... Callbacks>
 Expected<Optional<VisitInterrupt>> StructuralVisitExpected(AnyView root,
                                                            Callbacks&&... callbacks) noexcept {
   static_assert(sizeof...(Callbacks) != 0, "StructuralVisit needs at least one callback");
-  using Engine = StructuralVisitEngine<StructuralVisitorObj, std::decay_t<Callbacks>...>;
-  StructuralVisitor visitor(make_object<Engine>(std::forward<Callbacks>(callbacks)...));
-  return visitor->VisitExpected(root);
+  return detail::SVisitWithEngine<
+      StructuralVisitEngine<StructuralVisitorObj, std::decay_t<Callbacks>...>>(
+      root, std::forward<Callbacks>(callbacks)...);
+}
+
+/*! \brief StructuralWalkExpected, with the error thrown. */
+template <WalkOrder order, typename... Callbacks>
+Optional<VisitInterrupt> StructuralWalk(AnyView root, Callbacks&&... callbacks) {
+  return StructuralWalkExpected<order>(root, std::forward<Callbacks>(callbacks)...).value();
 }
 
 /*! \brief StructuralVisitExpected, with the error thrown. */

@@ -233,10 +233,9 @@ inline void ForEachFieldInfo(const TypeInfo* type_info, Callback callback) {
 template <typename Callback>
 inline bool ForEachFieldInfoWithEarlyStop(const TypeInfo* type_info, Callback callback) {
   bool stopped = false;
-  auto visit = [&](const TVMFFIFieldInfo* field) {
-    if (!stopped && callback(field)) stopped = true;
-  };
-  ForEachFieldInfo(type_info, visit);
+  ForEachFieldInfo(type_info, [&](const TVMFFIFieldInfo* field) {
+    stopped = stopped || callback(field);
+  });
   return stopped;
 }
 
@@ -258,18 +257,21 @@ inline constexpr TVMFFIByteArray AsByteArray(const char* s) {
  */
 template <typename T>
 struct AttrKey {
-  /*! \brief The value type. */
-  using ValueType = T;
   /*! \brief The attribute name. */
   const char* name;
 
+  /*! \brief The value type. */
+  using ValueType = T;
+
   /*!
-   * \brief The entry as a T, or nullopt when absent (None).  No conversion
-   *        is tried: a present entry of another type throws TypeError.
+   * \brief Reads a column entry: nullopt for None (no value registered),
+   *        else the entry as exactly a T; an entry of another type is a
+   *        TypeError (nothing is converted).
    */
   TVM_FFI_INLINE std::optional<ValueType> ValueFrom(AnyView value) const {
-    if (value == nullptr) return std::nullopt;
-    return value.template as_or_throw<ValueType>();
+    std::optional<ValueType> out;
+    if (value != nullptr) out = value.template as_or_throw<ValueType>();
+    return out;
   }
 };
 
@@ -281,29 +283,38 @@ struct AttrKey {
  *        `reflection::TypeAttrDef<T>().attr(type_attr::kX, value)`.
  */
 namespace type_attr {
-/*! \brief Makes a zero-initialised instance (ObjectDef wraps metadata->creator in it). */
-inline constexpr reflection::AttrKey<TypedFunction<ObjectRef()>> kNew{"__ffi_new__"};
-/*!
- * \brief Makes and initialises an instance from constructor arguments
- *        (positional, or keyword arguments after a KWARGS marker).  Set by
- *        `refl::init<...>`, else generated from the fields by ffi._RegisterFFIInit.
- */
-inline constexpr reflection::AttrKey<Function> kInit{"__ffi_init__"};
-/*! \brief Converts a value to the reflected reference type (see ObjectDef::def_convert). */
-inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kConvert{"__ffi_convert__"};
-/*! \brief Type schema (JSON text or object) of what kConvert accepts. */
-inline constexpr reflection::AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
-/*! \brief Copies an instance field by field (Python's copy.copy and copy.replace). */
-inline constexpr reflection::AttrKey<TypedFunction<ObjectRef(const Object*)>> kShallowCopy{
-    "__ffi_shallow_copy__"};
-/*! \brief Whether the class is final (no subclass can exist); set by every ObjectDef. */
-inline constexpr reflection::AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
-/*! \brief Hash of a value of this type as a Map/Dict key (called by AnyHash). */
-inline constexpr reflection::AttrKey<reflection::NativeFunctionView<int64_t(const Any&)>> kAnyHash{
-    "__any_hash__"};
-/*! \brief Equality of values of this type as Map/Dict keys (called by AnyEqual). */
+
+// -- Map/Dict keys: what AnyHash and AnyEqual call for a value of the type.
+/*! \brief Equality of two keys of this type. */
 inline constexpr reflection::AttrKey<reflection::NativeFunctionView<bool(const Any&, const Any&)>>
     kAnyEqual{"__any_equal__"};
+/*! \brief Hash of a key of this type. */
+inline constexpr reflection::AttrKey<reflection::NativeFunctionView<int64_t(const Any&)>> kAnyHash{
+    "__any_hash__"};
+
+// -- Conversion to the reflected reference type (see ObjectDef::def_convert).
+/*! \brief The type schema, JSON text or object, of the values kConvert accepts. */
+inline constexpr reflection::AttrKey<Any> kConvertTypeSchema{"__ffi_convert_type_schema__"};
+/*! \brief The conversion itself. */
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kConvert{"__ffi_convert__"};
+
+// -- Making and copying instances.
+/*!
+ * \brief Builds an instance from constructor arguments, positional or (after
+ *        a KWARGS marker) by keyword.  `refl::init<...>` sets it; otherwise
+ *        ffi._RegisterFFIInit generates it from the fields.
+ */
+inline constexpr reflection::AttrKey<Function> kInit{"__ffi_init__"};
+/*! \brief A zero-initialised instance; ObjectDef wraps metadata->creator into it. */
+inline constexpr reflection::AttrKey<TypedFunction<ObjectRef()>> kNew{"__ffi_new__"};
+/*! \brief A field-by-field copy (behind Python's copy.copy and copy.replace). */
+inline constexpr reflection::AttrKey<TypedFunction<ObjectRef(const Object*)>> kShallowCopy{
+    "__ffi_shallow_copy__"};
+
+// -- Class shape.
+/*! \brief True when no subclass can exist; every ObjectDef sets it. */
+inline constexpr reflection::AttrKey<bool> kTypeFinal{"__ffi_type_final__"};
+
 }  // namespace type_attr
 
 }  // namespace ffi

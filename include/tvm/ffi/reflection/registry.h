@@ -139,139 +139,147 @@ class Metadata : public InfoTrait {
   std::vector<std::pair<String, Any>> dict_;
 };
 
-/*! \brief The default value of a field (shared by every instance that takes it). */
-class DefaultValue : public InfoTrait {
- public:
-  /*! \brief The default is `value`. */
-  explicit DefaultValue(Any value) : value_(std::move(value)) {}
-  /*! \brief Stores a view of the value (the trait keeps it alive until registration). */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    info->default_value_or_factory = AnyView(value_).CopyToTVMFFIAny();
-    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault;
-  }
+/// \cond Doxygen_Suppress
+namespace detail {
 
- private:
-  Any value_;
-};
-
-/*! \brief DefaultValue, spelled as Python's dataclass field argument. */
-class default_value : public DefaultValue {
-  using DefaultValue::DefaultValue;
-};
+/*! \brief Stores `value` (a view; the trait keeps it alive) as the field's default. */
+TVM_FFI_INLINE void SetFieldDefault(TVMFFIFieldInfo* info, AnyView value, int64_t extra_flags) {
+  info->flags |= kTVMFFIFieldFlagBitMaskHasDefault | extra_flags;
+  info->default_value_or_factory = value.CopyToTVMFFIAny();
+}
 
 /*!
- * \brief A factory `() -> Any` called for each instance that needs the
- *        default (a fresh Array or Map per instance, not one shared value).
+ * \brief The shape of the boolean field options (repr, compare, hash,
+ *        kw_only): applying one ORs `kMask` into the flags when `on` is true.
+ */
+template <int64_t kMask>
+class FieldFlagWhen : public InfoTrait {
+ public:
+  /*! \brief Sets the bit on application when `on`. */
+  constexpr explicit FieldFlagWhen(bool on) noexcept : on_(on) {}
+  /*! \brief ORs the bit in (or does nothing). */
+  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
+    if (on_) info->flags |= kMask;
+  }
+  /*! \brief Whether applying sets the bit. */
+  constexpr bool flag_set() const noexcept { return on_; }
+
+ private:
+  bool on_;
+};
+
+}  // namespace detail
+/// \endcond
+
+/*!
+ * \brief A field default computed per instance by calling a `() -> Any`
+ *        factory, so that instances do not share a mutable default such as a
+ *        List or a Dict.
  */
 class DefaultFactory : public InfoTrait {
  public:
-  /*! \brief The factory. */
+  /*! \brief Keeps `factory` for the registration. */
   explicit DefaultFactory(Function factory) : factory_(std::move(factory)) {}
-  /*! \brief Marks the field HasDefault | DefaultFromFactory. */
+  /*! \brief Flags the field HasDefault and DefaultFromFactory. */
   TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    info->default_value_or_factory = AnyView(factory_).CopyToTVMFFIAny();
-    info->flags |= kTVMFFIFieldFlagBitMaskHasDefault | kTVMFFIFieldFlagBitMaskDefaultFromFactory;
+    detail::SetFieldDefault(info, AnyView(factory_), kTVMFFIFieldFlagBitMaskDefaultFromFactory);
   }
 
  private:
   Function factory_;
 };
 
-/*! \brief DefaultFactory, spelled as Python's dataclass field argument. */
+/*! \brief A field default: one value that every instance which omits the field gets. */
+class DefaultValue : public InfoTrait {
+ public:
+  /*! \brief Keeps `value` for the registration. */
+  explicit DefaultValue(Any value) : value_(std::move(value)) {}
+  /*! \brief Flags the field HasDefault. */
+  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
+    detail::SetFieldDefault(info, AnyView(value_), 0);
+  }
+
+ private:
+  Any value_;
+};
+
+// Python dataclass spellings of the two defaults.
+
+/*! \brief Same as DefaultValue. */
+class default_value : public DefaultValue {
+  using DefaultValue::DefaultValue;
+};
+/*! \brief Same as DefaultFactory. */
 class default_factory : public DefaultFactory {
   using DefaultFactory::DefaultFactory;
 };
 
-/*! \brief Sets flag bits of a field. */
+/*!
+ * \brief ORs a given flag mask into a field's flags; the named factories
+ *        cover the structural equality / hashing roles a field can have.
+ */
 class AttachFieldFlag : public InfoTrait {
  public:
-  /*! \brief ORs `flag` into the field's flags. */
+  /*! \brief The trait adding `flag`. */
   explicit AttachFieldFlag(int32_t flag) : flag_(flag) {}
+  /*! \brief Applies the mask. */
+  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const { info->flags |= flag_; }
 
-  /*!
-   * \brief The field binds like a pattern: the variable and the free
-   *        variables of its type are defined at their first occurrence (for
-   *        parameter lists that introduce shape variables).
-   */
-  TVM_FFI_INLINE static AttachFieldFlag SEqHashDefPattern() {
-    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefPattern);
+  /*! \brief Structural equality and hashing do not look at the field. */
+  TVM_FFI_INLINE static AttachFieldFlag SEqHashIgnore() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore);
   }
   /*!
-   * \brief The field defines only the variable itself; its type is compared
-   *        as uses of variables bound outside (for let-style bindings).
+   * \brief The field is a definition point for its variable only; anything
+   *        else inside it (its type, say) is compared as ordinary uses.
+   *        Meant for let-like bindings.
    */
   TVM_FFI_INLINE static AttachFieldFlag SEqHashDefSimple() {
     return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefSimple);
   }
-  /*! \brief Structural equality and hashing skip the field. */
-  TVM_FFI_INLINE static AttachFieldFlag SEqHashIgnore() {
-    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashIgnore);
+  /*!
+   * \brief The field is matched as a pattern: its variable and the free
+   *        variables inside it (shape variables of a parameter's type, say)
+   *        are defined where they first occur.
+   */
+  TVM_FFI_INLINE static AttachFieldFlag SEqHashDefPattern() {
+    return AttachFieldFlag(kTVMFFIFieldFlagBitMaskSEqHashDefPattern);
   }
-  /*! \brief ORs the bits in. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const { info->flags |= flag_; }
 
  private:
   int32_t flag_;
 };
 
-/*! \brief `repr(false)` leaves the field out of the printed form. */
-class repr : public InfoTrait {
+/*! \brief `kw_only(true)`: the generated `__ffi_init__` accepts the field only by keyword. */
+class kw_only : public detail::FieldFlagWhen<kTVMFFIFieldFlagBitMaskKwOnly> {
+ public:
+  /*! \brief Whether the field is keyword-only. */
+  explicit kw_only(bool is_kw_only) : FieldFlagWhen(is_kw_only) {}
+};
+
+/*! \brief `repr(false)`: the printed form of the object omits the field. */
+class repr : public detail::FieldFlagWhen<kTVMFFIFieldFlagBitMaskReprOff> {
  public:
   /*! \brief Whether the field is printed. */
-  explicit repr(bool show) : show_(show) {}
-  /*! \brief Sets ReprOff when not shown. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    if (!show_) info->flags |= kTVMFFIFieldFlagBitMaskReprOff;
-  }
-
- private:
-  bool show_;
+  explicit repr(bool show) : FieldFlagWhen(!show) {}
 };
 
-/*! \brief `compare(false)` leaves the field out of RecursiveEq / RecursiveLt. */
-class compare : public InfoTrait {
- public:
-  /*! \brief Whether the field is compared. */
-  explicit compare(bool include) : include_(include) {}
-  /*! \brief Sets CompareOff when not compared. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    if (!include_) info->flags |= kTVMFFIFieldFlagBitMaskCompareOff;
-  }
-
- private:
-  bool include_;
-};
-
-/*! \brief `hash(false)` leaves the field out of RecursiveHash. */
-class hash : public InfoTrait {
+/*! \brief `hash(false)`: RecursiveHash ignores the field. */
+class hash : public detail::FieldFlagWhen<kTVMFFIFieldFlagBitMaskHashOff> {
  public:
   /*! \brief Whether the field is hashed. */
-  explicit hash(bool include) : include_(include) {}
-  /*! \brief Sets HashOff when not hashed. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    if (!include_) info->flags |= kTVMFFIFieldFlagBitMaskHashOff;
-  }
+  explicit hash(bool include) : FieldFlagWhen(!include) {}
+};
 
- private:
-  bool include_;
+/*! \brief `compare(false)`: RecursiveEq and RecursiveLt ignore the field. */
+class compare : public detail::FieldFlagWhen<kTVMFFIFieldFlagBitMaskCompareOff> {
+ public:
+  /*! \brief Whether the field is compared. */
+  explicit compare(bool include) : FieldFlagWhen(!include) {}
 };
 
 template <typename... Args>
 struct init;
-
-/*! \brief `kw_only(true)`: the generated `__ffi_init__` takes the field by keyword only. */
-class kw_only : public InfoTrait {
- public:
-  /*! \brief Whether the field is keyword-only. */
-  explicit kw_only(bool is_kw_only) : kw_only_(is_kw_only) {}
-  /*! \brief Sets KwOnly when keyword-only. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    if (kw_only_) info->flags |= kTVMFFIFieldFlagBitMaskKwOnly;
-  }
-
- private:
-  bool kw_only_;
-};
 
 /*!
  * \brief The byte offset of a member from the object header (what
@@ -373,6 +381,23 @@ class ReflectionDefBase {
     AnyView view(std::forward<Value>(value));
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(type_index, &attr_name,
                                                    reinterpret_cast<const TVMFFIAny*>(&view)));
+  }
+
+  // A type attribute given as a value (anything an AnyView takes) is stored
+  // as is; anything else is a callable, stored as the Function
+  // "<type_key>.<name>".
+  template <typename ValueOrFunc>
+  static void RegisterTypeAttrValueOrFunc(int32_t type_index, const char* type_key,
+                                          const char* name, ValueOrFunc&& item) {
+    constexpr bool kIsValue = std::is_convertible_v<ValueOrFunc&&, AnyView> ||
+                              std::is_convertible_v<std::decay_t<ValueOrFunc>, AnyView>;
+    if constexpr (kIsValue) {
+      RegisterTypeAttrValue(type_index, name, std::forward<ValueOrFunc>(item));
+    } else {
+      std::string full_name = std::string(type_key) + "." + name;
+      Function fn = GetMethod(std::move(full_name), std::forward<ValueOrFunc>(item));
+      RegisterTypeAttrValue(type_index, name, fn);
+    }
   }
 
   // Anything but a member function pointer passes through unchanged.
@@ -490,18 +515,21 @@ class GlobalDef : public ReflectionDefBase {
  */
 template <typename... Args>
 struct init {
-  template <typename Class>
-  friend class ObjectDef;
-  template <typename T>
-  friend class OverloadObjectDef;
-
-  constexpr init() noexcept = default;
-
  private:
+  // The `__ffi_init__` body ObjectDef registers for Class.
   template <typename Class>
   static ObjectRef execute(Args&&... args) {
-    return ObjectRef(make_object<Class>(std::forward<Args>(args)...));
+    ObjectPtr<Class> made = make_object<Class>(std::forward<Args>(args)...);
+    return ObjectRef(std::move(made));
   }
+
+  template <typename T>
+  friend class OverloadObjectDef;
+  template <typename Class>
+  friend class ObjectDef;
+
+ public:
+  constexpr init() noexcept = default;
 };
 
 /*!
@@ -511,27 +539,22 @@ struct init {
  *        stops ObjectDef from generating an `__ffi_init__` at all.
  */
 template <>
-struct init<> : public InfoTrait {
-  template <typename Class>
-  friend class ObjectDef;
-  template <typename T>
-  friend class OverloadObjectDef;
-
-  constexpr init() noexcept = default;
+struct init<> : public detail::FieldFlagWhen<kTVMFFIFieldFlagBitMaskInitOff> {
+  /*! \brief The zero-argument constructor (and, as a trait, "included"). */
+  constexpr init() noexcept : FieldFlagWhen(false) {}
   /*! \brief Whether the field takes part in the generated init. */
-  explicit init(bool include) : include_(include) {}
-  /*! \brief Sets InitOff when left out. */
-  TVM_FFI_INLINE void Apply(TVMFFIFieldInfo* info) const {
-    if (!include_) info->flags |= kTVMFFIFieldFlagBitMaskInitOff;
-  }
+  explicit init(bool include) : FieldFlagWhen(!include) {}
 
  private:
-  bool include_ = true;
-
   template <typename Class>
   static ObjectRef execute() {
     return ObjectRef(make_object<Class>());
   }
+
+  template <typename T>
+  friend class OverloadObjectDef;
+  template <typename Class>
+  friend class ObjectDef;
 };
 
 #if !defined(TVM_FFI_DOXYGEN_MODE)
@@ -587,37 +610,29 @@ class ObjectDef : public ReflectionDefBase {
     return *this;
   }
 
-  /*! \brief An instance method: a member function, or a callable taking the object first. */
-  template <typename Func, typename... Extra>
-  TVM_FFI_INLINE ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
-    RegisterMethod(name, false, std::forward<Func>(func), extra...);
-    return *this;
-  }
-
-  /*! \brief A static method. */
+  /*! \brief A static method (no object argument). */
   template <typename Func, typename... Extra>
   TVM_FFI_INLINE ObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
-    RegisterMethod(name, true, std::forward<Func>(func), extra...);
+    constexpr bool kStatic = true;
+    RegisterMethod(name, kStatic, std::forward<Func>(func), extra...);
     return *this;
   }
 
-  /*! \brief A type attribute holding a value (anything an AnyView takes). */
-  template <typename Value,
-            std::enable_if_t<std::is_convertible_v<Value&&, AnyView> ||
-                                 std::is_convertible_v<std::decay_t<Value>, AnyView>,
-                             int> = 0>
-  TVM_FFI_INLINE ObjectDef& def_type_attr(const char* name, Value&& value) {
-    RegisterTypeAttrValue(type_index_, name, std::forward<Value>(value));
+  /*! \brief An instance method: a member function, or a callable whose first parameter is the object. */
+  template <typename Func, typename... Extra>
+  TVM_FFI_INLINE ObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
+    constexpr bool kStatic = false;
+    RegisterMethod(name, kStatic, std::forward<Func>(func), extra...);
     return *this;
   }
 
-  /*! \brief A type attribute holding a function made from a typed callable. */
-  template <typename Func, std::enable_if_t<!std::is_convertible_v<Func&&, AnyView> &&
-                                                !std::is_convertible_v<std::decay_t<Func>, AnyView>,
-                                            int> = 0>
-  TVM_FFI_INLINE ObjectDef& def_type_attr(const char* name, Func&& func) {
-    Function fn = GetMethod(std::string(type_key_) + "." + name, std::forward<Func>(func));
-    RegisterTypeAttrValue(type_index_, name, fn);
+  /*!
+   * \brief A type attribute: a value (anything an AnyView takes) as is, or a
+   *        typed callable / member function as the Function "<type_key>.<name>".
+   */
+  template <typename ValueOrFunc>
+  TVM_FFI_INLINE ObjectDef& def_type_attr(const char* name, ValueOrFunc&& item) {
+    RegisterTypeAttrValueOrFunc(type_index_, type_key_, name, std::forward<ValueOrFunc>(item));
     return *this;
   }
 
@@ -654,7 +669,7 @@ class ObjectDef : public ReflectionDefBase {
   template <typename T>
   void NoteClassTrait(const T& trait) {
     if constexpr (std::is_same_v<std::decay_t<T>, init<>>) {
-      if (!trait.include_) has_explicit_init_ = true;
+      if (trait.flag_set()) has_explicit_init_ = true;  // init(false)
     }
   }
 
@@ -772,29 +787,34 @@ class TypeAttrDef : public ReflectionDefBase {
   explicit TypeAttrDef(ExtraArgs&&...)
       : type_index_(Class::_GetOrAllocRuntimeTypeIndex()), type_key_(Class::_type_key) {}
 
-  /*! \brief The key's native hook type made from the function `Fn` (see NativeFunctionView). */
+  /*! \brief Stores `value` under `name`. */
+  template <typename T>
+  TypeAttrDef& attr(const char* name, T value) {  // NOLINT(performance-unnecessary-value-param)
+    RegisterTypeAttrValue(type_index_, name, std::move(value));
+    return *this;
+  }
+
+  /*! \brief Stores `value` under a typed key, converted to the key's value type first. */
+  template <typename T, typename Value>
+  TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
+    T converted(std::forward<Value>(value));
+    RegisterTypeAttrValue(type_index_, key.name, std::move(converted));
+    return *this;
+  }
+
+  /*! \brief Stores the key's native hook made from the function `Fn` (see NativeFunctionView). */
   template <auto Fn, typename T>
   TypeAttrDef& native_fn_attr(AttrKey<T> key) {
     return attr(key, T::template FromNative<Fn>());
   }
 
-  /*! \brief A value attribute (anything an AnyView takes). */
-  template <typename Value,
-            std::enable_if_t<std::is_convertible_v<Value&&, AnyView> ||
-                                 std::is_convertible_v<std::decay_t<Value>, AnyView>,
-                             int> = 0>
-  TypeAttrDef& def(const char* name, Value&& value) {
-    RegisterTypeAttrValue(type_index_, name, std::forward<Value>(value));
-    return *this;
-  }
-
-  /*! \brief A function attribute made from a typed callable or member function. */
-  template <typename Func, std::enable_if_t<!std::is_convertible_v<Func&&, AnyView> &&
-                                                !std::is_convertible_v<std::decay_t<Func>, AnyView>,
-                                            int> = 0>
-  TypeAttrDef& def(const char* name, Func&& func) {
-    Function fn = GetMethod(std::string(type_key_) + "." + name, std::forward<Func>(func));
-    RegisterTypeAttrValue(type_index_, name, fn);
+  /*!
+   * \brief Stores a value (anything an AnyView takes) as is, or a typed
+   *        callable / member function as the Function "<type_key>.<name>".
+   */
+  template <typename ValueOrFunc>
+  TypeAttrDef& def(const char* name, ValueOrFunc&& item) {
+    RegisterTypeAttrValueOrFunc(type_index_, type_key_, name, std::forward<ValueOrFunc>(item));
     return *this;
   }
 
@@ -806,21 +826,6 @@ class TypeAttrDef : public ReflectionDefBase {
                     "def_convert<TSelf>: TSelf::ContainerType must be the TypeAttrDef's class");
     }
     return def(type_attr::kConvert.name, &detail::FFIConvertFromAnyViewToObjectRef<TSelf>);
-  }
-
-  /*! \brief An attribute of a typed key; `value` is converted to the key's type first. */
-  template <typename T, typename Value>
-  TypeAttrDef& attr(AttrKey<T> key, Value&& value) {
-    T typed(std::forward<Value>(value));
-    RegisterTypeAttrValue(type_index_, key.name, std::move(typed));
-    return *this;
-  }
-
-  /*! \brief An attribute holding `value`. */
-  template <typename T>
-  TypeAttrDef& attr(const char* name, T value) {  // NOLINT(performance-unnecessary-value-param)
-    RegisterTypeAttrValue(type_index_, name, std::move(value));
-    return *this;
   }
 
  private:
@@ -855,29 +860,34 @@ namespace detail {
  */
 template <typename... Args>
 struct OverloadCastImpl {
+  // Each kind of function comes twice: with exactly Args (so that it wins
+  // when a longer overload also starts with Args), and with Args followed by
+  // deduced parameters.
+  template <typename R, typename C>
+  constexpr auto operator()(R (C::*member)(Args...) const, std::true_type) const noexcept {
+    return member;
+  }
+  template <typename R, typename C, typename... More>
+  constexpr auto operator()(R (C::*member)(Args..., More...) const,
+                            std::true_type) const noexcept {
+    return member;
+  }
+  template <typename R, typename C>
+  constexpr auto operator()(R (C::*member)(Args...), std::false_type = {}) const noexcept {
+    return member;
+  }
+  template <typename R, typename C, typename... More>
+  constexpr auto operator()(R (C::*member)(Args..., More...),
+                            std::false_type = {}) const noexcept {
+    return member;
+  }
   template <typename R>
-  constexpr auto operator()(R (*fn)(Args...)) const noexcept {
-    return fn;
+  constexpr auto operator()(R (*free_fn)(Args...)) const noexcept {
+    return free_fn;
   }
-  template <typename R, typename C>
-  constexpr auto operator()(R (C::*fn)(Args...), std::false_type = {}) const noexcept {
-    return fn;
-  }
-  template <typename R, typename C>
-  constexpr auto operator()(R (C::*fn)(Args...) const, std::true_type) const noexcept {
-    return fn;
-  }
-  template <typename R, typename... Tail>
-  constexpr auto operator()(R (*fn)(Args..., Tail...)) const noexcept {
-    return fn;
-  }
-  template <typename R, typename C, typename... Tail>
-  constexpr auto operator()(R (C::*fn)(Args..., Tail...), std::false_type = {}) const noexcept {
-    return fn;
-  }
-  template <typename R, typename C, typename... Tail>
-  constexpr auto operator()(R (C::*fn)(Args..., Tail...) const, std::true_type) const noexcept {
-    return fn;
+  template <typename R, typename... More>
+  constexpr auto operator()(R (*free_fn)(Args..., More...)) const noexcept {
+    return free_fn;
   }
 };
 }  // namespace detail
