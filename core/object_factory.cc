@@ -17,6 +17,7 @@
 #include "error_internal.h"
 #include "global_def.h"
 #include "object_internal.h"
+#include "reflection_visit.h"
 
 namespace tvm {
 namespace ffi {
@@ -48,21 +49,6 @@ const TVMFFITypeInfo* TypeArg(const AnyView& arg) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   if (info == nullptr) throw MoveFromSafeCallRaised();
   return info;
-}
-
-// The fields of `info`'s type, its ancestors' first.  The counts are read
-// before the arrays, with acquire order: another thread may be registering
-// fields (the registry publishes the array before the count).
-std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
-  std::vector<const TVMFFIFieldInfo*> out;
-  auto add = [&out](const TVMFFITypeInfo* t) {
-    int32_t n = __atomic_load_n(&t->num_fields, __ATOMIC_ACQUIRE);
-    const TVMFFIFieldInfo* fields = __atomic_load_n(&t->fields, __ATOMIC_ACQUIRE);
-    for (int32_t i = 0; i < n; ++i) out.push_back(&fields[i]);
-  };
-  for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
-  add(info);
-  return out;
 }
 
 // Sets field `f` of `obj` to `value` through the field's setter.

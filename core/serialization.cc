@@ -29,6 +29,7 @@
 #include "global_def.h"
 #include "json.h"
 #include "object_internal.h"
+#include "reflection_visit.h"
 #include "string_internal.h"
 
 namespace tvm {
@@ -84,21 +85,6 @@ bool IsInstanceIndex(const Object* obj, int32_t target_index) {
 }
 
 // ---- reflection ------------------------------------------------------------------
-
-// The fields of the ancestors (outermost first), then the type's own.
-// Another thread may be registering fields: the count first, then the
-// array, with acquire order (the registry publishes them in the other order).
-std::vector<const TVMFFIFieldInfo*> AllFields(const TVMFFITypeInfo* info) {
-  std::vector<const TVMFFIFieldInfo*> out;
-  auto add = [&out](const TVMFFITypeInfo* t) {
-    int32_t n = __atomic_load_n(&t->num_fields, __ATOMIC_ACQUIRE);
-    const TVMFFIFieldInfo* fields = __atomic_load_n(&t->fields, __ATOMIC_ACQUIRE);
-    for (int32_t i = 0; i < n; ++i) out.push_back(&fields[i]);
-  };
-  for (int32_t d = 0; d < info->type_depth; ++d) add(info->type_ancestors[d]);
-  add(info);
-  return out;
-}
 
 // A new instance of `info`'s type with every field zero or empty: from the
 // metadata's creator, else from the `__ffi_new__` type attribute (types
