@@ -275,37 +275,6 @@ TEST_CASE("JSON graph: malformed graphs are ValueErrors naming the problem", "[s
         "ValueError: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)");
 }
 
-namespace {
-
-// Runs `body` on a new thread with a `stack_bytes` stack (macOS gives
-// secondary threads 512 KiB); an exception is returned as its text.
-std::string OnSmallStack(size_t stack_bytes, std::function<void()> body) {
-  struct Job {
-    std::function<void()> body;
-    std::string error;
-  } job{std::move(body), ""};
-  pthread_attr_t attr;
-  REQUIRE(pthread_attr_init(&attr) == 0);
-  REQUIRE(pthread_attr_setstacksize(&attr, stack_bytes) == 0);
-  pthread_t thread;
-  auto run = [](void* arg) -> void* {
-    Job* j = static_cast<Job*>(arg);
-    try {
-      j->body();
-    } catch (const Error& e) {
-      j->error = e.kind() + ": " + e.what();
-    } catch (const std::exception& e) {
-      j->error = e.what();
-    }
-    return nullptr;
-  };
-  REQUIRE(pthread_create(&thread, &attr, run, &job) == 0);
-  pthread_attr_destroy(&attr);
-  pthread_join(thread, nullptr);
-  return job.error;
-}
-
-}  // namespace
 
 TEST_CASE("json: the nesting limit holds on a 512 KiB thread stack", "[serialization]") {
   // 1000 levels (the limit) used to take over 512 KiB of stack and crash.
@@ -319,21 +288,21 @@ TEST_CASE("json: the nesting limit holds on a 512 KiB thread stack", "[serializa
 #endif
   std::string deepest = std::string(1000, '[') + std::string(1000, ']');
   std::string text_back;
-  CHECK(OnSmallStack(kStack, [&] {
+  CHECK(OnThreadStack(kStack, [&] {
           Any v = json::Parse(deepest);
           text_back = json::Stringify(v);
         }) == "");
   CHECK(text_back == deepest);
-  CHECK(OnSmallStack(kStack, [&] { json::Parse(std::string(1001, '[')); }) ==
+  CHECK(OnThreadStack(kStack, [&] { json::Parse(std::string(1001, '[')); }) ==
         "ValueError: JSON nests deeper than 1000 levels at char 1000");
   std::string objects;
   for (int i = 0; i < 1000; ++i) objects += "{\"k\":";
   objects += "1" + std::string(1000, '}');
   std::string objects_back;
-  CHECK(OnSmallStack(kStack, [&] { objects_back = json::Stringify(json::Parse(objects)); }) ==
+  CHECK(OnThreadStack(kStack, [&] { objects_back = json::Stringify(json::Parse(objects)); }) ==
         "");
   CHECK(objects_back == objects);
-  CHECK(OnSmallStack(kStack, [&] {
+  CHECK(OnThreadStack(kStack, [&] {
           List<Any> deep;
           for (int i = 0; i < 1000; ++i) deep = List<Any>{Any(deep)};
           json::Stringify(Any(deep));

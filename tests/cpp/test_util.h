@@ -7,9 +7,11 @@
 
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
+#include <pthread.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -287,6 +289,34 @@ inline TVMFFIObjectHandle HandleOf(const ObjectRef& r) {
 }
 
 inline std::string StrOf(const Any& v) { return v.cast<std::string>(); }
+
+// Runs `body` on a new thread with a `stack_bytes` stack (a small one as macOS
+// gives secondary threads, or a large one for deep walks under sanitizers); an exception is returned as its text.
+inline std::string OnThreadStack(size_t stack_bytes, std::function<void()> body) {
+  struct Job {
+    std::function<void()> body;
+    std::string error;
+  } job{std::move(body), ""};
+  pthread_attr_t attr;
+  REQUIRE(pthread_attr_init(&attr) == 0);
+  REQUIRE(pthread_attr_setstacksize(&attr, stack_bytes) == 0);
+  pthread_t thread;
+  auto run = [](void* arg) -> void* {
+    Job* j = static_cast<Job*>(arg);
+    try {
+      j->body();
+    } catch (const Error& e) {
+      j->error = e.kind() + ": " + e.what();
+    } catch (const std::exception& e) {
+      j->error = e.what();
+    }
+    return nullptr;
+  };
+  REQUIRE(pthread_create(&thread, &attr, run, &job) == 0);
+  pthread_attr_destroy(&attr);
+  pthread_join(thread, nullptr);
+  return job.error;
+}
 
 }  // namespace test_util
 
