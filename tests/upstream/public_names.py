@@ -33,7 +33,7 @@ import typing
 REEXPORT = ("an import upstream's module makes for its own use (not API; the object "
             "itself is public elsewhere in tvm_ffi)")
 CYTHON = "a name the Cython build of upstream's core exposes; our core is a C extension"
-STUBGEN_INTERNAL = ("an internal of upstream's stub generator, which ours structures differently; "
+GENERATOR_INTERNAL = ("an internal of upstream's stub generator, which ours structures differently; "
         "upstream's tests do not import it from here")
 ALLOWED = {
     # Imports of upstream's private modules.
@@ -86,7 +86,7 @@ ALLOWED = {
     "tvm_ffi.dataclasses.py_class.on_fields_resolved": (
         "a hook of upstream's two-phase field registration (see _resolve_fields)"),
     # Stub generator internals.
-    **{f"tvm_ffi.stub.{name}": STUBGEN_INTERNAL for name in (
+    **{f"tvm_ffi.stub.{name}": GENERATOR_INTERNAL for name in (
         "consts.DOC_URL", "consts.FN_NAME_MAP", "consts.TERM_BLACK", "consts.TERM_BLUE",
         "consts.TERM_BOLD", "consts.TERM_MAGENTA", "consts.TERM_WHITE",
         "file_utils.path_walk", "layout.align_up",
@@ -113,7 +113,7 @@ ALLOWED = {
         "rust_generator.utils.is_crate_type_key",
         "utils.C", "utils.TypeInfo",
     )},
-    **{f"tvm_ffi.stub.rust_generator.consts.{name}": STUBGEN_INTERNAL for name in (
+    **{f"tvm_ffi.stub.rust_generator.consts.{name}": GENERATOR_INTERNAL for name in (
         "RUST_ANY_BACKED_OPTIONAL_PAYLOADS", "RUST_DIRECTIVE_KINDS", "RUST_EXACT_PARAMS",
         "RUST_MAX_WIDTH", "RUST_MOD_MAP", "RUST_NOT_RAW_IDENTIFIERS",
         "RUST_OBJECT_OPTIONAL_FIELD_SIZE", "RUST_OPTIONAL_FIELD_SIZE", "RUST_OPTIONAL_PATH",

@@ -724,7 +724,7 @@ TVM_FFI_INLINE int64_t RightShift(int64_t a, int64_t b) {
 inline BigInt WideFromDouble(double value);
 
 /*! \brief The nearest double to a value outside int64_t. */
-inline double WideToDouble(const BigInt& value) {
+inline double WideAsDouble(const BigInt& value) {
   bool negative = false;
   Magnitude m = ToMagnitude(BigIntUnsafe::GetArrayView(value), &negative);
   // Bit length: the magnitude is at least 2^63, so at least 64 bits.
@@ -932,7 +932,7 @@ TVM_FFI_INLINE BigInt::BigInt(double value) {
 
 TVM_FFI_INLINE BigInt::operator double() const {
   if (TVM_FFI_PREDICT_TRUE(!IsHeap())) return static_cast<double>(cell_.v_int64);
-  return detail::int_ops::WideToDouble(*this);
+  return detail::int_ops::WideAsDouble(*this);
 }
 
 template <typename Int, std::enable_if_t<(std::is_integral_v<Int> && sizeof(Int) <= 8), int>>
