@@ -44,6 +44,21 @@ namespace detail {
 
 /*! \brief The ffi.Array object (type index kTVMFFIArray): elements stored inline. */
 class ArrayObj : public SeqBaseObj {
+  // Array grows and copies through the private factories, sized by these
+  // two constants.
+  friend ObjectPtr<ArrayObj> make_object<>();
+  template <typename, typename>
+  friend class Array;
+  /*! \brief Growth factor of a full array. */
+  static constexpr int64_t kIncFactor = 2;
+  /*! \brief Capacity of a new array. */
+  static constexpr int64_t kInitSize = 4;
+  // Tuple and the Any conversions read the slots directly.
+  template <typename... Types>
+  friend class Tuple;
+  template <typename, typename>
+  friend struct TypeTraits;
+
  public:
   /*! \brief A new array of capacity `cap` holding copies of `from`'s elements. */
   static ObjectPtr<ArrayObj> CopyFrom(int64_t cap, ArrayObj* from) {
@@ -95,19 +110,6 @@ class ArrayObj : public SeqBaseObj {
     }
   }
   size_t GetSize() const { return static_cast<size_t>(TVMFFISeqCell::size); }
-
-  /*! \brief Capacity of a new array. */
-  static constexpr int64_t kInitSize = 4;
-  /*! \brief Growth factor of a full array. */
-  static constexpr int64_t kIncFactor = 2;
-
-  template <typename, typename>
-  friend class Array;
-  template <typename... Types>
-  friend class Tuple;
-  template <typename, typename>
-  friend struct TypeTraits;
-  friend ObjectPtr<ArrayObj> make_object<>();
 };
 
 /*!
@@ -139,42 +141,52 @@ inline constexpr bool is_valid_iterator_v =
  */
 template <typename T, typename = typename std::enable_if_t<detail::storage_enabled_v<T>>>
 class Array : public ObjectRef {
+  // Enables a conversion from Array<U> when every U is a T.
+  template <typename U>
+  using IfElementsFit = std::enable_if_t<type_subsumes_v<T, U>>;
+  // The assignments: drop this array's object and share `other`'s.
+  TVM_FFI_INLINE Array<T>& ShareFrom(ObjectRef other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
+
  public:
+  /// \cond Doxygen_Suppress
+  using ContainerType = ArrayObj;
+  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_container_is_exact = false;
+  /// \endcond
   using value_type = T;
 
-  /*! \brief A null array (only for the type machinery). */
-  explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
-  /*! \brief An empty array with room for 4 elements. */
-  Array() : ObjectRef(ArrayObj::Empty()) {}  // NOLINT(modernize-use-equals-default)
-  Array(Array<T>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  Array(const Array<T>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
-  /*! \brief Shares an Array<U> whose elements are all T (U a subtype of T). */
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  Array(Array<U>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  Array(const Array<U>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
-  TVM_FFI_INLINE Array<T>& operator=(Array<T>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  TVM_FFI_INLINE Array<T>& operator=(const Array<T>& other) {
-    data_ = other.data_;
-    return *this;
-  }
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  TVM_FFI_INLINE Array<T>& operator=(Array<U>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  template <typename U, typename = std::enable_if_t<type_subsumes_v<T, U>>>
-  TVM_FFI_INLINE Array<T>& operator=(const Array<U>& other) {
-    data_ = other.data_;
-    return *this;
-  }
   /*! \brief Takes an ArrayObj (InternalError when n is null). */
   explicit Array(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {
     TVM_FFI_ICHECK_NOTNULL(data_.get());
   }
+  /*! \brief A null array (only for the type machinery). */
+  explicit Array(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief An empty array with room for 4 elements. */
+  Array() : ObjectRef(ArrayObj::Empty()) {}  // NOLINT(modernize-use-equals-default)
+
+  // Copies and moves share the ArrayObj.  An Array<U> with U a subtype of T
+  // is shared the same way: each of its elements is already a T.
+  Array(const Array<T>& other) : ObjectRef(other) {}        // NOLINT(*)
+  Array(Array<T>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  /*! \brief Shares an Array<U> whose elements are all T (U a subtype of T). */
+  template <typename U, typename = IfElementsFit<U>>
+  Array(const Array<U>& other) : ObjectRef(other) {}  // NOLINT(*)
+  template <typename U, typename = IfElementsFit<U>>
+  Array(Array<U>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  TVM_FFI_INLINE Array<T>& operator=(const Array<T>& other) { return ShareFrom(other); }
+  TVM_FFI_INLINE Array<T>& operator=(Array<T>&& other) { return ShareFrom(std::move(other)); }
+  template <typename U, typename = IfElementsFit<U>>
+  TVM_FFI_INLINE Array<T>& operator=(const Array<U>& other) {
+    return ShareFrom(other);
+  }
+  template <typename U, typename = IfElementsFit<U>>
+  TVM_FFI_INLINE Array<T>& operator=(Array<U>&& other) {
+    return ShareFrom(std::move(other));
+  }
+
   /*! \brief Copies of [first, last). */
   template <typename IterType>
   Array(IterType first, IterType last) {  // NOLINT(performance-unnecessary-value-param)
@@ -189,28 +201,30 @@ class Array : public ObjectRef {
   }
 
   /// \cond Doxygen_Suppress
+  // Reads an element for the iterators: the same checked copy as operator[].
   struct ValueConverter {
     using ResultType = T;
-    static T convert(const Any& n) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
+    static T convert(const Any& n) { return Array<T>::Convert(n); }
   };
   /// \endcond
   using iterator = detail::IterAdapter<ValueConverter, const Any*>;
   using reverse_iterator = detail::ReverseIterAdapter<ValueConverter, const Any*>;
 
-  iterator begin() const { return iterator(GetArrayObj()->begin()); }
-  iterator end() const { return iterator(GetArrayObj()->end()); }
-  reverse_iterator rbegin() const { return reverse_iterator(GetArrayObj()->end() - 1); }
-  reverse_iterator rend() const { return reverse_iterator(GetArrayObj()->begin() - 1); }
-
+  size_t size() const { return data_ == nullptr ? 0 : GetArrayObj()->size(); }
+  bool empty() const { return size() == 0; }
+  size_t capacity() const { return data_ == nullptr ? 0 : GetArrayObj()->capacity(); }
   /*! \brief Element i, converted (IndexError outside [0, size)). */
   const T operator[](int64_t i) const { return Convert(NonNull()->at(i)); }
-  size_t size() const { return data_ == nullptr ? 0 : GetArrayObj()->size(); }
-  size_t capacity() const { return data_ == nullptr ? 0 : GetArrayObj()->capacity(); }
-  bool empty() const { return size() == 0; }
   /*! \brief The first element (IndexError when empty). */
   T front() const { return Convert(NonNull()->front()); }
   /*! \brief The last element (IndexError when empty). */
   T back() const { return Convert(NonNull()->back()); }
+
+  // Iteration runs over the stored Any slots; each read converts one.
+  iterator begin() const { return iterator(GetArrayObj()->begin()); }
+  iterator end() const { return iterator(GetArrayObj()->end()); }
+  reverse_iterator rbegin() const { return reverse_iterator(GetArrayObj()->end() - 1); }
+  reverse_iterator rend() const { return reverse_iterator(GetArrayObj()->begin() - 1); }
 
   void push_back(const T& item) { emplace_back(item); }
   template <typename... Args>
@@ -250,7 +264,7 @@ class Array : public ObjectRef {
   void resize(int64_t n) {
     if (n < 0) TVM_FFI_THROW(ValueError) << "cannot resize an Array to negative size";
     if (data_ == nullptr) {
-      SwitchContainer(n);
+      Reallocate(n);
       return;
     }
     int64_t now = static_cast<int64_t>(size());
@@ -259,41 +273,28 @@ class Array : public ObjectRef {
   }
   /*! \brief Makes room for `n` elements (a new, unshared object when it grows). */
   void reserve(int64_t n) {
-    if (data_ == nullptr || n > static_cast<int64_t>(capacity())) SwitchContainer(n);
+    if (data_ == nullptr || n > static_cast<int64_t>(capacity())) Reallocate(n);
   }
   void clear() {
     if (data_ != nullptr) CopyOnWrite()->clear();
   }
   /*! \brief Replaces element i (IndexError outside [0, size)). */
-  void Set(int64_t i, T value) { CopyOnWrite()->SetItem(i, std::move(value)); }
-
-  ArrayObj* GetArrayObj() const { return static_cast<ArrayObj*>(data_.get()); }
-
-  /*!
-   * \brief [fmap(x) for x in this] as an Array<U>.  When no element changes
-   *        identity the result shares this array's object.
-   */
-  template <typename F, typename U = std::invoke_result_t<F, T>>
-  Array<U> Map(F fmap) const {
-    return Array<U>(MapHelper(data_, fmap));
+  void Set(int64_t i, T value) {
+    ArrayObj* unique = CopyOnWrite();
+    unique->SetItem(i, std::move(value));
   }
-  /*! \brief Replaces each element x by fmutate(x), in place when unshared. */
-  template <typename F, typename = std::enable_if_t<std::is_same_v<T, std::invoke_result_t<F, T>>>>
-  void MutateByApply(F fmutate) {
-    data_ = MapHelper(std::move(data_), fmutate);
-  }
+
   /*! \brief Replaces the contents by copies of [first, last). */
   template <typename IterType>
   void Assign(IterType first, IterType last) {  // NOLINT(performance-unnecessary-value-param)
     int64_t n = static_cast<int64_t>(std::distance(first, last));
     if (TVM_FFI_PREDICT_FALSE(n < 0)) detail::ThrowNegativeArraySize();
+    // An unshared object with room enough is reused; otherwise a new one.
+    const bool reuse = data_ != nullptr && data_.unique() &&
+                       GetArrayObj()->capacity() >= static_cast<size_t>(n);
+    if (!reuse) data_ = ArrayObj::Empty(n);
     ArrayObj* p = GetArrayObj();
-    if (p != nullptr && data_.unique() && p->TVMFFISeqCell::capacity >= n) {
-      p->clear();
-    } else {
-      data_ = ArrayObj::Empty(n);
-      p = GetArrayObj();
-    }
+    if (reuse) p->clear();
     for (; first != last; ++first) {
       p->EmplaceInit(p->size(), *first);
       ++p->TVMFFISeqCell::size;
@@ -301,16 +302,29 @@ class Array : public ObjectRef {
   }
   /*! \brief The unique object, copied first when shared (made when null). */
   ArrayObj* CopyOnWrite() {
-    if (data_ == nullptr) return SwitchContainer(ArrayObj::kInitSize);
-    if (!data_.unique()) return SwitchContainer(static_cast<int64_t>(capacity()));
+    if (data_ == nullptr) return Reallocate(ArrayObj::kInitSize);
+    if (!data_.unique()) return Reallocate(static_cast<int64_t>(capacity()));
     return GetArrayObj();
   }
 
-  /// \cond Doxygen_Suppress
-  using ContainerType = ArrayObj;
-  static constexpr bool _type_container_is_exact = false;
-  static constexpr bool _type_is_nullable = false;
-  /// \endcond
+  /*!
+   * \brief [fmap(x) for x in this] as an Array<U>.  When no element changes
+   *        identity the result shares this array's object.
+   */
+  template <typename F, typename U = std::invoke_result_t<F, T>>
+  Array<U> Map(F fmap) const {
+    ObjectPtr<Object> mapped = Transform(data_, fmap);
+    return Array<U>(std::move(mapped));
+  }
+  /*! \brief Replaces each element x by fmutate(x), in place when unshared. */
+  template <typename F, typename = std::enable_if_t<std::is_same_v<T, std::invoke_result_t<F, T>>>>
+  void MutateByApply(F fmutate) {
+    ObjectPtr<Object> self = std::move(data_);
+    data_ = Transform(std::move(self), fmutate);
+  }
+
+  /*! \brief The object (null only for an Array made with UnsafeInit). */
+  ArrayObj* GetArrayObj() const { return static_cast<ArrayObj*>(data_.get()); }
 
   /*! \brief The concatenation of its arguments, each a T or an Array<T>. */
   template <typename... Args>
@@ -343,20 +357,22 @@ class Array : public ObjectRef {
   // max(2 * capacity, size + extra) when full.
   ArrayObj* CopyOnWrite(int64_t extra) {
     ArrayObj* p = GetArrayObj();
-    if (p == nullptr) return SwitchContainer(std::max<int64_t>(ArrayObj::kInitSize, extra));
+    if (p == nullptr) return Reallocate(std::max<int64_t>(ArrayObj::kInitSize, extra));
     int64_t need = p->TVMFFISeqCell::size + extra;
     if (p->TVMFFISeqCell::capacity >= need) return CopyOnWrite();
-    return SwitchContainer(std::max(p->TVMFFISeqCell::capacity * ArrayObj::kIncFactor, need));
+    return Reallocate(std::max(p->TVMFFISeqCell::capacity * ArrayObj::kIncFactor, need));
   }
-  // A new object of the given capacity: moved into when unique, copied when shared.
-  ArrayObj* SwitchContainer(int64_t cap) {
-    if (data_ == nullptr) {
-      data_ = ArrayObj::Empty(cap);
-    } else if (data_.unique()) {
-      data_ = ArrayObj::MoveFrom(cap, GetArrayObj());
+  // Puts the elements into a new object of capacity `cap` (moved over when
+  // this array is their only owner, copied when shared) and returns it.
+  ArrayObj* Reallocate(int64_t cap) {
+    ArrayObj* old = GetArrayObj();
+    ObjectPtr<ArrayObj> fresh;
+    if (old == nullptr) {
+      fresh = ArrayObj::Empty(cap);
     } else {
-      data_ = ArrayObj::CopyFrom(cap, GetArrayObj());
+      fresh = data_.unique() ? ArrayObj::MoveFrom(cap, old) : ArrayObj::CopyFrom(cap, old);
     }
+    data_ = std::move(fresh);
     return GetArrayObj();
   }
 
@@ -365,7 +381,7 @@ class Array : public ObjectRef {
   // until the first element whose result is not the same object; only then
   // is a new array made.
   template <typename F, typename U = std::invoke_result_t<F, T>>
-  static ObjectPtr<Object> MapHelper(ObjectPtr<Object> data, F fmap) {
+  static ObjectPtr<Object> Transform(ObjectPtr<Object> data, F fmap) {
     if (data == nullptr) return nullptr;
     TVM_FFI_ICHECK(data->IsInstance<ArrayObj>());
     ArrayObj* arr = static_cast<ArrayObj*>(data.get());
@@ -403,24 +419,11 @@ class Array : public ObjectRef {
   friend class Array;
 };
 
-/*! \brief lhs followed by rhs. */
-template <typename T, typename = typename std::enable_if_t<std::is_same_v<T, Any> ||
-                                                           TypeTraits<T>::convert_enabled>>
-inline Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
-  for (const auto& x : rhs) lhs.push_back(x);
-  return lhs;
-}
-
 /*! \brief make_object<ArrayObj>() is an empty array with the default capacity. */
 template <>
 inline ObjectPtr<ArrayObj> make_object() {
   return ArrayObj::Empty();
 }
-
-/// \cond Doxygen_Suppress
-template <typename T>
-inline constexpr bool use_default_type_traits_v<Array<T>> = false;
-/// \endcond
 
 /*!
  * \brief Array<T> in Any: an ffi.Array of exact T elements is shared; an
@@ -428,22 +431,37 @@ inline constexpr bool use_default_type_traits_v<Array<T>> = false;
  */
 template <typename T>
 struct TypeTraits<Array<T>> : public SeqTypeTraitsBase<TypeTraits<Array<T>>, Array<T>, T> {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIArray;
+  // The names SeqTypeTraitsBase reads: the kind an Array holds, the kind it
+  // copies from, and the name used in messages.
+  static constexpr const char* kTypeName = "Array";
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIArray;
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIList;
-  static constexpr const char* kTypeName = "Array";
+  /*! \brief As a field, an Array is stored as an ffi.Array. */
+  static constexpr int32_t field_static_type_index = kPrimaryTypeIndex;
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIArray;
 
   TVM_FFI_INLINE static std::string TypeSchema() {
-    return std::string("{\"type\":\"") + kStaticTypeKey + "\",\"args\":[" +
-           detail::TypeSchema<T>::v() + "]}";
+    std::string schema = "{\"type\":\"";
+    schema.append(kStaticTypeKey).append("\",\"args\":[").append(detail::TypeSchema<T>::v());
+    return schema + "]}";
   }
 };
 
 /// \cond Doxygen_Suppress
+// Array<U> is an Array<T> when each U is a T; conversions use the traits above.
 template <typename T, typename U>
 inline constexpr bool type_subsumes_v<Array<T>, Array<U>> = type_subsumes_v<T, U>;
+template <typename T>
+inline constexpr bool use_default_type_traits_v<Array<T>> = false;
 /// \endcond
+
+/*! \brief lhs followed by rhs. */
+template <typename T, typename = typename std::enable_if_t<std::is_same_v<T, Any> ||
+                                                           TypeTraits<T>::convert_enabled>>
+inline Array<T> Concat(Array<T> lhs, const Array<T>& rhs) {
+  lhs.insert(lhs.end(), rhs.begin(), rhs.end());
+  return lhs;
+}
 
 }  // namespace ffi
 }  // namespace tvm

@@ -32,15 +32,15 @@ namespace ffi {
 
 /*! \brief The ffi.Dict object (type index kTVMFFIDict). */
 class DictObj : public MapBaseObj {
+  // Only the runtime makes one (through the registered constructor).
+  DictObj() = delete;
+
  public:
   /// \cond Doxygen_Suppress
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIDict;
   static const constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIDict, DictObj, Object);
   /// \endcond
-
- private:
-  DictObj() = delete;
 };
 
 /*! \brief A shared, mutable map from K to V; reads are by value (converted copies). */
@@ -48,46 +48,53 @@ template <typename K, typename V,
           typename = typename std::enable_if_t<detail::storage_enabled_v<K> &&
                                                detail::storage_enabled_v<V>>>
 class Dict : public ObjectRef {
+  // Enables a conversion from Dict<KU, VU> when its pairs are (K, V) pairs.
+  template <typename KU, typename VU>
+  using IfPairsFit = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>;
+  // The assignments: drop this dict's object and share `other`'s.
+  Dict<K, V>& ShareFrom(ObjectRef other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
+
  public:
+  /// \cond Doxygen_Suppress
+  using ContainerType = DictObj;
+  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_container_is_exact = false;
+  /// \endcond
   using key_type = K;
   using mapped_type = V;
 
-  /*! \brief A null dict (only for the type machinery). */
-  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
-  /*! \brief An empty dict. */
-  Dict() : ObjectRef(Make({})) {}
-  Dict(Dict<K, V>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  Dict(const Dict<K, V>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Dict(const Dict<KU, VU>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
-  Dict<K, V>& operator=(Dict<K, V>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  Dict<K, V>& operator=(const Dict<K, V>& other) {
-    data_ = other.data_;
-    return *this;
-  }
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Dict<K, V>& operator=(Dict<KU, VU>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Dict<K, V>& operator=(const Dict<KU, VU>& other) {
-    data_ = other.data_;
-    return *this;
-  }
   /*! \brief Takes a DictObj (InternalError when n is null). */
   explicit Dict(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {
     TVM_FFI_ICHECK_NOTNULL(data_.get());
   }
+  /*! \brief A null dict (only for the type machinery). */
+  explicit Dict(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief An empty dict. */
+  Dict() : ObjectRef(Make({})) {}
+
+  // Copies and moves share the object, and so does a conversion from a
+  // Dict<KU, VU> whose keys are all K and values all V.
+  Dict(const Dict<K, V>& other) : ObjectRef(other) {}        // NOLINT(*)
+  Dict(Dict<K, V>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  /*! \brief Shares a dict whose key and value types are subtypes of K and V. */
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Dict(const Dict<KU, VU>& other) : ObjectRef(other) {}  // NOLINT(*)
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Dict(Dict<KU, VU>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  Dict<K, V>& operator=(const Dict<K, V>& other) { return ShareFrom(other); }
+  Dict<K, V>& operator=(Dict<K, V>&& other) { return ShareFrom(std::move(other)); }
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Dict<K, V>& operator=(const Dict<KU, VU>& other) {
+    return ShareFrom(other);
+  }
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Dict<K, V>& operator=(Dict<KU, VU>&& other) {
+    return ShareFrom(std::move(other));
+  }
+
   /*! \brief The pairs of [begin, end) (a later repeat of a key wins). */
   template <typename IterType>
   Dict(IterType begin, IterType end) : ObjectRef(Make(Flatten(begin, end))) {}
@@ -128,12 +135,19 @@ class Dict : public ObjectRef {
 
   /*! \brief Iterates (key, value) pairs in insertion order, by value. */
   class iterator {
+    // Only the Dict makes one; it walks the object's own iterator.
+    template <typename, typename, typename>
+    friend class Dict;
+    DictObj::iterator it_;
+    explicit iterator(DictObj::iterator it) : it_(it) {}
+
    public:
-    using iterator_category = std::bidirectional_iterator_tag;
-    using difference_type = int64_t;
+    // A pair is built on each read, so `reference` is a value.
     using value_type = const std::pair<K, V>;
-    using pointer = value_type*;
     using reference = value_type;
+    using pointer = value_type*;
+    using difference_type = int64_t;
+    using iterator_category = std::bidirectional_iterator_tag;
 
     iterator() = default;
     reference operator*() const {
@@ -142,42 +156,35 @@ class Dict : public ObjectRef {
                             detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(kv.second));
     }
     pointer operator->() const = delete;
-    iterator& operator++() {
-      ++it_;
-      return *this;
-    }
-    iterator& operator--() {
-      --it_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++it_;
-      return old;
-    }
-    iterator operator--(int) {
-      iterator old = *this;
-      --it_;
-      return old;
-    }
     bool operator==(const iterator& other) const { return it_ == other.it_; }
     bool operator!=(const iterator& other) const { return it_ != other.it_; }
+    iterator& operator++() { return Step(true); }
+    iterator& operator--() { return Step(false); }
+    // The postfix forms return the position from before the step.
+    iterator operator++(int) {
+      iterator before = *this;
+      Step(true);
+      return before;
+    }
+    iterator operator--(int) {
+      iterator before = *this;
+      Step(false);
+      return before;
+    }
 
    private:
-    explicit iterator(DictObj::iterator it) : it_(it) {}
-    DictObj::iterator it_;
-    template <typename, typename, typename>
-    friend class Dict;
+    iterator& Step(bool forward) {
+      if (forward) {
+        ++it_;
+      } else {
+        --it_;
+      }
+      return *this;
+    }
   };
   iterator begin() const { return iterator(GetDictObj()->begin()); }
   iterator end() const { return iterator(GetDictObj()->end()); }
   iterator find(const K& key) const { return iterator(GetDictObj()->find(Any(key))); }
-
-  /// \cond Doxygen_Suppress
-  using ContainerType = DictObj;
-  static constexpr bool _type_container_is_exact = false;
-  static constexpr bool _type_is_nullable = false;
-  /// \endcond
 
  private:
   static V ConvertV(const Any& v) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(v); }
@@ -198,8 +205,13 @@ class Dict : public ObjectRef {
 };
 
 /// \cond Doxygen_Suppress
+// Dict<KU, VU> is a Dict<K, V> when its keys are K and its values V; the
+// conversions into and out of Any are the traits below.
 template <typename K, typename V>
 inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
 /// \endcond
 
 /*!
@@ -209,23 +221,22 @@ inline constexpr bool use_default_type_traits_v<Dict<K, V>> = false;
 template <typename K, typename V>
 struct TypeTraits<Dict<K, V>>
     : public MapTypeTraitsBase<TypeTraits<Dict<K, V>>, Dict<K, V>, K, V> {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIDict;
+  // The names MapTypeTraitsBase reads: the kind a Dict holds, the kind it
+  // copies from (ffi.Map), and the name used in messages.
+  static constexpr const char* kTypeName = "Dict";
   static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIDict;
   static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIMap;
-  static constexpr const char* kTypeName = "Dict";
+  /*! \brief As a field, a Dict is stored as an ffi.Dict. */
+  static constexpr int32_t field_static_type_index = kPrimaryTypeIndex;
   static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIDict;
 
   TVM_FFI_INLINE static std::string TypeSchema() {
-    return std::string("{\"type\":\"") + kStaticTypeKey + "\",\"args\":[" +
-           detail::TypeSchema<K>::v() + "," + detail::TypeSchema<V>::v() + "]}";
+    std::string schema = "{\"type\":\"";
+    schema.append(kStaticTypeKey).append("\",\"args\":[");
+    schema.append(detail::TypeSchema<K>::v()).append(",").append(detail::TypeSchema<V>::v());
+    return schema + "]}";
   }
 };
-
-/// \cond Doxygen_Suppress
-template <typename K, typename V, typename KU, typename VU>
-inline constexpr bool type_subsumes_v<Dict<K, V>, Dict<KU, VU>> =
-    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
-/// \endcond
 
 }  // namespace ffi
 }  // namespace tvm

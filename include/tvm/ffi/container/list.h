@@ -31,7 +31,24 @@ namespace ffi {
 
 /*! \brief The ffi.List object (type index kTVMFFIList): elements in a growable buffer. */
 class ListObj : public SeqBaseObj {
+  // List grows the buffer through the private helpers, sized by these two
+  // constants; the Any conversions read the slots directly.
+  template <typename, typename>
+  friend class List;
+  /*! \brief A full buffer is replaced by one this many times larger. */
+  static constexpr int64_t kIncFactor = 2;
+  /*! \brief Slots of a list's first buffer. */
+  static constexpr int64_t kInitSize = 4;
+  template <typename, typename>
+  friend struct TypeTraits;
+
  public:
+  /// \cond Doxygen_Suppress
+  static const constexpr bool _type_final = true;
+  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIList;
+  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIList, ListObj, Object);
+  /// \endcond
+
   /*! \brief A new list of `n` copies of `val`. */
   static ObjectPtr<ListObj> CreateRepeated(int64_t n, const Any& val) {
     ObjectPtr<ListObj> out = Empty(n);
@@ -39,22 +56,7 @@ class ListObj : public SeqBaseObj {
     return out;
   }
 
-  /// \cond Doxygen_Suppress
-  static constexpr const int32_t _type_index = TypeIndex::kTVMFFIList;
-  static const constexpr bool _type_final = true;
-  TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIList, ListObj, Object);
-  /// \endcond
-
  private:
-  template <typename, typename>
-  friend struct TypeTraits;
-  template <typename, typename>
-  friend class List;
-
-  /*! \brief Slots of a list's first buffer. */
-  static constexpr int64_t kInitSize = 4;
-  /*! \brief A full buffer is replaced by one this many times larger. */
-  static constexpr int64_t kIncFactor = 2;
 
   // Buffers this header allocates are raw ::operator new storage.
   static void RawDataDeleter(void* data) { ::operator delete(data); }
@@ -140,26 +142,28 @@ class List : public ObjectRef {
   }
 
   /// \cond Doxygen_Suppress
+  // Reads an element for the iterators: the same checked copy as operator[].
   struct ValueConverter {
     using ResultType = T;
-    static T convert(const Any& n) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<T>(n); }
+    static T convert(const Any& n) { return List<T>::Convert(n); }
   };
   /// \endcond
   using iterator = detail::IterAdapter<ValueConverter, const Any*>;
   using reverse_iterator = detail::ReverseIterAdapter<ValueConverter, const Any*>;
 
+  size_t size() const { return data_ == nullptr ? 0 : GetListObj()->size(); }
+  bool empty() const { return size() == 0; }
+  size_t capacity() const { return data_ == nullptr ? 0 : GetListObj()->capacity(); }
+  /*! \brief Element i, converted (IndexError outside [0, size)). */
+  T operator[](int64_t i) const { return Convert(NonNull()->at(i)); }
+  T front() const { return Convert(NonNull()->front()); }
+  T back() const { return Convert(NonNull()->back()); }
+
+  // Iteration runs over the stored Any slots; each read converts one.
   iterator begin() const { return iterator(GetListObj()->begin()); }
   iterator end() const { return iterator(GetListObj()->end()); }
   reverse_iterator rbegin() const { return reverse_iterator(GetListObj()->end() - 1); }
   reverse_iterator rend() const { return reverse_iterator(GetListObj()->begin() - 1); }
-
-  /*! \brief Element i, converted (IndexError outside [0, size)). */
-  T operator[](int64_t i) const { return Convert(NonNull()->at(i)); }
-  size_t size() const { return data_ == nullptr ? 0 : GetListObj()->size(); }
-  size_t capacity() const { return data_ == nullptr ? 0 : GetListObj()->capacity(); }
-  bool empty() const { return size() == 0; }
-  T front() const { return Convert(NonNull()->front()); }
-  T back() const { return Convert(NonNull()->back()); }
 
   void push_back(const T& item) { emplace_back(item); }
   template <typename... Args>

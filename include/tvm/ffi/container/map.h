@@ -34,15 +34,15 @@ namespace ffi {
 
 /*! \brief The ffi.Map object (type index kTVMFFIMap). */
 class MapObj : public MapBaseObj {
+  // Only the runtime makes one (through the registered constructor).
+  MapObj() = delete;
+
  public:
   /// \cond Doxygen_Suppress
   static constexpr const int32_t _type_index = TypeIndex::kTVMFFIMap;
   static const constexpr bool _type_final = true;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIMap, MapObj, Object);
   /// \endcond
-
- private:
-  MapObj() = delete;
 };
 
 /*! \brief A shared map from K to V; reads are by value (converted copies). */
@@ -50,47 +50,53 @@ template <typename K, typename V,
           typename = typename std::enable_if_t<detail::storage_enabled_v<K> &&
                                                detail::storage_enabled_v<V>>>
 class Map : public ObjectRef {
+  // Enables a conversion from Map<KU, VU> when its pairs are (K, V) pairs.
+  template <typename KU, typename VU>
+  using IfPairsFit = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>;
+  // The assignments: drop this map's object and share `other`'s.
+  Map<K, V>& ShareFrom(ObjectRef other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
+
  public:
+  /// \cond Doxygen_Suppress
+  using ContainerType = MapObj;
+  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_container_is_exact = false;
+  /// \endcond
   using key_type = K;
   using mapped_type = V;
 
-  /*! \brief A null map (only for the type machinery). */
-  explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
-  /*! \brief An empty map. */
-  Map() : ObjectRef(Make({})) {}
-  Map(Map<K, V>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  Map(const Map<K, V>& other) : ObjectRef(other.data_) {}        // NOLINT(*)
-  /*! \brief Shares a map whose key and value types are subtypes of K and V. */
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Map(Map<KU, VU>&& other) : ObjectRef(std::move(other.data_)) {}  // NOLINT(*)
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Map(const Map<KU, VU>& other) : ObjectRef(other.data_) {}  // NOLINT(*)
-  Map<K, V>& operator=(Map<K, V>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  Map<K, V>& operator=(const Map<K, V>& other) {
-    data_ = other.data_;
-    return *this;
-  }
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Map<K, V>& operator=(Map<KU, VU>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
-  }
-  template <typename KU, typename VU,
-            typename = std::enable_if_t<type_subsumes_v<K, KU> && type_subsumes_v<V, VU>>>
-  Map<K, V>& operator=(const Map<KU, VU>& other) {
-    data_ = other.data_;
-    return *this;
-  }
   /*! \brief Takes a MapObj (InternalError when n is null). */
   explicit Map(ObjectPtr<Object> n) : ObjectRef(std::move(n)) {
     TVM_FFI_ICHECK_NOTNULL(data_.get());
   }
+  /*! \brief A null map (only for the type machinery). */
+  explicit Map(UnsafeInit tag) : ObjectRef(tag) {}
+  /*! \brief An empty map. */
+  Map() : ObjectRef(Make({})) {}
+
+  // Copies and moves share the object, and so does a conversion from a
+  // Map<KU, VU> whose keys are all K and values all V.
+  Map(const Map<K, V>& other) : ObjectRef(other) {}        // NOLINT(*)
+  Map(Map<K, V>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  /*! \brief Shares a map whose key and value types are subtypes of K and V. */
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Map(const Map<KU, VU>& other) : ObjectRef(other) {}  // NOLINT(*)
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Map(Map<KU, VU>&& other) : ObjectRef(std::move(other)) {}  // NOLINT(*)
+  Map<K, V>& operator=(const Map<K, V>& other) { return ShareFrom(other); }
+  Map<K, V>& operator=(Map<K, V>&& other) { return ShareFrom(std::move(other)); }
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Map<K, V>& operator=(const Map<KU, VU>& other) {
+    return ShareFrom(other);
+  }
+  template <typename KU, typename VU, typename = IfPairsFit<KU, VU>>
+  Map<K, V>& operator=(Map<KU, VU>&& other) {
+    return ShareFrom(std::move(other));
+  }
+
   /*! \brief The pairs of [begin, end) (a later repeat of a key wins). */
   template <typename IterType>
   Map(IterType begin, IterType end) : ObjectRef(Make(Flatten(begin, end))) {}
@@ -148,12 +154,19 @@ class Map : public ObjectRef {
 
   /*! \brief Iterates (key, value) pairs in insertion order, by value. */
   class iterator {
+    // Only the Map makes one; it walks the object's own iterator.
+    template <typename, typename, typename>
+    friend class Map;
+    MapObj::iterator it_;
+    explicit iterator(MapObj::iterator it) : it_(it) {}
+
    public:
-    using iterator_category = std::bidirectional_iterator_tag;
-    using difference_type = int64_t;
+    // A pair is built on each read, so `reference` is a value.
     using value_type = const std::pair<K, V>;
-    using pointer = value_type*;
     using reference = value_type;
+    using pointer = value_type*;
+    using difference_type = int64_t;
+    using iterator_category = std::bidirectional_iterator_tag;
 
     iterator() = default;
     reference operator*() const {
@@ -162,42 +175,35 @@ class Map : public ObjectRef {
                             detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(kv.second));
     }
     pointer operator->() const = delete;
-    iterator& operator++() {
-      ++it_;
-      return *this;
-    }
-    iterator& operator--() {
-      --it_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++it_;
-      return old;
-    }
-    iterator operator--(int) {
-      iterator old = *this;
-      --it_;
-      return old;
-    }
     bool operator==(const iterator& other) const { return it_ == other.it_; }
     bool operator!=(const iterator& other) const { return it_ != other.it_; }
+    iterator& operator++() { return Step(true); }
+    iterator& operator--() { return Step(false); }
+    // The postfix forms return the position from before the step.
+    iterator operator++(int) {
+      iterator before = *this;
+      Step(true);
+      return before;
+    }
+    iterator operator--(int) {
+      iterator before = *this;
+      Step(false);
+      return before;
+    }
 
    private:
-    explicit iterator(MapObj::iterator it) : it_(it) {}
-    MapObj::iterator it_;
-    template <typename, typename, typename>
-    friend class Map;
+    iterator& Step(bool forward) {
+      if (forward) {
+        ++it_;
+      } else {
+        --it_;
+      }
+      return *this;
+    }
   };
   iterator begin() const { return iterator(GetMapObj()->begin()); }
   iterator end() const { return iterator(GetMapObj()->end()); }
   iterator find(const K& key) const { return iterator(GetMapObj()->find(Any(key))); }
-
-  /// \cond Doxygen_Suppress
-  using ContainerType = MapObj;
-  static constexpr bool _type_container_is_exact = false;
-  static constexpr bool _type_is_nullable = false;
-  /// \endcond
 
  private:
   static V ConvertV(const Any& v) { return detail::AnyUnsafe::CopyFromAnyViewAfterCheck<V>(v); }
@@ -214,6 +220,39 @@ class Map : public ObjectRef {
   friend class Map;
 };
 
+/// \cond Doxygen_Suppress
+// Map<KU, VU> is a Map<K, V> when its keys are K and its values V; the
+// conversions into and out of Any are the traits below.
+template <typename K, typename V>
+inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
+template <typename K, typename V, typename KU, typename VU>
+inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
+    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
+/// \endcond
+
+/*!
+ * \brief Map<K, V> in Any: an ffi.Map of exact (K, V) pairs is shared; an
+ *        ffi.Map or ffi.Dict whose pairs convert is copied.
+ */
+template <typename K, typename V>
+struct TypeTraits<Map<K, V>> : public MapTypeTraitsBase<TypeTraits<Map<K, V>>, Map<K, V>, K, V> {
+  // The names MapTypeTraitsBase reads: the kind a Map holds, the kind it
+  // copies from (ffi.Dict), and the name used in messages.
+  static constexpr const char* kTypeName = "Map";
+  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIMap;
+  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIDict;
+  /*! \brief As a field, a Map is stored as an ffi.Map. */
+  static constexpr int32_t field_static_type_index = kPrimaryTypeIndex;
+  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIMap;
+
+  TVM_FFI_INLINE static std::string TypeSchema() {
+    std::string schema = "{\"type\":\"";
+    schema.append(kStaticTypeKey).append("\",\"args\":[");
+    schema.append(detail::TypeSchema<K>::v()).append(",").append(detail::TypeSchema<V>::v());
+    return schema + "]}";
+  }
+};
+
 /*! \brief lhs with the pairs of rhs added (rhs wins on a shared key). */
 template <typename K, typename V,
           typename = typename std::enable_if_t<
@@ -224,35 +263,6 @@ inline Map<K, V> Merge(Map<K, V> lhs, const Map<K, V>& rhs) {
   pairs.insert(pairs.end(), rhs.begin(), rhs.end());
   return Map<K, V>(pairs.begin(), pairs.end());
 }
-
-/// \cond Doxygen_Suppress
-template <typename K, typename V>
-inline constexpr bool use_default_type_traits_v<Map<K, V>> = false;
-/// \endcond
-
-/*!
- * \brief Map<K, V> in Any: an ffi.Map of exact (K, V) pairs is shared; an
- *        ffi.Map or ffi.Dict whose pairs convert is copied.
- */
-template <typename K, typename V>
-struct TypeTraits<Map<K, V>> : public MapTypeTraitsBase<TypeTraits<Map<K, V>>, Map<K, V>, K, V> {
-  static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIMap;
-  static constexpr int32_t kPrimaryTypeIndex = TypeIndex::kTVMFFIMap;
-  static constexpr int32_t kOtherTypeIndex = TypeIndex::kTVMFFIDict;
-  static constexpr const char* kTypeName = "Map";
-  static constexpr const char* kStaticTypeKey = StaticTypeKey::kTVMFFIMap;
-
-  TVM_FFI_INLINE static std::string TypeSchema() {
-    return std::string("{\"type\":\"") + kStaticTypeKey + "\",\"args\":[" +
-           detail::TypeSchema<K>::v() + "," + detail::TypeSchema<V>::v() + "]}";
-  }
-};
-
-/// \cond Doxygen_Suppress
-template <typename K, typename V, typename KU, typename VU>
-inline constexpr bool type_subsumes_v<Map<K, V>, Map<KU, VU>> =
-    type_subsumes_v<K, KU> && type_subsumes_v<V, VU>;
-/// \endcond
 
 }  // namespace ffi
 }  // namespace tvm

@@ -75,19 +75,20 @@ static_assert(kMapJumpDistances.value[16] == 21 && kMapJumpDistances.value[83] =
  */
 class MapBaseObj : public Object {
  public:
-  using key_type = Any;
-  using mapped_type = Any;
   /*! \brief One stored pair (32 bytes: two Any). */
   using KVType = std::pair<Any, Any>;
+  using mapped_type = Any;
+  using key_type = Any;
 
   /*! \brief A position in iteration order; dereferences to the stored pair. */
   class iterator {
    public:
-    using iterator_category = std::bidirectional_iterator_tag;
-    using difference_type = int64_t;
+    // Reads hand out the stored pair itself (no conversion).
     using value_type = KVType;
-    using pointer = const KVType*;
     using reference = const KVType&;
+    using pointer = const KVType*;
+    using difference_type = int64_t;
+    using iterator_category = std::bidirectional_iterator_tag;
 
     iterator() = default;
     reference operator*() const { return map_->PairAt(pos_); }
@@ -360,14 +361,17 @@ struct MapTypeTraitsBase : public ObjectRefTypeTraitsBase<MapRef> {
     return MapRef(pairs.begin(), pairs.end());
   }
 
+  /*! \brief "Map<K, V>" (or Dict): the type in messages. */
   TVM_FFI_INLINE static std::string TypeStr() {
-    return std::string(Derived::kTypeName) + "<" + detail::Type2Str<K>::v() + ", " +
-           detail::Type2Str<V>::v() + ">";
+    std::string text(Derived::kTypeName);
+    text.append("<").append(detail::Type2Str<K>::v()).append(", ");
+    return text.append(detail::Type2Str<V>::v()).append(">");
   }
 
  private:
-  MapTypeTraitsBase() = default;
+  // Only the derived traits (Map's, Dict's) are made.
   friend Derived;
+  MapTypeTraitsBase() = default;
 
   static const MapBaseObj* Obj(const TVMFFIAny* src) {
     return reinterpret_cast<const MapBaseObj*>(src->v_obj);

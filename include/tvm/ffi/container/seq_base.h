@@ -182,13 +182,17 @@ class SeqBaseObj : public Object, protected TVMFFISeqCell {
       MutableEnd()->~Any();
     }
   }
-  void MoveElementsLeft(int64_t dst, int64_t src_begin, int64_t src_end) {
-    Any* elems = MutableBegin();
-    std::move(elems + src_begin, elems + src_end, elems + dst);
-  }
+  // Move [src_begin, src_end) to start at dst: towards the front (Left) or
+  // the back (Right); each picks the copy direction that overlap allows.
   void MoveElementsRight(int64_t dst, int64_t src_begin, int64_t src_end) {
-    Any* elems = MutableBegin();
-    std::move_backward(elems + src_begin, elems + src_end, elems + dst + (src_end - src_begin));
+    Any* const first = MutableBegin() + src_begin;
+    Any* const last = MutableBegin() + src_end;
+    std::move_backward(first, last, MutableBegin() + dst + (src_end - src_begin));
+  }
+  void MoveElementsLeft(int64_t dst, int64_t src_begin, int64_t src_end) {
+    Any* const first = MutableBegin() + src_begin;
+    Any* const last = MutableBegin() + src_end;
+    std::move(first, last, MutableBegin() + dst);
   }
   /// \endcond
 
@@ -224,9 +228,9 @@ struct SeqTypeTraitsBase : public ObjectRefTypeTraitsBase<SeqRef> {
   using Base = ObjectRefTypeTraitsBase<SeqRef>;
   using Base::CopyFromAnyViewAfterCheck;
 
+  // Exactly a SeqRef: the primary kind, every element already a T.
   TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    if (src->type_index != Derived::kPrimaryTypeIndex) return false;
-    return AllElementsExact(Cell(src));
+    return src->type_index == Derived::kPrimaryTypeIndex && AllElementsExact(Cell(src));
   }
 
   TVM_FFI_INLINE static std::string GetMismatchTypeInfo(const TVMFFIAny* src) {
@@ -265,13 +269,16 @@ struct SeqTypeTraitsBase : public ObjectRefTypeTraitsBase<SeqRef> {
     return out;
   }
 
+  /*! \brief "Array<T>" (or List): the type in messages. */
   TVM_FFI_INLINE static std::string TypeStr() {
-    return std::string(Derived::kTypeName) + "<" + detail::Type2Str<T>::v() + ">";
+    std::string text(Derived::kTypeName);
+    return text.append("<").append(detail::Type2Str<T>::v()).append(">");
   }
 
  private:
-  SeqTypeTraitsBase() = default;
+  // Only the derived traits (Array's, List's) are made.
   friend Derived;
+  SeqTypeTraitsBase() = default;
 
   static const SeqBaseObj* Cell(const TVMFFIAny* src) {
     return reinterpret_cast<const SeqBaseObj*>(src->v_obj);

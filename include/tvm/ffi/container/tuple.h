@@ -26,12 +26,32 @@
 namespace tvm {
 namespace ffi {
 
+template <typename... Types>
+class Tuple;
+
+/// \cond Doxygen_Suppress
+// A Tuple converts by its own TypeTraits below, never the default ones.
+template <typename... Types>
+inline constexpr bool use_default_type_traits_v<Tuple<Types...>> = false;
+/// \endcond
+
 /*! \brief An immutable-by-sharing tuple of values of Types. */
 template <typename... Types>
 class Tuple : public ObjectRef {
- public:
   static_assert(detail::all_storage_enabled_v<Types...>,
                 "every type of a Tuple must be storable in an Any");
+  // The assignments: drop this tuple's array and share `other`'s.
+  TVM_FFI_INLINE Tuple& ShareFrom(ObjectRef other) {
+    ObjectRef::operator=(std::move(other));
+    return *this;
+  }
+
+ public:
+  /// \cond Doxygen_Suppress
+  using ContainerType = ArrayObj;
+  static constexpr bool _type_is_nullable = false;
+  static constexpr bool _type_container_is_exact = false;
+  /// \endcond
 
   /*! \brief Each element default-constructed. */
   Tuple() : ObjectRef(MakeNode(Types()...)) {}
@@ -55,25 +75,19 @@ class Tuple : public ObjectRef {
   explicit Tuple(UTypes&&... args)
       : ObjectRef(MakeNode(Types(std::forward<UTypes>(args))...)) {}
 
-  TVM_FFI_INLINE Tuple& operator=(const Tuple<Types...>& other) {
-    data_ = other.data_;
-    return *this;
-  }
+  TVM_FFI_INLINE Tuple& operator=(const Tuple<Types...>& other) { return ShareFrom(other); }
   TVM_FFI_INLINE Tuple& operator=(Tuple<Types...>&& other) noexcept {
-    data_ = std::move(other.data_);
-    return *this;
+    return ShareFrom(std::move(other));
   }
   template <typename... UTypes,
-            typename = std::enable_if_t<(type_subsumes_v<Types, UTypes> && ...)>>
+            typename = std::enable_if_t<(type_subsumes_v<Types, UTypes> && ...), int>>
   TVM_FFI_INLINE Tuple& operator=(const Tuple<UTypes...>& other) {
-    data_ = other.data_;
-    return *this;
+    return ShareFrom(other);
   }
   template <typename... UTypes,
-            typename = std::enable_if_t<(type_subsumes_v<Types, UTypes> && ...)>>
+            typename = std::enable_if_t<(type_subsumes_v<Types, UTypes> && ...), int>>
   TVM_FFI_INLINE Tuple& operator=(Tuple<UTypes...>&& other) {
-    data_ = std::move(other.data_);
-    return *this;
+    return ShareFrom(std::move(other));
   }
 
   /*! \brief Element I (a copy). */
@@ -101,12 +115,6 @@ class Tuple : public ObjectRef {
     GetArrayObj()->MutableBegin()[I] = Elem<I>(std::forward<U>(item));
   }
 
-  /// \cond Doxygen_Suppress
-  using ContainerType = ArrayObj;
-  static constexpr bool _type_container_is_exact = false;
-  static constexpr bool _type_is_nullable = false;
-  /// \endcond
-
  private:
   template <size_t I>
   using Elem = std::tuple_element_t<I, std::tuple<Types...>>;
@@ -127,11 +135,6 @@ class Tuple : public ObjectRef {
   template <typename... UTypes>
   friend class Tuple;
 };
-
-/// \cond Doxygen_Suppress
-template <typename... Types>
-inline constexpr bool use_default_type_traits_v<Tuple<Types...>> = false;
-/// \endcond
 
 /*!
  * \brief Tuple in Any: an ffi.Array of sizeof...(Types) elements; shared
@@ -263,14 +266,12 @@ inline constexpr auto get(Tuple<Types...>&& t) -> detail::tuple_elem_t<I, Types.
 }  // namespace tvm
 
 // Structured bindings (`auto [x, y] = t;`) look up these two traits.
-namespace std {
-template <typename... Types>
-struct tuple_size<::tvm::ffi::Tuple<Types...>>
-    : public std::integral_constant<size_t, sizeof...(Types)> {};
 template <size_t I, typename... Types>
-struct tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
+struct std::tuple_element<I, ::tvm::ffi::Tuple<Types...>> {
   using type = ::tvm::ffi::detail::tuple_elem_t<I, Types...>;
 };
-}  // namespace std
+template <typename... Types>
+struct std::tuple_size<::tvm::ffi::Tuple<Types...>>
+    : public std::integral_constant<size_t, sizeof...(Types)> {};
 
 #endif  // TVM_FFI_CONTAINER_TUPLE_H_
