@@ -31,11 +31,7 @@
 namespace tvm {
 namespace ffi {
 
-class Any;
-
 namespace detail {
-struct AnyUnsafe;
-
 /*! \brief Makes `value` None with every other byte zero. */
 TVM_FFI_INLINE void ResetAnyToNone(TVMFFIAny* value) {
   value->type_index = TypeIndex::kTVMFFINone;
@@ -62,32 +58,40 @@ template <typename T>
 [[noreturn]] void ThrowCannotConvert(const TVMFFIAny* value) {
   ThrowAnyTypeError<T>("Cannot convert from", "to", value);
 }
+
+// Defined after Any: raw access to both classes' TVMFFIAny.
+struct AnyUnsafe;
 }  // namespace detail
+
+class Any;
 
 /*!
  * \brief A borrowed value: the argument type of functions.  Copying is a
  *        byte copy; the caller keeps whatever it refers to alive.
  */
 class AnyView {
- protected:
-  TVMFFIAny data_;
+  // Any copies views in and out; AnyUnsafe gives the headers raw access.
   friend class Any;
   friend struct detail::AnyUnsafe;
 
- public:
-  /*! \brief None. */
-  TVM_FFI_INLINE AnyView() { detail::ResetAnyToNone(&data_); }
-  ~AnyView() = default;
-  AnyView(const AnyView&) = default;
-  AnyView& operator=(const AnyView&) = default;
-  AnyView(AnyView&& other) noexcept = default;
-  AnyView& operator=(AnyView&& other) noexcept = default;
+ protected:
+  TVMFFIAny data_;
 
+ public:
   /*! \brief A view of `other` (which must outlive the view). */
   template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
   TVM_FFI_INLINE AnyView(const T& other) {  // NOLINT(*)
     TypeTraits<T>::CopyToAnyView(other, &data_);
   }
+  /*! \brief None. */
+  TVM_FFI_INLINE AnyView() { detail::ResetAnyToNone(&data_); }
+  // A view is its 16 bytes: copies and moves are byte copies.
+  AnyView(const AnyView&) = default;
+  AnyView(AnyView&& other) noexcept = default;
+  AnyView& operator=(const AnyView&) = default;
+  AnyView& operator=(AnyView&& other) noexcept = default;
+  ~AnyView() = default;
+  /*! \brief Now a view of `other`. */
   template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
   TVM_FFI_INLINE AnyView& operator=(const T& other) {  // NOLINT(*)
     TypeTraits<T>::CopyToAnyView(other, &data_);
@@ -103,6 +107,33 @@ class AnyView {
     return std::memcmp(&data_, &other.data_, sizeof(TVMFFIAny)) == 0;
   }
 
+  /*! \brief The raw value (a view). */
+  TVM_FFI_INLINE TVMFFIAny CopyToTVMFFIAny() const { return data_; }
+  /*! \brief A view of the raw value `data`. */
+  TVM_FFI_INLINE static AnyView CopyFromTVMFFIAny(TVMFFIAny data) {
+    AnyView out;
+    out.data_ = data;
+    return out;
+  }
+  /*! \brief The registered type key of the value's type ("int", "ffi.String", ...). */
+  TVM_FFI_INLINE std::string GetTypeKey() const { return TypeIndexToTypeKey(type_index()); }
+  /*! \brief True when the view holds None. */
+  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept { return IsNone(); }
+  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept { return !IsNone(); }
+
+  /*! \brief The value converted to T (conversions allowed), or nullopt. */
+  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
+  TVM_FFI_INLINE std::optional<T> try_cast() const {
+    return TypeTraits<T>::TryCastFromAnyView(&data_);
+  }
+  /*! \brief As try_cast, but a value that does not convert is a TypeError. */
+  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
+  TVM_FFI_INLINE T cast() const {
+    std::optional<T> converted = try_cast<T>();
+    if (TVM_FFI_PREDICT_TRUE(converted.has_value())) return *std::move(converted);
+    detail::ThrowCannotConvert<T>(&data_);
+  }
+  /*! \brief A copy of the value if it already IS a T (no conversion), else nullopt. */
   template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
   TVM_FFI_INLINE std::optional<T> as() const {
     if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
@@ -111,40 +142,20 @@ class AnyView {
   /*! \brief The object as a const T* if it is a T, else nullptr. */
   template <typename T, typename = std::enable_if_t<std::is_base_of_v<Object, T>>>
   TVM_FFI_INLINE const T* as() const {
-    return as<const T*>().value_or(nullptr);
+    std::optional<const T*> ptr = as<const T*>();
+    return ptr.has_value() ? *ptr : nullptr;
   }
+  /*! \brief As as<T>(), but a value that is not a T is a TypeError. */
   template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
   TVM_FFI_INLINE T as_or_throw() const {
-    std::optional<T> value = as<T>();
-    if (TVM_FFI_PREDICT_FALSE(!value.has_value())) detail::ThrowCannotTreatAs<T>(&data_);
-    return *std::move(value);
-  }
-  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
-  TVM_FFI_INLINE T cast() const {
-    std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(&data_);
-    if (TVM_FFI_PREDICT_FALSE(!value.has_value())) detail::ThrowCannotConvert<T>(&data_);
-    return *std::move(value);
-  }
-  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
-  TVM_FFI_INLINE std::optional<T> try_cast() const {
-    return TypeTraits<T>::TryCastFromAnyView(&data_);
+    std::optional<T> exact = as<T>();
+    if (TVM_FFI_PREDICT_TRUE(exact.has_value())) return *std::move(exact);
+    detail::ThrowCannotTreatAs<T>(&data_);
   }
 
-  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept {
+ private:
+  TVM_FFI_INLINE bool IsNone() const noexcept {
     return data_.type_index == TypeIndex::kTVMFFINone;
-  }
-  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept {
-    return data_.type_index != TypeIndex::kTVMFFINone;
-  }
-  /*! \brief The registered type key of the value's type ("int", "ffi.String", ...). */
-  TVM_FFI_INLINE std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
-  /*! \brief The raw value (a view). */
-  TVM_FFI_INLINE TVMFFIAny CopyToTVMFFIAny() const { return data_; }
-  /*! \brief A view of the raw value `data`. */
-  TVM_FFI_INLINE static AnyView CopyFromTVMFFIAny(TVMFFIAny data) {
-    AnyView view;
-    view.data_ = data;
-    return view;
   }
 };
 
@@ -180,6 +191,11 @@ TVM_FFI_INLINE void InplaceConvertAnyViewToAny(TVMFFIAny* data,
  *        a reference.
  */
 class Any {
+  // Raw access for the headers, and the hash/equality functors, read data_.
+  friend struct detail::AnyUnsafe;
+  friend struct AnyHash;
+  friend struct AnyEqual;
+
  protected:
   TVMFFIAny data_;
 
@@ -235,137 +251,146 @@ class Any {
   TVM_FFI_INLINE void swap(Any& other) noexcept { std::swap(data_, other.data_); }
   TVM_FFI_INLINE int32_t type_index() const noexcept { return data_.type_index; }
 
-  /*! \brief The value moved out if it IS a T (this Any becomes None), else nullopt. */
-  template <typename T,
-            typename = std::enable_if_t<TypeTraits<T>::storage_enabled || std::is_same_v<T, Any>>>
-  TVM_FFI_INLINE std::optional<T> as() && {
-    if constexpr (std::is_same_v<T, Any>) {
-      return std::move(*this);
-    } else {
-      if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
-      return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
-    }
-  }
-  template <typename T,
-            typename = std::enable_if_t<TypeTraits<T>::storage_enabled || std::is_same_v<T, Any>>>
-  TVM_FFI_INLINE T as_or_throw() && {
-    if constexpr (std::is_same_v<T, Any>) {
-      return std::move(*this);
-    } else {
-      if (TVM_FFI_PREDICT_FALSE(!TypeTraits<T>::CheckAnyStrict(&data_))) {
-        detail::ThrowCannotTreatAs<T>(&data_);
-      }
-      return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
-    }
-  }
-  /*! \brief A copy of the value if it IS a T, else nullopt. */
-  template <typename T,
-            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
-  TVM_FFI_INLINE std::optional<T> as() const& {
-    if constexpr (std::is_same_v<T, Any>) {
-      return *this;
-    } else {
-      if (!TypeTraits<T>::CheckAnyStrict(&data_)) return std::nullopt;
-      return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
-    }
-  }
-  template <typename T,
-            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
-  TVM_FFI_INLINE T as_or_throw() const& {
-    if constexpr (std::is_same_v<T, Any>) {
-      return *this;
-    } else {
-      return AnyView(*this).template as_or_throw<T>();
-    }
-  }
-  /*! \brief The object as a const T* if it is a T, else nullptr. */
-  template <typename T, typename = std::enable_if_t<std::is_base_of_v<Object, T>>>
-  TVM_FFI_INLINE const T* as() const& {
-    return as<const T*>().value_or(nullptr);
-  }
-  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
-  TVM_FFI_INLINE T cast() const& {
-    std::optional<T> value = TypeTraits<T>::TryCastFromAnyView(&data_);
-    if (TVM_FFI_PREDICT_FALSE(!value.has_value())) detail::ThrowCannotConvert<T>(&data_);
-    return *std::move(value);
-  }
-  /*! \brief As cast() const&, moving the value out when it needs no conversion. */
-  template <typename T, typename = std::enable_if_t<TypeTraits<T>::storage_enabled>>
-  TVM_FFI_INLINE T cast() && {
-    if (TypeTraits<T>::CheckAnyStrict(&data_)) return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
-    return static_cast<const Any&>(*this).cast<T>();
-  }
-  template <typename T,
-            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
-  TVM_FFI_INLINE std::optional<T> try_cast() const {
-    if constexpr (std::is_same_v<T, Any>) {
-      return *this;
-    } else {
-      return TypeTraits<T>::TryCastFromAnyView(&data_);
-    }
-  }
-
+  /*! \brief The registered type key of the value's type ("int", "ffi.String", ...). */
+  TVM_FFI_INLINE std::string GetTypeKey() const { return TypeIndexToTypeKey(type_index()); }
+  /*! \brief True when the value is None. */
+  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept { return IsNone(); }
+  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept { return !IsNone(); }
   /*! \brief Same type and same payload (object identity, not equality). */
   TVM_FFI_INLINE bool same_as(const Any& other) const noexcept {
     return std::memcmp(&data_, &other.data_, sizeof(TVMFFIAny)) == 0;
   }
   /*! \brief Holds exactly the object `other` refers to (or None for an empty ref). */
   TVM_FFI_INLINE bool same_as(const ObjectRef& other) const noexcept {
-    if (other.get() == nullptr) return data_.type_index == TypeIndex::kTVMFFINone;
-    return data_.type_index == other->type_index() &&
-           reinterpret_cast<const Object*>(data_.v_obj) == other.get();
+    const Object* target = other.get();
+    if (target == nullptr) return IsNone();
+    return reinterpret_cast<const Object*>(data_.v_obj) == target &&
+           data_.type_index == target->type_index();
   }
-  TVM_FFI_INLINE bool operator==(std::nullptr_t) const noexcept {
-    return data_.type_index == TypeIndex::kTVMFFINone;
+
+  // Reading without taking: each returns a copy and leaves this Any as it is.
+  // T = Any is accepted where noted and gives a copy of this value.
+
+  /*! \brief The value converted to T (conversions allowed), or nullopt.  T may be Any. */
+  template <typename T,
+            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
+  TVM_FFI_INLINE std::optional<T> try_cast() const {
+    if constexpr (kIsAny<T>) return std::optional<Any>(*this);
+    if constexpr (!kIsAny<T>) return TypeTraits<T>::TryCastFromAnyView(&data_);
   }
-  TVM_FFI_INLINE bool operator!=(std::nullptr_t) const noexcept {
-    return data_.type_index != TypeIndex::kTVMFFINone;
+  /*! \brief As try_cast, but a value that does not convert is a TypeError. */
+  template <typename T, typename = std::enable_if_t<TypeTraits<T>::convert_enabled>>
+  TVM_FFI_INLINE T cast() const& {
+    std::optional<T> converted = TypeTraits<T>::TryCastFromAnyView(&data_);
+    if (TVM_FFI_PREDICT_TRUE(converted.has_value())) return *std::move(converted);
+    detail::ThrowCannotConvert<T>(&data_);
   }
-  TVM_FFI_INLINE std::string GetTypeKey() const { return TypeIndexToTypeKey(data_.type_index); }
+  /*! \brief A copy of the value if it already IS a T, else nullopt.  T may be Any. */
+  template <typename T,
+            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
+  TVM_FFI_INLINE std::optional<T> as() const& {
+    if constexpr (kIsAny<T>) return std::optional<Any>(*this);
+    if constexpr (!kIsAny<T>) return Is<T>() ? std::optional<T>(CopyAs<T>()) : std::nullopt;
+  }
+  /*! \brief The object as a const T* if it is a T, else nullptr. */
+  template <typename T, typename = std::enable_if_t<std::is_base_of_v<Object, T>>>
+  TVM_FFI_INLINE const T* as() const& {
+    if (!Is<const T*>()) return nullptr;
+    return CopyAs<const T*>();
+  }
+  /*! \brief As as<T>(), but a value that is not a T is a TypeError.  T may be Any. */
+  template <typename T,
+            typename = std::enable_if_t<TypeTraits<T>::convert_enabled || std::is_same_v<T, Any>>>
+  TVM_FFI_INLINE T as_or_throw() const& {
+    if constexpr (kIsAny<T>) return *this;
+    if constexpr (!kIsAny<T>) {
+      if (TVM_FFI_PREDICT_FALSE(!Is<T>())) detail::ThrowCannotTreatAs<T>(&data_);
+      return CopyAs<T>();
+    }
+  }
+
+  // Taking: when the value already is a T it is moved out and this Any is
+  // left None; a value that would need a conversion is copied instead.
+
+  /*! \brief As cast() const&, moving the value out when it needs no conversion. */
+  template <typename T, typename = std::enable_if_t<TypeTraits<T>::storage_enabled>>
+  TVM_FFI_INLINE T cast() && {
+    if (Is<T>()) return TakeAs<T>();
+    const Any& self = *this;
+    return self.cast<T>();
+  }
+  /*! \brief The value moved out if it IS a T (this Any becomes None), else nullopt. */
+  template <typename T,
+            typename = std::enable_if_t<TypeTraits<T>::storage_enabled || std::is_same_v<T, Any>>>
+  TVM_FFI_INLINE std::optional<T> as() && {
+    if constexpr (kIsAny<T>) return std::optional<Any>(std::move(*this));
+    if constexpr (!kIsAny<T>) return Is<T>() ? std::optional<T>(TakeAs<T>()) : std::nullopt;
+  }
+  /*! \brief As as<T>() &&, but a value that is not a T is a TypeError. */
+  template <typename T,
+            typename = std::enable_if_t<TypeTraits<T>::storage_enabled || std::is_same_v<T, Any>>>
+  TVM_FFI_INLINE T as_or_throw() && {
+    if constexpr (kIsAny<T>) return std::move(*this);
+    if constexpr (!kIsAny<T>) {
+      if (TVM_FFI_PREDICT_FALSE(!Is<T>())) detail::ThrowCannotTreatAs<T>(&data_);
+      return TakeAs<T>();
+    }
+  }
 
  private:
+  template <typename T>
+  static constexpr bool kIsAny = std::is_same_v<T, Any>;
+  // Whether the value already is a T (no conversion).
+  template <typename T>
+  TVM_FFI_INLINE bool Is() const {
+    return TypeTraits<T>::CheckAnyStrict(&data_);
+  }
+  // The value as a T, after Is<T>(): a copy, or moved out (this Any becomes None).
+  template <typename T>
+  TVM_FFI_INLINE T CopyAs() const {
+    return TypeTraits<T>::CopyFromAnyViewAfterCheck(&data_);
+  }
+  template <typename T>
+  TVM_FFI_INLINE T TakeAs() {
+    return TypeTraits<T>::MoveFromAnyAfterCheck(&data_);
+  }
+  TVM_FFI_INLINE bool IsNone() const noexcept {
+    return data_.type_index == TypeIndex::kTVMFFINone;
+  }
   /*! \brief Adopts the owned raw value `raw`. */
   TVM_FFI_INLINE explicit Any(UnsafeInit, TVMFFIAny raw) noexcept : data_(raw) {}
   TVM_FFI_INLINE bool HoldsObject() const {
     return data_.type_index >= TypeIndex::kTVMFFIStaticObjectBegin;
   }
-
-  friend struct detail::AnyUnsafe;
-  friend struct AnyHash;
-  friend struct AnyEqual;
 };
 
-static_assert(sizeof(AnyView) == sizeof(TVMFFIAny));
-static_assert(sizeof(Any) == sizeof(TVMFFIAny));
-static_assert(std::is_trivially_copyable_v<AnyView>, "AnyView is copied as bytes");
-static_assert(std::is_standard_layout_v<AnyView>, "AnyView is a TVMFFIAny");
+// Both are a TVMFFIAny and nothing else: arrays of them are arrays of TVMFFIAny.
+static_assert(sizeof(Any) == sizeof(TVMFFIAny) && sizeof(AnyView) == sizeof(TVMFFIAny),
+              "Any and AnyView are exactly one TVMFFIAny");
+static_assert(std::is_standard_layout_v<AnyView> && std::is_trivially_copyable_v<AnyView>,
+              "AnyView is a TVMFFIAny copied as bytes");
 
 namespace detail {
 
-/*! \brief The name of a C++ type in signatures and messages ("int", "Any", ...). */
+/*!
+ * \brief The name of a C++ type in signatures and messages ("int", "Any", ...).
+ *        Any and AnyView (by value or reference) and void are named here;
+ *        every other type by its TypeTraits.
+ */
 template <typename Type>
 struct Type2Str {
-  static std::string v() { return TypeTraitsNoCR<Type>::TypeStr(); }
-};
-template <>
-struct Type2Str<Any> {
-  static std::string v() { return "Any"; }
-};
-template <>
-struct Type2Str<const Any&> : Type2Str<Any> {};
-template <>
-struct Type2Str<Any&&> : Type2Str<Any> {};
-template <>
-struct Type2Str<AnyView> {
-  static std::string v() { return "AnyView"; }
-};
-template <>
-struct Type2Str<const AnyView&> : Type2Str<AnyView> {};
-template <>
-struct Type2Str<AnyView&&> : Type2Str<AnyView> {};
-template <>
-struct Type2Str<void> {
-  static std::string v() { return "void"; }
+  static std::string v() {
+    using Bare = std::remove_cv_t<std::remove_reference_t<Type>>;
+    if constexpr (std::is_void_v<Type>) {
+      return "void";
+    } else if constexpr (std::is_same_v<Bare, AnyView>) {
+      return "AnyView";
+    } else if constexpr (std::is_same_v<Bare, Any>) {
+      return "Any";
+    } else {
+      return TypeTraitsNoCR<Type>::TypeStr();
+    }
+  }
 };
 
 /*! \brief The JSON type schema of T (signatures, reflection); void is "None". */
@@ -433,18 +458,26 @@ struct AnyUnsafe : public ObjectUnsafe {
       return TypeTraits<T>::MoveFromAnyAfterCheck(&ref.data_);
     }
   }
+  TVM_FFI_INLINE static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& ref) { return &ref.data_; }
+  /*! \brief The object held (unowned; the caller has checked that it holds one). */
   template <typename TObject = Object>
   TVM_FFI_INLINE static TObject* RawObjectPtrFromAnyAfterCheck(const Any& ref) {
-    return ObjectUnsafe::RawObjectPtrFromUnowned<TObject>(ref.data_.v_obj);
+    return HeldObject<TObject>(ref.data_);
   }
   template <typename TObject = Object>
   TVM_FFI_INLINE static TObject* RawObjectPtrFromAnyViewAfterCheck(const AnyView& ref) {
-    return ObjectUnsafe::RawObjectPtrFromUnowned<TObject>(ref.data_.v_obj);
+    return HeldObject<TObject>(ref.data_);
   }
-  TVM_FFI_INLINE static const TVMFFIAny* TVMFFIAnyPtrFromAny(const Any& ref) { return &ref.data_; }
   template <typename T>
   TVM_FFI_INLINE static std::string GetMismatchTypeInfo(const Any& ref) {
-    return TypeTraits<T>::GetMismatchTypeInfo(&ref.data_);
+    const TVMFFIAny* raw = &ref.data_;
+    return TypeTraits<T>::GetMismatchTypeInfo(raw);
+  }
+
+ private:
+  template <typename TObject>
+  TVM_FFI_INLINE static TObject* HeldObject(const TVMFFIAny& raw) {
+    return ObjectUnsafe::RawObjectPtrFromUnowned<TObject>(raw.v_obj);
   }
 };
 

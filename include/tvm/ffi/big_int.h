@@ -64,21 +64,22 @@ struct BigIntUnsafe;
  * builds one, its words may be anything; BigIntUnsafe::Normalize finishes it.
  */
 class BigIntObj : public Object {
- public:
-  /*! \brief An object of `size` words, not yet written. */
-  explicit BigIntObj(size_t size) : size_(size) {}
-  BigIntObj(const BigIntObj&) = delete;
-  BigIntObj& operator=(const BigIntObj&) = delete;
+  // The number of words after the object; read and written by BigIntUnsafe.
+  size_t size_;
+  friend struct BigIntUnsafe;
 
+ public:
   /// \cond Doxygen_Suppress
-  static constexpr uint32_t _type_index = TypeIndex::kTVMFFIBigInt;
   static constexpr bool _type_final = true;
+  static constexpr uint32_t _type_index = TypeIndex::kTVMFFIBigInt;
   TVM_FFI_DECLARE_OBJECT_INFO_STATIC(StaticTypeKey::kTVMFFIBigInt, BigIntObj, Object);
   /// \endcond
 
- private:
-  friend struct BigIntUnsafe;
-  size_t size_;
+  /*! \brief An object of `size` words, not yet written. */
+  explicit BigIntObj(size_t size) : size_(size) {}
+  // The words live in the same allocation: an object is never copied.
+  BigIntObj& operator=(const BigIntObj&) = delete;
+  BigIntObj(const BigIntObj&) = delete;
 };
 }  // namespace detail
 
@@ -93,17 +94,16 @@ class BigInt {
    *        one carrying the sign.  Borrowed: the storage must outlive it.
    */
   class ArrayView {
+    const int64_t* data_;
+    size_t size_;
+
    public:
     /*! \brief The `size` words at `data`. */
     TVM_FFI_INLINE ArrayView(const int64_t* data, size_t size) : data_(data), size_(size) {}
-    /*! \brief Word `i` (i < size()). */
-    TVM_FFI_INLINE const int64_t& operator[](size_t i) const { return data_[i]; }
     /*! \brief The number of words. */
     TVM_FFI_INLINE size_t size() const { return size_; }
-
-   private:
-    const int64_t* data_;
-    size_t size_;
+    /*! \brief Word `i` (i < size()). */
+    TVM_FFI_INLINE const int64_t& operator[](size_t i) const { return data_[i]; }
   };
 
   /*! \brief Zero. */
@@ -138,42 +138,57 @@ class BigInt {
   /*! \brief Exchanges the two values; no reference count changes. */
   TVM_FFI_INLINE void swap(BigInt& other) noexcept { std::swap(cell_, other.cell_); }
 
+  // In-place arithmetic.  Division and modulo floor, as Python's // and %
+  // do; a zero divisor is a ZeroDivisionError.
+  /// \cond Doxygen_Suppress
+  TVM_FFI_INLINE BigInt& operator+=(const BigInt& rhs);
+  TVM_FFI_INLINE BigInt& operator++();
+  TVM_FFI_INLINE BigInt operator++(int);
+  TVM_FFI_INLINE BigInt& operator-=(const BigInt& rhs);
+  TVM_FFI_INLINE BigInt& operator--();
+  TVM_FFI_INLINE BigInt operator--(int);
+  TVM_FFI_INLINE BigInt& operator*=(const BigInt& rhs);
+  /// \endcond
+
   /*! \brief value != 0. */
   TVM_FFI_INLINE explicit operator bool() const noexcept { return IsHeap() || cell_.v_int64 != 0; }
   /*! \brief The value as int64_t; OverflowError when it does not fit. */
   TVM_FFI_INLINE explicit operator int64_t() const {
-    if (TVM_FFI_PREDICT_FALSE(IsHeap())) {
-      TVM_FFI_THROW(OverflowError) << "BigInt does not fit int64_t";
-    }
-    return cell_.v_int64;
+    if (TVM_FFI_PREDICT_TRUE(!IsHeap())) return cell_.v_int64;
+    TVM_FFI_THROW(OverflowError) << "BigInt does not fit int64_t";
+    TVM_FFI_UNREACHABLE();
   }
+
+  /// \cond Doxygen_Suppress
+  TVM_FFI_INLINE BigInt& operator/=(const BigInt& rhs);
+  TVM_FFI_INLINE BigInt& operator%=(const BigInt& rhs);
+  /// \endcond
+
   /*!
    * \brief The nearest double (ties to even); OverflowError when that is
    *        beyond the largest finite double.
    */
   TVM_FFI_INLINE explicit operator double() const;
-  /*! \brief The value as an Int when Int can hold it, else nullopt. */
-  template <typename Int, std::enable_if_t<(std::is_integral_v<Int> && sizeof(Int) <= 8), int> = 0>
-  TVM_FFI_INLINE std::optional<Int> as() const;
+
+  // In-place bitwise operations, on the infinite two's complement form
+  // (as Python's int); a negative shift count is a ValueError.
+  /// \cond Doxygen_Suppress
+  TVM_FFI_INLINE BigInt& operator&=(const BigInt& rhs);
+  TVM_FFI_INLINE BigInt& operator|=(const BigInt& rhs);
+  TVM_FFI_INLINE BigInt& operator^=(const BigInt& rhs);
+  /// \endcond
+
   /*! \brief A hash of the value (equal values hash equal). */
   TVM_FFI_INLINE uint64_t hash() const;
 
   /// \cond Doxygen_Suppress
-  TVM_FFI_INLINE BigInt& operator+=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator-=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator*=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator/=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator%=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator&=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator|=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator^=(const BigInt& rhs);
   TVM_FFI_INLINE BigInt& operator<<=(const BigInt& rhs);
   TVM_FFI_INLINE BigInt& operator>>=(const BigInt& rhs);
-  TVM_FFI_INLINE BigInt& operator++();
-  TVM_FFI_INLINE BigInt& operator--();
-  TVM_FFI_INLINE BigInt operator++(int);
-  TVM_FFI_INLINE BigInt operator--(int);
   /// \endcond
+
+  /*! \brief The value as an Int when Int can hold it, else nullopt. */
+  template <typename Int, std::enable_if_t<(std::is_integral_v<Int> && sizeof(Int) <= 8), int> = 0>
+  TVM_FFI_INLINE std::optional<Int> as() const;
 
  private:
   friend struct detail::BigIntUnsafe;
@@ -502,6 +517,18 @@ inline uint32_t DivideSmall(Magnitude* m, uint32_t divisor) {
   TrimMagnitude(m);
   return static_cast<uint32_t>(rem);
 }
+// window[0 .. n] += divisor[0 .. n-1], the last carry wrapping into
+// window[n]: the correction after a quotient digit was one too large.
+inline void AddDivisorBack(uint32_t* window, const uint32_t* divisor, size_t n) {
+  uint32_t carry = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t sum = uint64_t{window[i]} + uint64_t{divisor[i]} + carry;
+    carry = static_cast<uint32_t>(sum >> 32);
+    window[i] = static_cast<uint32_t>(sum);
+  }
+  window[n] += carry;
+}
+
 // Long division of magnitudes (v nonempty): *q = u / v, *r = u % v.  The
 // classic schoolbook method in base 2^32: normalise v so its top digit has
 // its high bit set, estimate each quotient digit from the top two digits,
@@ -560,13 +587,7 @@ inline void DivideMagnitude(const Magnitude& u, const Magnitude& v, Magnitude* q
     if (t < 0) {
       // The estimate was one too large: add v back once.
       --qhat;
-      uint64_t c = 0;
-      for (size_t i = 0; i < n; ++i) {
-        uint64_t s = static_cast<uint64_t>(un[i + j]) + vn[i] + c;
-        un[i + j] = static_cast<uint32_t>(s);
-        c = s >> 32;
-      }
-      un[j + n] = static_cast<uint32_t>(static_cast<uint64_t>(un[j + n]) + c);
+      AddDivisorBack(&un[j], vn.data(), n);
     }
     (*q)[j] = static_cast<uint32_t>(qhat);
   }
@@ -870,20 +891,23 @@ TVM_FFI_BIGINT_BINARY_(bool, operator>=, return detail::BigIntCompare(a, b) >= 0
 #undef TVM_FFI_BIGINT_ARITH_
 #undef TVM_FFI_BIGINT_BINARY_
 
-TVM_FFI_INLINE BigInt operator+(const BigInt& value) { return value; }
-TVM_FFI_INLINE BigInt operator-(const BigInt& value) {
-  if (TVM_FFI_PREDICT_TRUE(detail::BigIntUnsafe::CheckInt64(value))) {
-    int64_t x = detail::BigIntUnsafe::GetInt64(value);
-    if (TVM_FFI_PREDICT_TRUE(x != std::numeric_limits<int64_t>::min())) return BigInt(-x);
-  }
-  return detail::int_ops::NegateFallback(detail::BigIntUnsafe::GetArrayView(value));
-}
+// The unary operators stay inline unless the result needs more than one word.
 TVM_FFI_INLINE BigInt operator~(const BigInt& value) {
-  if (TVM_FFI_PREDICT_TRUE(detail::BigIntUnsafe::CheckInt64(value))) {
-    return BigInt(~detail::BigIntUnsafe::GetInt64(value));
+  using detail::BigIntUnsafe;
+  if (TVM_FFI_PREDICT_FALSE(!BigIntUnsafe::CheckInt64(value))) {
+    return detail::int_ops::ComplementFallback(BigIntUnsafe::GetArrayView(value));
   }
-  return detail::int_ops::ComplementFallback(detail::BigIntUnsafe::GetArrayView(value));
+  return BigInt(~BigIntUnsafe::GetInt64(value));
 }
+TVM_FFI_INLINE BigInt operator-(const BigInt& value) {
+  using detail::BigIntUnsafe;
+  // -INT64_MIN is the one int64_t whose negation needs two words.
+  const bool one_word = BigIntUnsafe::CheckInt64(value) &&
+                        BigIntUnsafe::GetInt64(value) != std::numeric_limits<int64_t>::min();
+  if (TVM_FFI_PREDICT_TRUE(one_word)) return BigInt(-BigIntUnsafe::GetInt64(value));
+  return detail::int_ops::NegateFallback(BigIntUnsafe::GetArrayView(value));
+}
+TVM_FFI_INLINE BigInt operator+(const BigInt& value) { return value; }
 
 namespace detail {
 namespace int_ops {
@@ -965,28 +989,38 @@ TVM_FFI_INLINE uint64_t BigInt::hash() const {
   return detail::StableHashBytes(&words[0], words.size() * sizeof(int64_t));
 }
 
-TVM_FFI_INLINE BigInt& BigInt::operator+=(const BigInt& rhs) { return *this = *this + rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator-=(const BigInt& rhs) { return *this = *this - rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator*=(const BigInt& rhs) { return *this = *this * rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator/=(const BigInt& rhs) { return *this = *this / rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator%=(const BigInt& rhs) { return *this = *this % rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator&=(const BigInt& rhs) { return *this = *this & rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator|=(const BigInt& rhs) { return *this = *this | rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator^=(const BigInt& rhs) { return *this = *this ^ rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator<<=(const BigInt& rhs) { return *this = *this << rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator>>=(const BigInt& rhs) { return *this = *this >> rhs; }
-TVM_FFI_INLINE BigInt& BigInt::operator++() { return *this = *this + int64_t{1}; }
-TVM_FFI_INLINE BigInt& BigInt::operator--() { return *this = *this - int64_t{1}; }
+// x op= y is x = x op y: a BigInt is immutable, so each result is a new value.
+#define TVM_FFI_BIGINT_ASSIGN_OP_(op)                                \
+  TVM_FFI_INLINE BigInt& BigInt::operator op##=(const BigInt& rhs) { \
+    BigInt result = *this op rhs;                                    \
+    swap(result);                                                    \
+    return *this;                                                    \
+  }
+TVM_FFI_BIGINT_ASSIGN_OP_(+)
+TVM_FFI_BIGINT_ASSIGN_OP_(-)
+TVM_FFI_BIGINT_ASSIGN_OP_(*)
+TVM_FFI_BIGINT_ASSIGN_OP_(/)
+TVM_FFI_BIGINT_ASSIGN_OP_(%)
+TVM_FFI_BIGINT_ASSIGN_OP_(&)
+TVM_FFI_BIGINT_ASSIGN_OP_(|)
+TVM_FFI_BIGINT_ASSIGN_OP_(^)
+TVM_FFI_BIGINT_ASSIGN_OP_(<<)
+TVM_FFI_BIGINT_ASSIGN_OP_(>>)
+#undef TVM_FFI_BIGINT_ASSIGN_OP_
+
+// The postfix forms return the value from before the step.
 TVM_FFI_INLINE BigInt BigInt::operator++(int) {
-  BigInt before = *this;
-  ++*this;
-  return before;
+  BigInt stepped = *this + int64_t{1};
+  swap(stepped);
+  return stepped;
 }
 TVM_FFI_INLINE BigInt BigInt::operator--(int) {
-  BigInt before = *this;
-  --*this;
-  return before;
+  BigInt stepped = *this - int64_t{1};
+  swap(stepped);
+  return stepped;
 }
+TVM_FFI_INLINE BigInt& BigInt::operator++() { return *this += BigInt(int64_t{1}); }
+TVM_FFI_INLINE BigInt& BigInt::operator--() { return *this -= BigInt(int64_t{1}); }
 /// \endcond
 
 namespace detail {
@@ -1059,17 +1093,20 @@ inline constexpr bool use_default_type_traits_v<BigInt> = false;
 /*! \brief BigInt <-> kTVMFFIInt or kTVMFFIBigInt; a bool converts too. */
 template <>
 struct TypeTraits<BigInt> : public TypeTraitsBase {
+  // The cell is either an inline int or a BigInt object: exactly a BigInt.
+  TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
+    return src->type_index == TypeIndex::kTVMFFIInt || src->type_index == TypeIndex::kTVMFFIBigInt;
+  }
+  // As a field, either form may be stored: the field holds an Any.
   static constexpr int32_t field_static_type_index = TypeIndex::kTVMFFIAny;
 
+  // The cell is the value: a view copies it, a move takes it (src becomes 0).
   TVM_FFI_INLINE static void CopyToAnyView(const BigInt& src, TVMFFIAny* result) {
     *result = src.cell_;
   }
   TVM_FFI_INLINE static void MoveToAny(BigInt src, TVMFFIAny* result) {
-    *result = src.cell_;
+    std::swap(*result, src.cell_);
     src.SetSmall(0);
-  }
-  TVM_FFI_INLINE static bool CheckAnyStrict(const TVMFFIAny* src) {
-    return src->type_index == TypeIndex::kTVMFFIInt || src->type_index == TypeIndex::kTVMFFIBigInt;
   }
   TVM_FFI_INLINE static BigInt CopyFromAnyViewAfterCheck(const TVMFFIAny* src) {
     BigInt out;
@@ -1078,11 +1115,10 @@ struct TypeTraits<BigInt> : public TypeTraitsBase {
     return out;
   }
   TVM_FFI_INLINE static BigInt MoveFromAnyAfterCheck(TVMFFIAny* src) {
+    // The reference (if any) moves with the bytes; `src` is left None.
     BigInt out;
-    out.cell_ = *src;
-    src->type_index = TypeIndex::kTVMFFINone;
-    src->zero_padding = 0;
-    src->v_int64 = 0;
+    std::swap(out.cell_, *src);
+    detail::ResetAnyToNone(src);
     return out;
   }
   TVM_FFI_INLINE static std::optional<BigInt> TryCastFromAnyView(const TVMFFIAny* src) {

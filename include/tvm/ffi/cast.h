@@ -18,6 +18,27 @@
 namespace tvm {
 namespace ffi {
 
+/*! \brief A new ObjectPtr<BaseType> to `ptr` (a reference is taken). */
+template <typename BaseType, typename ObjectType>
+inline ObjectPtr<BaseType> GetObjectPtr(ObjectType* ptr) {
+  static_assert(std::is_base_of_v<BaseType, ObjectType>,
+                "GetObjectPtr: BaseType must be a base of ObjectType");
+  return detail::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(ptr);
+}
+
+namespace detail {
+// GetRef for a plain (non-Optional) reference type: a null `ptr` is the
+// empty reference, which only a nullable RefType may be.
+template <typename RefType>
+inline RefType RefFromObject(const Object* ptr) {
+  if constexpr (!RefType::_type_is_nullable) TVM_FFI_ICHECK_NOTNULL(ptr);
+  ObjectPtr<Object> owner =
+      ptr == nullptr ? ObjectPtr<Object>()
+                     : ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(ptr));
+  return ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(std::move(owner));
+}
+}  // namespace detail
+
 /*!
  * \brief A new reference of type RefType to the object `ptr` (a reference is
  *        taken).  RefType must be able to hold every ObjectType
@@ -27,33 +48,20 @@ namespace ffi {
  */
 template <typename RefType, typename ObjectType>
 inline RefType GetRef(const ObjectType* ptr) {
-  if constexpr (is_optional_type_v<RefType>) {
-    using ValueType = typename RefType::value_type;
-    static_assert(object_ref_contains_v<ValueType, ObjectType>,
-                  "GetRef<Optional<T>>: T must hold every ObjectType");
-    if (ptr == nullptr) return RefType(std::nullopt);
-    return RefType(GetRef<ValueType>(ptr));
-  } else {
+  const Object* base = ptr;
+  if constexpr (!is_optional_type_v<RefType>) {
     static_assert(object_ref_contains_v<RefType, ObjectType>,
                   "GetRef: RefType must hold every ObjectType (specialize object_ref_contains_v "
                   "for a typed reference known to be safe, or use ObjectRef::as<RefType>())");
-    ObjectPtr<Object> owner;
-    if (ptr != nullptr) {
-      owner = detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(
-          const_cast<Object*>(static_cast<const Object*>(ptr)));
-    } else if constexpr (!RefType::_type_is_nullable) {
-      TVM_FFI_ICHECK_NOTNULL(ptr);
-    }
-    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<RefType>(std::move(owner));
+    return detail::RefFromObject<RefType>(base);
+  } else {
+    using ValueType = typename RefType::value_type;
+    static_assert(object_ref_contains_v<ValueType, ObjectType>,
+                  "GetRef<Optional<T>>: T must hold every ObjectType");
+    RefType out(std::nullopt);
+    if (base != nullptr) out = GetRef<ValueType>(ptr);
+    return out;
   }
-}
-
-/*! \brief A new ObjectPtr<BaseType> to `ptr` (a reference is taken). */
-template <typename BaseType, typename ObjectType>
-inline ObjectPtr<BaseType> GetObjectPtr(ObjectType* ptr) {
-  static_assert(std::is_base_of_v<BaseType, ObjectType>,
-                "GetObjectPtr: BaseType must be a base of ObjectType");
-  return detail::ObjectUnsafe::ObjectPtrFromUnowned<BaseType>(ptr);
 }
 
 }  // namespace ffi

@@ -7,13 +7,9 @@
 #ifndef TVM_FFI_ENDIAN_H_
 #define TVM_FFI_ENDIAN_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-
-/*! \brief Byte order of serialized data: 1 means little-endian (the only order written). */
-#ifndef TVM_FFI_IO_USE_LITTLE_ENDIAN
-#define TVM_FFI_IO_USE_LITTLE_ENDIAN 1
-#endif
 
 /*!
  * \brief 1 when the target is little-endian.  A build system may decide it
@@ -31,6 +27,11 @@
 #endif
 #endif
 
+/*! \brief Byte order of serialized data: 1 means little-endian (the only order written). */
+#ifndef TVM_FFI_IO_USE_LITTLE_ENDIAN
+#define TVM_FFI_IO_USE_LITTLE_ENDIAN 1
+#endif
+
 /*! \brief 1 when data in the serialized byte order can be used as it is. */
 #define TVM_FFI_IO_NO_ENDIAN_SWAP (TVM_FFI_LITTLE_ENDIAN == TVM_FFI_IO_USE_LITTLE_ENDIAN)
 
@@ -44,13 +45,11 @@ namespace ffi {
  * \param num_elems   Number of elements.
  */
 inline void ByteSwap(void* data, size_t elem_bytes, size_t num_elems) {
-  unsigned char* elem = static_cast<unsigned char*>(data);
-  for (size_t n = 0; n < num_elems; ++n, elem += elem_bytes) {
-    for (size_t lo = 0, hi = elem_bytes; lo + 1 < hi; ++lo, --hi) {
-      unsigned char saved = elem[lo];
-      elem[lo] = elem[hi - 1];
-      elem[hi - 1] = saved;
-    }
+  if (elem_bytes < 2) return;
+  unsigned char* const first = static_cast<unsigned char*>(data);
+  unsigned char* const last = first + elem_bytes * num_elems;
+  for (unsigned char* elem = first; elem != last; elem += elem_bytes) {
+    std::reverse(elem, elem + elem_bytes);
   }
 }
 

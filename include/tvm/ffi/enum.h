@@ -46,7 +46,16 @@ class Enum;
  * structurally equal exactly when they point at the same object.
  */
 class EnumObj : public Object {
+  // Both index kinds go through one table lookup keyed by Any.
+  template <typename Key>
+  static Enum Lookup(int32_t type_index, const Key& key);
+
  public:
+  /// \cond Doxygen_Suppress
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUniqueInstance;
+  TVM_FFI_DECLARE_OBJECT_INFO("ffi.Enum", EnumObj, Object);
+  /// \endcond
+
   // NOLINTBEGIN(bugprone-reserved-identifier)
   /*!
    * \brief Find a member by index. The first two forms take the enum type as
@@ -57,10 +66,10 @@ class EnumObj : public Object {
   template <typename EnumClsObj>
   static Enum _GetByIntIndex(int64_t index);
   /*! \copydoc _GetByIntIndex */
+  static Enum _GetByIntIndex(int32_t type_index, int64_t index);
+  /*! \copydoc _GetByIntIndex */
   template <typename EnumClsObj>
   static Enum _GetByStrIndex(const String& index);
-  /*! \copydoc _GetByIntIndex */
-  static Enum _GetByIntIndex(int32_t type_index, int64_t index);
   /*! \copydoc _GetByIntIndex */
   static Enum _GetByStrIndex(int32_t type_index, const String& index);
   // NOLINTEND(bugprone-reserved-identifier)
@@ -74,16 +83,6 @@ class EnumObj : public Object {
   int64_t _int_index = 0;  ///< position-like integer key of the member
   String _str_index;       ///< the member's name, its string key
   // NOLINTEND(readability-identifier-naming, bugprone-reserved-identifier)
-
-  /// \cond Doxygen_Suppress
-  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUniqueInstance;
-  TVM_FFI_DECLARE_OBJECT_INFO("ffi.Enum", EnumObj, Object);
-  /// \endcond
-
- private:
-  // Both index kinds go through one table lookup keyed by Any.
-  template <typename Key>
-  static Enum Lookup(int32_t type_index, const Key& key);
 };
 
 /*! \brief Base of enum members that present themselves as their int index. */
@@ -117,39 +116,21 @@ class EnumStateObj : public Object {
   /// \endcond
 };
 
-// The reference types; none of them can be null.
-
-/*! \brief Reference to an enum member. */
-class Enum : public ObjectRef {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Enum, ObjectRef, EnumObj);
-  /// \endcond
-};
-
-/*! \brief Reference to an IntEnumObj member. */
-class IntEnum : public Enum {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(IntEnum, Enum, IntEnumObj);
-  /// \endcond
-};
-
-/*! \brief Reference to a StrEnumObj member. */
-class StrEnum : public Enum {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StrEnum, Enum, StrEnumObj);
-  /// \endcond
-};
-
-/*! \brief Reference to an EnumStateObj. */
-class EnumState : public ObjectRef {
- public:
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(EnumState, ObjectRef, EnumStateObj);
-  /// \endcond
-};
+// The reference types, none of which can be null: Enum (to an EnumObj),
+// IntEnum and StrEnum (to members of those kinds) and EnumState.  Each is
+// the reference boilerplate alone.
+#define TVM_FFI_ENUM_REF_(Name, Parent)                                        \
+  class Name : public Parent {                                                 \
+   public:                                                                     \
+    TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(Name, Parent, Name##Obj);   \
+  }
+/// \cond Doxygen_Suppress
+TVM_FFI_ENUM_REF_(Enum, ObjectRef);
+TVM_FFI_ENUM_REF_(IntEnum, Enum);
+TVM_FFI_ENUM_REF_(StrEnum, Enum);
+TVM_FFI_ENUM_REF_(EnumState, ObjectRef);
+/// \endcond
+#undef TVM_FFI_ENUM_REF_
 
 namespace type_attr {
 /*! \brief Attribute holding an enum type's EnumState. */

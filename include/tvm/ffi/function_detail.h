@@ -22,24 +22,7 @@
 namespace tvm {
 namespace ffi {
 
-template <typename T>
-class Expected;
-
 namespace detail {
-
-/*! \brief Prints "0: T0, 1: T1, ..." for the element types of the tuple ArgType. */
-template <typename ArgType>
-struct Arg2Str {
-  template <size_t i>
-  TVM_FFI_INLINE static void Apply(std::ostream& os) {
-    if (i != 0) os << ", ";
-    os << i << ": " << Type2Str<std::tuple_element_t<i, ArgType>>::v();
-  }
-  template <size_t... I>
-  TVM_FFI_INLINE static void Run(std::ostream& os, std::index_sequence<I...>) {
-    (Apply<I>(os), ...);
-  }
-};
 
 /*!
  * \brief A parameter may be a value, a const lvalue reference or a non-const
@@ -48,9 +31,31 @@ struct Arg2Str {
  */
 template <typename T>
 static constexpr bool ArgTypeSupported =
-    !std::is_reference_v<T> ||
-    (std::is_lvalue_reference_v<T> && std::is_const_v<std::remove_reference_t<T>>) ||
-    (std::is_rvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>);
+    std::is_reference_v<T>
+        ? std::is_const_v<std::remove_reference_t<T>> == std::is_lvalue_reference_v<T>
+        : true;
+
+}  // namespace detail
+
+// A typed function may return Expected<T>; see expected.h.
+template <typename T>
+class Expected;
+
+namespace detail {
+
+/*! \brief Prints "0: T0, 1: T1, ..." for the element types of the tuple ArgType. */
+template <typename ArgType>
+struct Arg2Str {
+  template <size_t... I>
+  TVM_FFI_INLINE static void Run(std::ostream& os, std::index_sequence<I...>) {
+    (Apply<I>(os), ...);
+  }
+  template <size_t i>
+  TVM_FFI_INLINE static void Apply(std::ostream& os) {
+    const char* sep = i == 0 ? "" : ", ";
+    os << sep << i << ": " << Type2Str<std::tuple_element_t<i, ArgType>>::v();
+  }
+};
 
 /*! \brief A supported parameter of a type Any converts to (or Any/AnyView itself). */
 template <typename T>
@@ -67,11 +72,12 @@ static constexpr bool RetSupported =
 /*! \brief Facts about a callable with return type R and parameters Args. */
 template <typename R, typename... Args>
 struct FuncFunctorImpl {
-  using FType = R(Args...);
-  using ArgType = std::tuple<Args...>;
-  using RetType = R;
+  /*! \brief Whether a packed call can convert every argument and the result. */
+  static constexpr bool unpacked_supported = RetSupported<R> && (ArgSupported<Args> && ...);
   static constexpr size_t num_args = sizeof...(Args);
-  static constexpr bool unpacked_supported = (ArgSupported<Args> && ...) && RetSupported<R>;
+  using RetType = R;
+  using ArgType = std::tuple<Args...>;
+  using FType = R(Args...);
 
   /*! \brief "(0: int, 1: str) -> float": the signature in error messages. */
   TVM_FFI_INLINE static std::string Sig() {
@@ -148,16 +154,22 @@ class ArgValueWithContext {
  public:
   using TypeWithoutCR = std::remove_const_t<std::remove_reference_t<Type>>;
 
+ private:
+  // Where the argument is, and what names the call in a message.
+  const AnyView* args_;
+  int32_t arg_index_;
+  const std::string* optional_name_;
+  FGetFuncSignature f_sig_;
+
+ public:
   TVM_FFI_INLINE ArgValueWithContext(const AnyView* args, int32_t arg_index,
                                      const std::string* optional_name, FGetFuncSignature f_sig)
       : args_(args), arg_index_(arg_index), optional_name_(optional_name), f_sig_(f_sig) {}
 
   TVM_FFI_INLINE operator TypeWithoutCR() {  // NOLINT(google-explicit-constructor)
     const AnyView& arg = args_[arg_index_];
-    if constexpr (std::is_same_v<TypeWithoutCR, AnyView>) {
-      return arg;
-    } else if constexpr (std::is_same_v<TypeWithoutCR, Any>) {
-      return Any(arg);
+    if constexpr (std::is_same_v<TypeWithoutCR, AnyView> || std::is_same_v<TypeWithoutCR, Any>) {
+      return TypeWithoutCR(arg);
     } else {
       std::optional<TypeWithoutCR> value = arg.template try_cast<TypeWithoutCR>();
       if (TVM_FFI_PREDICT_FALSE(!value.has_value())) ThrowMismatch();
@@ -176,11 +188,6 @@ class ArgValueWithContext {
                              << TypeTraits<TypeWithoutCR>::GetMismatchTypeInfo(&raw) << '`';
     TVM_FFI_UNREACHABLE();
   }
-
-  const AnyView* args_;
-  int32_t arg_index_;
-  const std::string* optional_name_;
-  FGetFuncSignature f_sig_;
 };
 
 /*! \brief The TypeError of a call with the wrong number of arguments. */
@@ -202,11 +209,11 @@ template <typename R, std::size_t... Is, typename F>
 TVM_FFI_INLINE void unpack_call(std::index_sequence<Is...>, const std::string* optional_name,
                                 const F& f, [[maybe_unused]] const AnyView* args,
                                 [[maybe_unused]] int32_t num_args, [[maybe_unused]] Any* rv) {
-  using FuncInfo = FunctionInfo<F>;
-  using ParamTypes = typename FuncInfo::ArgType;
-  static_assert(FuncInfo::unpacked_supported,
+  static_assert(FunctionInfo<F>::unpacked_supported,
                 "a typed function's parameters and return type must convert to and from Any "
                 "(parameters: values, const T& or T&&)");
+  using FuncInfo = FunctionInfo<F>;
+  using ParamTypes = typename FuncInfo::ArgType;
   FGetFuncSignature f_sig = FuncInfo::Sig;
   constexpr size_t kExpected = sizeof...(Is);
   if (TVM_FFI_PREDICT_FALSE(static_cast<size_t>(num_args) != kExpected)) {

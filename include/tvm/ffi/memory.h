@@ -22,9 +22,6 @@
 namespace tvm {
 namespace ffi {
 
-/*! \brief The deleter stored in an object header (see TVMFFIObjectDeleterFlagBitMask). */
-using FObjectDeleter = void (*)(void* obj, int flags);
-
 namespace detail {
 
 /*!
@@ -44,6 +41,12 @@ TVM_FFI_INLINE void* AlignedAlloc(size_t size, size_t align) {
 
 /*! \brief Frees memory from AlignedAlloc. */
 TVM_FFI_INLINE void AlignedFree(void* data) noexcept { std::free(data); }
+}  // namespace detail
+
+/*! \brief The deleter stored in an object header (see TVMFFIObjectDeleterFlagBitMask). */
+using FObjectDeleter = void (*)(void* obj, int flags);
+
+namespace detail {
 
 /*!
  * \brief The deleter of objects made by SimpleObjAllocator: the Strong flag
@@ -105,13 +108,13 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
  public:
   /*! \brief Constructs T in fresh memory; the memory is freed if the constructor throws. */
   template <typename T>
-  class Handler {
-   public:
+  struct Handler {
+    static FObjectDeleter Deleter() { return SimpleObjDeleter<T>; }
     template <typename... Args>
     static T* New(SimpleObjAllocator*, Args&&... args) {
-      return Construct<T>(AlignedAlloc(sizeof(T), alignof(T)), std::forward<Args>(args)...);
+      void* memory = AlignedAlloc(sizeof(T), alignof(T));
+      return Construct<T>(memory, std::forward<Args>(args)...);
     }
-    static FObjectDeleter Deleter() { return SimpleObjDeleter<T>; }
   };
 
   /*!
@@ -120,8 +123,8 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
    *        object's alignment).
    */
   template <typename ArrayType, typename ElemType>
-  class ArrayHandler {
-   public:
+  struct ArrayHandler {
+    static FObjectDeleter Deleter() { return SimpleObjDeleter<ArrayType>; }
     template <typename... Args>
     static ArrayType* New(SimpleObjAllocator*, size_t num_elems, Args&&... args) {
       static_assert(alignof(ArrayType) % alignof(ElemType) == 0 &&
@@ -132,7 +135,6 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
       bytes = (bytes + align - 1) / align * align;
       return Construct<ArrayType>(AlignedAlloc(bytes, align), std::forward<Args>(args)...);
     }
-    static FObjectDeleter Deleter() { return SimpleObjDeleter<ArrayType>; }
   };
 
  private:
@@ -150,28 +152,31 @@ class SimpleObjAllocator : public ObjAllocatorBase<SimpleObjAllocator> {
 }  // namespace detail
 
 /*!
- * \brief A new object of type T constructed from `args`, with one strong
- *        reference (the returned pointer).
- */
-template <typename T, typename... Args>
-inline ObjectPtr<T> make_object(Args&&... args) {
-  return detail::SimpleObjAllocator().make_object<T>(std::forward<Args>(args)...);
-}
-
-/*! \brief As make_object, returned as a never-null Arc. */
-template <typename T, typename... Args>
-inline Arc<T> make_arc(Args&&... args) {
-  return detail::ObjectUnsafe::ArcFromObjectPtr(make_object<T>(std::forward<Args>(args)...));
-}
-
-/*!
  * \brief A new ArrayType with room for `num_elems` ElemType right after it
  *        in the same allocation (how Array and Shape store their elements).
  */
 template <typename ArrayType, typename ElemType, typename... Args>
 inline ObjectPtr<ArrayType> make_inplace_array_object(size_t num_elems, Args&&... args) {
-  return detail::SimpleObjAllocator().make_inplace_array<ArrayType, ElemType>(
-      num_elems, std::forward<Args>(args)...);
+  detail::SimpleObjAllocator allocator;
+  return allocator.make_inplace_array<ArrayType, ElemType>(num_elems,
+                                                           std::forward<Args>(args)...);
+}
+
+/*!
+ * \brief A new object of type T constructed from `args`, with one strong
+ *        reference (the returned pointer).
+ */
+template <typename T, typename... Args>
+inline ObjectPtr<T> make_object(Args&&... args) {
+  detail::SimpleObjAllocator allocator;
+  return allocator.make_object<T>(std::forward<Args>(args)...);
+}
+
+/*! \brief As make_object, returned as a never-null Arc. */
+template <typename T, typename... Args>
+inline Arc<T> make_arc(Args&&... args) {
+  ObjectPtr<T> made = make_object<T>(std::forward<Args>(args)...);
+  return detail::ObjectUnsafe::ArcFromObjectPtr(std::move(made));
 }
 
 }  // namespace ffi

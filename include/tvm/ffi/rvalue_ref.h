@@ -23,29 +23,48 @@
 namespace tvm {
 namespace ffi {
 
-/*! \brief A reference of type TObjRef handed over to the callee. */
+/*! \brief Declared first so the storage trait can name it; only ObjectRef types. */
 template <typename TObjRef, typename = std::enable_if_t<std::is_base_of_v<ObjectRef, TObjRef>>>
-class RValueRef {
- public:
-  using ContainerType = typename TObjRef::ContainerType;
-  /*! \brief Takes `data` over. */
-  explicit RValueRef(TObjRef&& data)
-      : data_(detail::ObjectUnsafe::ObjectPtrFromObjectRef<ContainerType>(std::move(data))) {}
-  /*! \brief Gives the reference back out (this RValueRef becomes empty). */
-  TObjRef operator*() && {
-    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(std::move(data_));
-  }
+class RValueRef;
 
- private:
-  /*! \brief Mutable: a callee holding a const view may still take the object. */
-  mutable ObjectPtr<ContainerType> data_;
-
-  template <typename, typename>
-  friend struct TypeTraits;
-};
-
+/*! \brief Never stored in an Any: only the TypeTraits below apply. */
 template <typename TObjRef>
 inline constexpr bool use_default_type_traits_v<RValueRef<TObjRef>> = false;
+
+/*!
+ * \brief A reference of type TObjRef handed over to the callee.
+ *
+ * Holds the object as an ObjectPtr so that an argument view can carry the
+ * slot's address; TypeTraits below is the only reader of the slot.
+ */
+template <typename TObjRef, typename>
+class RValueRef {
+  // The argument conversions read and empty the slot directly.
+  template <typename, typename>
+  friend struct TypeTraits;
+
+ public:
+  using ContainerType = typename TObjRef::ContainerType;
+
+  /*! \brief Takes `data` over. */
+  explicit RValueRef(TObjRef&& data) : data_(Release(std::move(data))) {}
+
+  /*! \brief Gives the reference back out (this RValueRef becomes empty). */
+  TObjRef operator*() && { return Rewrap(std::move(data_)); }
+
+ private:
+  using Slot = ObjectPtr<ContainerType>;
+
+  static Slot Release(TObjRef&& ref) {
+    return detail::ObjectUnsafe::ObjectPtrFromObjectRef<ContainerType>(std::move(ref));
+  }
+  static TObjRef Rewrap(Slot&& ptr) {
+    return detail::ObjectUnsafe::ObjectRefFromObjectPtr<TObjRef>(std::move(ptr));
+  }
+
+  /*! \brief Mutable: a callee holding a const view may still take the object. */
+  mutable Slot data_;
+};
 
 /*!
  * \brief RValueRef<T> as an argument (never stored): from an rvalue-ref view
