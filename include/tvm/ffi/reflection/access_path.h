@@ -31,27 +31,41 @@ namespace tvm {
 namespace ffi {
 namespace reflection {
 
-/*! \brief The kind of a step. */
-enum class AccessKind : int32_t {
-  /*! \brief A field; the key is its name. */
-  kAttr = 0,
-  /*! \brief An array element; the key is its index. */
-  kArrayItem = 1,
-  /*! \brief A map entry; the key is the map key. */
-  kMapItem = 2,
-  /*! \brief A field the other side does not have. */
-  kAttrMissing = 3,
-  /*! \brief An index past the end of the other side. */
-  kArrayItemMissing = 4,
-  /*! \brief A key the other side does not have. */
-  kMapItemMissing = 5,
-};
-
 class AccessStep;
+
+/*!
+ * \brief The kind of a step (an int32 in the object; the values are fixed).
+ *
+ * The first three select something that exists: a field (the key is its
+ * name), an array element (its index) or a map entry (its key).  The three
+ * "missing" kinds name the same places on the side of a comparison that
+ * does not have them.
+ */
+enum class AccessKind : int32_t {
+  kAttr = 0,
+  kArrayItem,
+  kMapItem,
+  kAttrMissing,
+  kArrayItemMissing,
+  kMapItemMissing,
+};
+static_assert(static_cast<int32_t>(AccessKind::kMapItemMissing) == 5, "the ABI values are 0..5");
 
 /*! \brief One step: a kind and a key. */
 class AccessStepObj : public Object {
  public:
+  /// \cond Doxygen_Suppress
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessStep", AccessStepObj, Object);
+  /// \endcond
+
+  /*! \brief A kAttr step with a None key. */
+  AccessStepObj() = default;
+  /*! \brief Builds the step (`kind`, `key`). */
+  AccessStepObj(AccessKind kind, Any key) : kind(kind), key(std::move(key)) {}
+  /*! \brief True when `other` has this kind and an AnyEqual key. */
+  inline bool StepEqual(const AccessStep& other) const;
+
   /*! \brief The kind. */
   AccessKind kind{AccessKind::kAttr};
 
@@ -66,18 +80,6 @@ class AccessStepObj : public Object {
    *        key is not known).
    */
   Any key;
-
-  AccessStepObj() = default;
-  /*! \brief Builds the step (`kind`, `key`). */
-  AccessStepObj(AccessKind kind, Any key) : kind(kind), key(std::move(key)) {}
-
-  /*! \brief True when `other` has this kind and an AnyEqual key. */
-  inline bool StepEqual(const AccessStep& other) const;
-
-  /// \cond Doxygen_Suppress
-  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
-  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessStep", AccessStepObj, Object);
-  /// \endcond
 };
 
 /*!
@@ -145,35 +147,39 @@ class AccessPathObj : public Object {
   AccessPathObj(Optional<ObjectRef> parent, Optional<AccessStep> step, int32_t depth)
       : parent(std::move(parent)), step(std::move(step)), depth(depth) {}
 
-  /*! \brief The parent path, or nullopt at the root. */
-  inline Optional<AccessPath> GetParent() const;
-  /*! \brief This path followed by `step`. */
-  inline AccessPath Extend(AccessStep step) const;
-  /*! \brief Extend(AccessStep::Attr(field_name)). */
-  inline AccessPath Attr(String field_name) const;
-  /*! \brief Extend(AccessStep::AttrMissing(field_name)). */
-  inline AccessPath AttrMissing(String field_name) const;
-  /*! \brief Extend(AccessStep::ArrayItem(index)). */
-  inline AccessPath ArrayItem(int64_t index) const;
-  /*! \brief Extend(AccessStep::ArrayItemMissing(index)). */
-  inline AccessPath ArrayItemMissing(int64_t index) const;
-  /*! \brief Extend(AccessStep::MapItem(key)). */
-  inline AccessPath MapItem(Any key) const;
-  /*! \brief Extend(AccessStep::MapItemMissing(key)). */
-  inline AccessPath MapItemMissing(Any key) const;
-  /*! \brief The steps from the root, first step first. */
-  inline Array<AccessStep> ToSteps() const;
-  /*! \brief Same length and equal steps. */
-  inline bool PathEqual(const AccessPath& other) const;
-  /*! \brief Whether `other` starts with this path (a path is a prefix of itself). */
-  inline bool IsPrefixOf(const AccessPath& other) const;
-
   /// \cond Doxygen_Suppress
   static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessPath", AccessPathObj, Object);
   /// \endcond
 
+  // Longer paths: this one followed by one more step.  Each named form is
+  // Extend(AccessStep::<same name>(argument)).
+
+  /*! \brief This path followed by `step`. */
+  inline AccessPath Extend(AccessStep step) const;
+  inline AccessPath Attr(String field_name) const;
+  inline AccessPath ArrayItem(int64_t index) const;
+  inline AccessPath MapItem(Any key) const;
+
+  /*! \brief The parent path, or nullopt at the root. */
+  inline Optional<AccessPath> GetParent() const;
+  /*! \brief The steps from the root, first step first. */
+  inline Array<AccessStep> ToSteps() const;
+
+  // The same, for a place only the other side of a comparison has.
+  inline AccessPath AttrMissing(String field_name) const;
+  inline AccessPath ArrayItemMissing(int64_t index) const;
+  inline AccessPath MapItemMissing(Any key) const;
+
+  /*! \brief Same length and equal steps. */
+  inline bool PathEqual(const AccessPath& other) const;
+  /*! \brief Whether `other` starts with this path (a path is a prefix of itself). */
+  inline bool IsPrefixOf(const AccessPath& other) const;
+
+
  private:
+  // Extend(AccessStep(kind, key)): the six named extensions.
+  inline AccessPath Step(AccessKind kind, Any key) const;
   // The parent node; a malformed chain (a non-path parent) is an InternalError.
   const AccessPathObj* ParentNode() const {
     const AccessPathObj* up = parent.has_value() ? (*parent).as<AccessPathObj>() : nullptr;
@@ -202,7 +208,15 @@ class AccessPathObj : public Object {
 
 /*! \brief Reference to an AccessPathObj (never null). */
 class AccessPath : public ObjectRef {
+  // Only the root and AccessPathObj::Extend make nodes.
+  friend class AccessPathObj;
+  explicit AccessPath(ObjectPtr<AccessPathObj> node) : ObjectRef(std::move(node)) {}
+
  public:
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(AccessPath, ObjectRef, AccessPathObj);
+  /// \endcond
+
   /*! \brief The empty path. */
   static AccessPath Root() {
     return AccessPath(make_object<AccessPathObj>(std::nullopt, std::nullopt, 0));
@@ -218,22 +232,15 @@ class AccessPath : public ObjectRef {
   static AccessPath FromSteps(const Array<AccessStep>& steps) {
     return FromSteps(steps.begin(), steps.end());
   }
-
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(AccessPath, ObjectRef, AccessPathObj);
-  /// \endcond
-
- private:
-  friend class AccessPathObj;
-  explicit AccessPath(ObjectPtr<AccessPathObj> node) : ObjectRef(std::move(node)) {}
 };
 
 /*! \brief A pair of paths, e.g. the first mismatch of two values (lhs, rhs). */
 using AccessPathPair = Tuple<AccessPath, AccessPath>;
 
 inline Optional<AccessPath> AccessPathObj::GetParent() const {
-  if (!parent.has_value()) return std::nullopt;
-  return (*parent).as<AccessPath>();
+  Optional<AccessPath> up;
+  if (parent.has_value()) up = (*parent).as<AccessPath>();
+  return up;
 }
 
 inline AccessPath AccessPathObj::Extend(AccessStep next) const {
@@ -241,28 +248,21 @@ inline AccessPath AccessPathObj::Extend(AccessStep next) const {
       make_object<AccessPathObj>(GetRef<AccessPath>(this), std::move(next), depth + 1));
 }
 
-inline AccessPath AccessPathObj::Attr(String field_name) const {
-  return Extend(AccessStep::Attr(std::move(field_name)));
+inline AccessPath AccessPathObj::Step(AccessKind kind, Any key) const {
+  return Extend(AccessStep(kind, std::move(key)));
 }
-
-inline AccessPath AccessPathObj::AttrMissing(String field_name) const {
-  return Extend(AccessStep::AttrMissing(std::move(field_name)));
+// The six named extensions (inline by their declarations in the class).
+AccessPath AccessPathObj::Attr(String x) const { return Step(AccessKind::kAttr, std::move(x)); }
+AccessPath AccessPathObj::ArrayItem(int64_t x) const { return Step(AccessKind::kArrayItem, x); }
+AccessPath AccessPathObj::MapItem(Any x) const { return Step(AccessKind::kMapItem, std::move(x)); }
+AccessPath AccessPathObj::AttrMissing(String x) const {
+  return Step(AccessKind::kAttrMissing, std::move(x));
 }
-
-inline AccessPath AccessPathObj::ArrayItem(int64_t index) const {
-  return Extend(AccessStep::ArrayItem(index));
+AccessPath AccessPathObj::ArrayItemMissing(int64_t x) const {
+  return Step(AccessKind::kArrayItemMissing, x);
 }
-
-inline AccessPath AccessPathObj::ArrayItemMissing(int64_t index) const {
-  return Extend(AccessStep::ArrayItemMissing(index));
-}
-
-inline AccessPath AccessPathObj::MapItem(Any key) const {
-  return Extend(AccessStep::MapItem(std::move(key)));
-}
-
-inline AccessPath AccessPathObj::MapItemMissing(Any key) const {
-  return Extend(AccessStep::MapItemMissing(std::move(key)));
+AccessPath AccessPathObj::MapItemMissing(Any x) const {
+  return Step(AccessKind::kMapItemMissing, std::move(x));
 }
 
 inline Array<AccessStep> AccessPathObj::ToSteps() const {

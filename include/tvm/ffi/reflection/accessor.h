@@ -28,14 +28,16 @@ namespace tvm {
 namespace ffi {
 namespace reflection {
 
-template <typename T>
-struct AttrKey;
-
 /// \cond Doxygen_Suppress
 namespace detail {
 /*! \brief Whether the byte array holds exactly the NUL-terminated `name`. */
 TVM_FFI_INLINE bool ByteArrayIs(const TVMFFIByteArray& bytes, const char* name) {
   return std::strncmp(bytes.data, name, bytes.size) == 0 && name[bytes.size] == '\0';
+}
+/*! \brief Where the field `info` describes lies in `obj` (getters and setters take it mutable). */
+TVM_FFI_INLINE void* FieldAddress(const TVMFFIFieldInfo* info, const Object* obj) {
+  const char* base = reinterpret_cast<const char*>(obj);
+  return const_cast<char*>(base + info->offset);
 }
 /*! \brief The registry entry of `type_key` (an unknown key throws). */
 inline const TypeInfo* TypeInfoOfKey(std::string_view type_key) {
@@ -46,6 +48,10 @@ inline const TypeInfo* TypeInfoOfKey(std::string_view type_key) {
 }
 }  // namespace detail
 /// \endcond
+
+// Typed type-attribute keys, defined below.
+template <typename T>
+struct AttrKey;
 
 /*!
  * \brief The field `field_name` declared by the type `type_key` itself (not
@@ -84,6 +90,8 @@ inline int CallFieldSetter(const TVMFFIFieldInfo* field_info, void* field_addr,
 
 /*! \brief Reads a field of an object through its registered getter. */
 class FieldGetter {
+  const TVMFFIFieldInfo* field_info_;
+
  public:
   /*! \brief The getter of `field_info`. */
   explicit FieldGetter(const TVMFFIFieldInfo* field_info) : field_info_(field_info) {}
@@ -91,24 +99,26 @@ class FieldGetter {
   explicit FieldGetter(std::string_view type_key, const char* field_name)
       : field_info_(GetFieldInfo(type_key, field_name)) {}
 
-  /*! \brief The field's value in `obj_ptr`. */
-  Any operator()(const Object* obj_ptr) const {
-    void* addr = const_cast<char*>(reinterpret_cast<const char*>(obj_ptr)) + field_info_->offset;
-    Any result;
-    TVM_FFI_CHECK_SAFE_CALL(field_info_->getter(addr, reinterpret_cast<TVMFFIAny*>(&result)));
-    return result;
-  }
-  /*! \brief The field's value in `obj_ptr`. */
-  Any operator()(const ObjectPtr<Object>& obj_ptr) const { return (*this)(obj_ptr.get()); }
   /*! \brief The field's value in `obj`. */
-  Any operator()(const ObjectRef& obj) const { return (*this)(obj.get()); }
+  Any operator()(const ObjectRef& obj) const { return Read(obj.get()); }
+  /*! \brief The field's value in `obj_ptr`. */
+  Any operator()(const ObjectPtr<Object>& obj_ptr) const { return Read(obj_ptr.get()); }
+  /*! \brief The field's value in `obj_ptr`. */
+  Any operator()(const Object* obj_ptr) const { return Read(obj_ptr); }
 
  private:
-  const TVMFFIFieldInfo* field_info_;
+  Any Read(const Object* obj) const {
+    Any value;
+    TVMFFIAny* out = reinterpret_cast<TVMFFIAny*>(&value);
+    TVM_FFI_CHECK_SAFE_CALL(field_info_->getter(detail::FieldAddress(field_info_, obj), out));
+    return value;
+  }
 };
 
 /*! \brief Writes a field of an object through its registered setter. */
 class FieldSetter {
+  const TVMFFIFieldInfo* field_info_;
+
  public:
   /*! \brief The setter of `field_info`. */
   explicit FieldSetter(const TVMFFIFieldInfo* field_info) : field_info_(field_info) {}
@@ -117,20 +127,20 @@ class FieldSetter {
       : field_info_(GetFieldInfo(type_key, field_name)) {}
 
   /*! \brief Converts `value` to the field's type and stores it (the setter's error is thrown). */
-  void operator()(const Object* obj_ptr, AnyView value) const {
-    void* addr = const_cast<char*>(reinterpret_cast<const char*>(obj_ptr)) + field_info_->offset;
-    TVM_FFI_CHECK_SAFE_CALL(
-        CallFieldSetter(field_info_, addr, reinterpret_cast<const TVMFFIAny*>(&value)));
-  }
+  void operator()(const ObjectRef& obj, AnyView value) const { Write(obj.get(), value); }
   /*! \brief As above. */
   void operator()(const ObjectPtr<Object>& obj_ptr, AnyView value) const {
-    (*this)(obj_ptr.get(), value);
+    Write(obj_ptr.get(), value);
   }
   /*! \brief As above. */
-  void operator()(const ObjectRef& obj, AnyView value) const { (*this)(obj.get(), value); }
+  void operator()(const Object* obj_ptr, AnyView value) const { Write(obj_ptr, value); }
 
  private:
-  const TVMFFIFieldInfo* field_info_;
+  void Write(const Object* obj, const AnyView& value) const {
+    const TVMFFIAny* in = reinterpret_cast<const TVMFFIAny*>(&value);
+    void* addr = detail::FieldAddress(field_info_, obj);
+    TVM_FFI_CHECK_SAFE_CALL(CallFieldSetter(field_info_, addr, in));
+  }
 };
 
 /*!

@@ -75,15 +75,18 @@ namespace detail {
  */
 template <typename TObjectRef>
 TObjectRef FFIConvertFromAnyViewToObjectRef(AnyView input) {
-  TVMFFIAny raw = input.CopyToTVMFFIAny();
-  if (std::optional<TObjectRef> converted = TypeTraits<TObjectRef>::TryCastFromAnyView(&raw)) {
-    return *std::move(converted);
+  const TVMFFIAny raw = input.CopyToTVMFFIAny();
+  std::optional<TObjectRef> converted = TypeTraits<TObjectRef>::TryCastFromAnyView(&raw);
+  if (TVM_FFI_PREDICT_FALSE(!converted.has_value())) {
+    TVM_FFI_THROW(TypeError) << "Cannot cast from `" << TypeIndexToTypeKey(raw.type_index)
+                             << "` to `" << TypeTraits<TObjectRef>::TypeStr() << "`";
   }
-  TVM_FFI_THROW(TypeError) << "Cannot cast from `" << TypeIndexToTypeKey(raw.type_index)
-                           << "` to `" << TypeTraits<TObjectRef>::TypeStr() << "`";
-  TVM_FFI_UNREACHABLE();
+  return *std::move(converted);
 }
 }  // namespace detail
+/// \endcond
+
+/// \cond Doxygen_Suppress
 /*! \brief Older spelling of the detail namespace. */
 namespace details = detail;
 /// \endcond
@@ -99,22 +102,23 @@ namespace details = detail;
  * \endcode
  */
 class ObjectCreator {
- public:
-  /*! \brief For the type `type_key` (an unknown key throws). */
-  explicit ObjectCreator(std::string_view type_key)
-      : ObjectCreator(TVMFFIGetTypeInfo(TypeKeyToIndex(type_key))) {}
+  // The type made; checked to have a creator on construction.
+  const TVMFFITypeInfo* type_info_;
 
+ public:
   /*!
    * \brief For the type `type_info`.
    * \throws RuntimeError when the type cannot be created empty (see HasCreator).
    */
   explicit ObjectCreator(const TVMFFITypeInfo* type_info) : type_info_(type_info) {
-    if (!HasCreator(type_info)) {
-      TVM_FFI_THROW(RuntimeError) << "Type `" << ffi::detail::TypeKeyOf(type_info)
-                                  << "` does not support default constructor, "
-                                  << "as a result cannot be created via reflection";
-    }
+    if (HasCreator(type_info)) return;
+    TVM_FFI_THROW(RuntimeError) << "Type `" << ffi::detail::TypeKeyOf(type_info)
+                                << "` does not support default constructor, "
+                                << "as a result cannot be created via reflection";
   }
+  /*! \brief For the type `type_key` (an unknown key throws). */
+  explicit ObjectCreator(std::string_view type_key)
+      : ObjectCreator(TVMFFIGetTypeInfo(TypeKeyToIndex(type_key))) {}
 
   /*! \brief A new instance with the given field values (see the class note). */
   Any operator()(const Map<String, Any>& fields) const {
@@ -150,9 +154,6 @@ class ObjectCreator {
     }
     return ObjectRef(std::move(obj));
   }
-
- private:
-  const TVMFFITypeInfo* type_info_;
 };
 
 }  // namespace reflection

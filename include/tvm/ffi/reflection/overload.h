@@ -216,6 +216,13 @@ namespace reflection {
  */
 template <typename Class>
 class OverloadObjectDef : private ObjectDef<Class> {
+  // One per overloaded name: the registered function and its dispatcher.
+  struct Dispatcher {
+    // Owned by `method` (the function object holds the dispatcher).
+    ::tvm::ffi::detail::OverloadBase* overload;
+    Function method;
+  };
+
  public:
   /*! \brief The plain ObjectDef underneath. */
   using Super = ObjectDef<Class>;
@@ -225,58 +232,53 @@ class OverloadObjectDef : private ObjectDef<Class> {
   explicit OverloadObjectDef(ExtraArgs&&... extra_args)
       : Super(std::forward<ExtraArgs>(extra_args)...) {}
 
-  /*! \brief A read-only field (see ObjectDef::def_ro). */
-  template <typename T, typename BaseClass, typename... Extra>
-  TVM_FFI_INLINE OverloadObjectDef& def_ro(const char* name, T BaseClass::* field_ptr,
-                                           Extra&&... extra) {
-    Super::def_ro(name, field_ptr, std::forward<Extra>(extra)...);
-    return *this;
-  }
-
-  /*! \brief A writable field (see ObjectDef::def_rw). */
-  template <typename T, typename BaseClass, typename... Extra>
-  TVM_FFI_INLINE OverloadObjectDef& def_rw(const char* name, T BaseClass::* field_ptr,
-                                           Extra&&... extra) {
-    Super::def_rw(name, field_ptr, std::forward<Extra>(extra)...);
-    return *this;
-  }
+  // Methods, static methods and constructors: the first registration of a
+  // name creates its dispatcher, each later one adds a signature to it.
 
   /*! \brief An instance method, or one more signature of it. */
   template <typename Func, typename... Extra>
   TVM_FFI_INLINE OverloadObjectDef& def(const char* name, Func&& func, Extra&&... extra) {
-    RegisterOverload(name, false, std::forward<Func>(func), extra...);
-    return *this;
+    return Overload(name, false, std::forward<Func>(func), extra...);
   }
-
   /*! \brief A static method, or one more signature of it. */
   template <typename Func, typename... Extra>
   TVM_FFI_INLINE OverloadObjectDef& def_static(const char* name, Func&& func, Extra&&... extra) {
-    RegisterOverload(name, true, std::forward<Func>(func), extra...);
-    return *this;
+    return Overload(name, true, std::forward<Func>(func), extra...);
   }
-
   /*! \brief A constructor, or one more signature of it (see ObjectDef::def(init)). */
   template <typename... Args, typename... Extra>
   TVM_FFI_INLINE OverloadObjectDef& def([[maybe_unused]] init<Args...> init_func,
                                         Extra&&... extra) {
     this->has_explicit_init_ = true;
     const bool first = dispatchers_.count(Super::kInitMethodName) == 0;
-    RegisterOverload(Super::kInitMethodName, true, &init<Args...>::template execute<Class>,
-                     extra...);
+    Overload(Super::kInitMethodName, true, &init<Args...>::template execute<Class>, extra...);
     // The column holds the dispatcher, which later signatures extend in place.
     if (first) this->PublishInitMethod();
     return *this;
   }
 
+  // Fields are registered once each, exactly as ObjectDef does.
+
+  /*! \brief A read-only field (see ObjectDef::def_ro). */
+  template <typename T, typename BaseClass, typename... Extra>
+  TVM_FFI_INLINE OverloadObjectDef& def_ro(const char* name, T BaseClass::* field_ptr,
+                                           Extra&&... extra) {
+    return Same(Super::def_ro(name, field_ptr, std::forward<Extra>(extra)...));
+  }
+  /*! \brief A writable field (see ObjectDef::def_rw). */
+  template <typename T, typename BaseClass, typename... Extra>
+  TVM_FFI_INLINE OverloadObjectDef& def_rw(const char* name, T BaseClass::* field_ptr,
+                                           Extra&&... extra) {
+    return Same(Super::def_rw(name, field_ptr, std::forward<Extra>(extra)...));
+  }
+
  private:
-  struct Dispatcher {
-    // Owned by `method` (the function object holds the dispatcher).
-    ::tvm::ffi::detail::OverloadBase* overload;
-    Function method;
-  };
+  // The ObjectDef calls return the base; chaining continues on this object.
+  OverloadObjectDef& Same(Super&) { return *this; }
 
   template <typename Func, typename... Extra>
-  void RegisterOverload(const char* name, bool is_static, Func&& func, const Extra&... extra) {
+  OverloadObjectDef& Overload(const char* name, bool is_static, Func&& func,
+                              const Extra&... extra) {
     using FuncInfo = ::tvm::ffi::detail::FunctionInfo<std::decay_t<Func>>;
     std::string full_name = std::string(this->type_key_) + "." + name;
     auto wrapped = ReflectionDefBase::WrapFunction(std::forward<Func>(func));
@@ -300,6 +302,7 @@ class OverloadObjectDef : private ObjectDef<Class> {
     std::string metadata = Metadata::ToJSON(info.metadata_);
     info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
     TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMethod(this->type_index_, &info));
+    return *this;
   }
 
   std::unordered_map<std::string, Dispatcher> dispatchers_;
