@@ -15,7 +15,8 @@
 
 #include <tvm/ffi/c_api.h>
 
-#ifndef TVM_FFI_EXTRA_CXX_API
+/* A build may define it first (e.g. empty, for a static library). */
+#if !defined(TVM_FFI_EXTRA_CXX_API)
 #define TVM_FFI_EXTRA_CXX_API TVM_FFI_DLL
 #endif
 

@@ -83,23 +83,29 @@ TVM_FFI_EXTRA_CXX_API bool RecursiveGe(const Any& lhs, const Any& rhs);
 
 // ---- Per-type overrides ---------------------------------------------------
 
+/// \cond Doxygen_Suppress
+namespace detail {
+// The signatures of the per-type hooks below.  Each hook gets the object(s)
+// and a callback that applies the same operation to a part.
+using FRecursiveEqHook =
+    TypedFunction<bool(const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView)>&)>;
+using FRecursiveCompareHook = TypedFunction<int32_t(
+    const Object*, const Object*, const TypedFunction<int32_t(AnyView, AnyView)>&)>;
+using FRecursiveHashHook =
+    TypedFunction<int64_t(const Object*, const TypedFunction<int64_t(AnyView)>&)>;
+using FReprHook = TypedFunction<String(const Object*, const TypedFunction<String(AnyView)>&)>;
+}  // namespace detail
+/// \endcond
+
 namespace type_attr {
 /*! \brief Custom equality: (self, other, equal_parts) -> bool. */
-inline constexpr reflection::AttrKey<
-    TypedFunction<bool(const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView)>&)>>
-    kEq{"__ffi_eq__"};
+inline constexpr reflection::AttrKey<detail::FRecursiveEqHook> kEq{"__ffi_eq__"};
 /*! \brief Custom three-way order: (self, other, compare_parts) -> <0, 0 or >0. */
-inline constexpr reflection::AttrKey<TypedFunction<int32_t(
-    const Object*, const Object*, const TypedFunction<int32_t(AnyView, AnyView)>&)>>
-    kCompare{"__ffi_compare__"};
+inline constexpr reflection::AttrKey<detail::FRecursiveCompareHook> kCompare{"__ffi_compare__"};
 /*! \brief Custom hash: (self, hash_part) -> int64. */
-inline constexpr reflection::AttrKey<
-    TypedFunction<int64_t(const Object*, const TypedFunction<int64_t(AnyView)>&)>>
-    kHash{"__ffi_hash__"};
+inline constexpr reflection::AttrKey<detail::FRecursiveHashHook> kHash{"__ffi_hash__"};
 /*! \brief Custom repr: (self, repr_part) -> text. */
-inline constexpr reflection::AttrKey<
-    TypedFunction<String(const Object*, const TypedFunction<String(AnyView)>&)>>
-    kRepr{"__ffi_repr__"};
+inline constexpr reflection::AttrKey<detail::FReprHook> kRepr{"__ffi_repr__"};
 }  // namespace type_attr
 
 }  // namespace ffi

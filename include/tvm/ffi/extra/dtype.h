@@ -27,31 +27,22 @@
 #include <cstdint>
 #include <type_traits>
 
-// The vendor element types, declared only.  Both toolkits:
+// The vendor element types, declared only (one line per family).
+// Half precision, both toolkits:
 struct __half;
-// CUDA (cuda_bf16.h, cuda_fp8.h, cuda_fp4.h):
+// bfloat16: CUDA (cuda_bf16.h), then HIP (hip_bf16.h, which has two names):
 struct __nv_bfloat16;
-struct __nv_fp8_e4m3;
-struct __nv_fp8_e5m2;
-struct __nv_fp8_e8m0;
-struct __nv_fp4_e2m1;
-struct __nv_fp4x2_e2m1;
-// HIP (hip_bf16.h, hip_fp8.h, hip_fp4.h):
-struct __hip_bfloat16;
-struct hip_bfloat16;
-struct __hip_fp8_e4m3;
-struct __hip_fp8_e4m3_fnuz;
-struct __hip_fp8_e5m2;
-struct __hip_fp8_e5m2_fnuz;
-struct __hip_fp4_e2m1;
-struct __hip_fp4x2_e2m1;
+struct __hip_bfloat16; struct hip_bfloat16;  // NOLINT(whitespace/newline)
+// 8-bit floats: CUDA (cuda_fp8.h), then HIP (hip_fp8.h):
+struct __nv_fp8_e4m3; struct __nv_fp8_e5m2; struct __nv_fp8_e8m0;  // NOLINT(whitespace/newline)
+struct __hip_fp8_e4m3; struct __hip_fp8_e4m3_fnuz;  // NOLINT(whitespace/newline)
+struct __hip_fp8_e5m2; struct __hip_fp8_e5m2_fnuz;  // NOLINT(whitespace/newline)
+// 4-bit floats, single and packed pairs: CUDA (cuda_fp4.h), then HIP (hip_fp4.h):
+struct __nv_fp4_e2m1; struct __nv_fp4x2_e2m1;    // NOLINT(whitespace/newline)
+struct __hip_fp4_e2m1; struct __hip_fp4x2_e2m1;  // NOLINT(whitespace/newline)
 
 namespace tvm {
 namespace ffi {
-
-/*! \brief The DLDataType of T in `value`; only the specialisations below have one. */
-template <typename T>
-struct dtype_trait {};
 
 namespace detail {
 namespace dtypes {
@@ -76,67 +67,49 @@ struct float_trait
 }  // namespace dtypes
 }  // namespace detail
 
+/*! \brief The DLDataType of T in `value`; only the specialisations below have one. */
+template <typename T>
+struct dtype_trait {};
+
 /// \cond Doxygen_Suppress
-template <>
-struct dtype_trait<signed char> : detail::dtypes::integer_trait<signed char> {};
-template <>
-struct dtype_trait<unsigned char> : detail::dtypes::integer_trait<unsigned char> {};
-template <>
-struct dtype_trait<short> : detail::dtypes::integer_trait<short> {};
-template <>
-struct dtype_trait<unsigned short> : detail::dtypes::integer_trait<unsigned short> {};
-template <>
-struct dtype_trait<int> : detail::dtypes::integer_trait<int> {};
-template <>
-struct dtype_trait<unsigned int> : detail::dtypes::integer_trait<unsigned int> {};
-template <>
-struct dtype_trait<long> : detail::dtypes::integer_trait<long> {};
-template <>
-struct dtype_trait<unsigned long> : detail::dtypes::integer_trait<unsigned long> {};
-template <>
-struct dtype_trait<long long> : detail::dtypes::integer_trait<long long> {};
-template <>
-struct dtype_trait<unsigned long long> : detail::dtypes::integer_trait<unsigned long long> {};
-template <>
-struct dtype_trait<float> : detail::dtypes::float_trait<float> {};
-template <>
-struct dtype_trait<double> : detail::dtypes::float_trait<double> {};
-template <>
-struct dtype_trait<bool> : detail::dtypes::fixed_trait<kDLBool, 8> {};
+// dtype_trait<Type> is the detail::dtypes trait named after the type.
+#define TVM_FFI_DTYPE_TRAIT_(Type, ...) \
+  template <>                           \
+  struct dtype_trait<Type> : detail::dtypes::__VA_ARGS__ {}
 
-template <>
-struct dtype_trait<__half> : detail::dtypes::fixed_trait<kDLFloat, 16> {};
+TVM_FFI_DTYPE_TRAIT_(signed char, integer_trait<signed char>);
+TVM_FFI_DTYPE_TRAIT_(unsigned char, integer_trait<unsigned char>);
+TVM_FFI_DTYPE_TRAIT_(short, integer_trait<short>);
+TVM_FFI_DTYPE_TRAIT_(unsigned short, integer_trait<unsigned short>);
+TVM_FFI_DTYPE_TRAIT_(int, integer_trait<int>);
+TVM_FFI_DTYPE_TRAIT_(unsigned int, integer_trait<unsigned int>);
+TVM_FFI_DTYPE_TRAIT_(long, integer_trait<long>);
+TVM_FFI_DTYPE_TRAIT_(unsigned long, integer_trait<unsigned long>);
+TVM_FFI_DTYPE_TRAIT_(long long, integer_trait<long long>);
+TVM_FFI_DTYPE_TRAIT_(unsigned long long, integer_trait<unsigned long long>);
+TVM_FFI_DTYPE_TRAIT_(float, float_trait<float>);
+TVM_FFI_DTYPE_TRAIT_(double, float_trait<double>);
+TVM_FFI_DTYPE_TRAIT_(bool, fixed_trait<kDLBool, 8>);
 
-template <>
-struct dtype_trait<__nv_bfloat16> : detail::dtypes::fixed_trait<kDLBfloat, 16> {};
-template <>
-struct dtype_trait<__nv_fp8_e4m3> : detail::dtypes::fixed_trait<kDLFloat8_e4m3fn, 8> {};
-template <>
-struct dtype_trait<__nv_fp8_e5m2> : detail::dtypes::fixed_trait<kDLFloat8_e5m2, 8> {};
-template <>
-struct dtype_trait<__nv_fp8_e8m0> : detail::dtypes::fixed_trait<kDLFloat8_e8m0fnu, 8> {};
-template <>
-struct dtype_trait<__nv_fp4_e2m1> : detail::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4> {};
+TVM_FFI_DTYPE_TRAIT_(__half, fixed_trait<kDLFloat, 16>);
+
+TVM_FFI_DTYPE_TRAIT_(__nv_bfloat16, fixed_trait<kDLBfloat, 16>);
+TVM_FFI_DTYPE_TRAIT_(__nv_fp8_e4m3, fixed_trait<kDLFloat8_e4m3fn, 8>);
+TVM_FFI_DTYPE_TRAIT_(__nv_fp8_e5m2, fixed_trait<kDLFloat8_e5m2, 8>);
+TVM_FFI_DTYPE_TRAIT_(__nv_fp8_e8m0, fixed_trait<kDLFloat8_e8m0fnu, 8>);
+TVM_FFI_DTYPE_TRAIT_(__nv_fp4_e2m1, fixed_trait<kDLFloat4_e2m1fn, 4>);
 // Two float4 values packed in one byte: 2 lanes of 4 bits.
-template <>
-struct dtype_trait<__nv_fp4x2_e2m1> : detail::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4, 2> {};
+TVM_FFI_DTYPE_TRAIT_(__nv_fp4x2_e2m1, fixed_trait<kDLFloat4_e2m1fn, 4, 2>);
 
-template <>
-struct dtype_trait<__hip_bfloat16> : detail::dtypes::fixed_trait<kDLBfloat, 16> {};
-template <>
-struct dtype_trait<hip_bfloat16> : detail::dtypes::fixed_trait<kDLBfloat, 16> {};
-template <>
-struct dtype_trait<__hip_fp8_e4m3> : detail::dtypes::fixed_trait<kDLFloat8_e4m3fn, 8> {};
-template <>
-struct dtype_trait<__hip_fp8_e4m3_fnuz> : detail::dtypes::fixed_trait<kDLFloat8_e4m3fnuz, 8> {};
-template <>
-struct dtype_trait<__hip_fp8_e5m2> : detail::dtypes::fixed_trait<kDLFloat8_e5m2, 8> {};
-template <>
-struct dtype_trait<__hip_fp8_e5m2_fnuz> : detail::dtypes::fixed_trait<kDLFloat8_e5m2fnuz, 8> {};
-template <>
-struct dtype_trait<__hip_fp4_e2m1> : detail::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4> {};
-template <>
-struct dtype_trait<__hip_fp4x2_e2m1> : detail::dtypes::fixed_trait<kDLFloat4_e2m1fn, 4, 2> {};
+TVM_FFI_DTYPE_TRAIT_(__hip_bfloat16, fixed_trait<kDLBfloat, 16>);
+TVM_FFI_DTYPE_TRAIT_(hip_bfloat16, fixed_trait<kDLBfloat, 16>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp8_e4m3, fixed_trait<kDLFloat8_e4m3fn, 8>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp8_e4m3_fnuz, fixed_trait<kDLFloat8_e4m3fnuz, 8>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp8_e5m2, fixed_trait<kDLFloat8_e5m2, 8>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp8_e5m2_fnuz, fixed_trait<kDLFloat8_e5m2fnuz, 8>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp4_e2m1, fixed_trait<kDLFloat4_e2m1fn, 4>);
+TVM_FFI_DTYPE_TRAIT_(__hip_fp4x2_e2m1, fixed_trait<kDLFloat4_e2m1fn, 4, 2>);
+#undef TVM_FFI_DTYPE_TRAIT_
 /// \endcond
 
 }  // namespace ffi

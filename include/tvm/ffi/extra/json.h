@@ -26,22 +26,12 @@ namespace tvm {
 namespace ffi {
 namespace json {
 
-/*! \brief A JSON value is an Any. */
-using Value = Any;
-/*! \brief A JSON object: String keys (Parse makes them; Stringify requires them). */
-using Object = ffi::Map<Any, Any>;
 /*! \brief A JSON array. */
 using Array = ffi::Array<Any>;
-
-/*!
- * \brief Parses JSON text.
- * \param json_str The text.
- * \param error_msg When not null, a parse error is reported here (and None
- *        returned) instead of being thrown as a ValueError; on success it is
- *        set to the empty string.
- * \return The value.
- */
-TVM_FFI_EXTRA_CXX_API json::Value Parse(const String& json_str, String* error_msg = nullptr);
+/*! \brief A JSON object: String keys (Parse makes them; Stringify requires them). */
+using Object = ffi::Map<Any, Any>;
+/*! \brief A JSON value is an Any. */
+using Value = Any;
 
 /*!
  * \brief Writes a value as JSON text.
@@ -52,6 +42,16 @@ TVM_FFI_EXTRA_CXX_API json::Value Parse(const String& json_str, String* error_ms
  */
 TVM_FFI_EXTRA_CXX_API String Stringify(const json::Value& value,
                                        const Optional<int>& indent = std::nullopt);
+
+/*!
+ * \brief Parses JSON text.
+ * \param json_str The text.
+ * \param error_msg When not null, a parse error is reported here (and None
+ *        returned) instead of being thrown as a ValueError; on success it is
+ *        set to the empty string.
+ * \return The value.
+ */
+TVM_FFI_EXTRA_CXX_API json::Value Parse(const String& json_str, String* error_msg = nullptr);
 
 }  // namespace json
 }  // namespace ffi

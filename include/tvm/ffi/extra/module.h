@@ -26,6 +26,16 @@
 namespace tvm {
 namespace ffi {
 
+/*! \brief The whole symbol names a module library may export. */
+namespace symbol {
+/*! \brief Modules serialized into the library, loaded with it. */
+constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
+/*! \brief Pointer slot the loader fills with the library's context. */
+constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
+/*! \brief The function called when a library module is used as a callable. */
+constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
+}  // namespace symbol
+
 class Module;
 
 /*!
@@ -37,18 +47,36 @@ class Module;
  */
 class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
  public:
+  /// \cond Doxygen_Suppress
+  // The library's own access to the private members (core/cxx_api_module.cc).
+  struct InternalUnsafe;
+  friend struct InternalUnsafe;
+  /// \endcond
+
   /*! \brief The kind of module ("library", ...): names it in errors. */
   virtual const char* kind() const = 0;
   /*! \brief Module::ModulePropertyMask bits (none by default). */
   virtual int GetPropertyMask() const { return 0; }
+  // Each lookup comes in two forms: the virtual one asks this module alone;
+  // the one with query_imports also searches the imports, depth first.  The
+  // two-argument forms are not virtual, so the vtable order is unchanged.
+
   /*! \brief The function `name` of this module alone, or nullopt. */
   virtual Optional<Function> GetFunction(const String& name) = 0;
+  Optional<Function> GetFunction(const String& name, bool query_imports);
   /*! \brief Whether this module alone has `name` (by default: GetFunction finds it). */
-  virtual bool ImplementsFunction(const String& name) { return GetFunction(name).has_value(); }
+  virtual bool ImplementsFunction(const String& name) {
+    Optional<Function> found = GetFunction(name);
+    return found.has_value();
+  }
+  bool ImplementsFunction(const String& name, bool query_imports);
   /*! \brief The documentation of `name` (none by default). */
   virtual Optional<String> GetFunctionDoc(const String& /*name*/) { return std::nullopt; }
+  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
   /*! \brief The metadata (JSON) of `name` (none by default). */
   virtual Optional<String> GetFunctionMetadata(const String& /*name*/) { return std::nullopt; }
+  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
+
   /*! \brief Saves the module; by default a RuntimeError naming the kind. */
   virtual void WriteToFile(const String& /*file_name*/, const String& /*format*/) const {
     TVM_FFI_THROW(RuntimeError) << "Module[" << kind() << "] does not support WriteToFile";
@@ -67,17 +95,10 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
   /*! \brief Drops every import. */
   virtual void ClearImports();
 
-  /*! \brief GetFunction(name), then (when query_imports) each import's, depth first. */
-  Optional<Function> GetFunction(const String& name, bool query_imports);
-  bool ImplementsFunction(const String& name, bool query_imports);
-  Optional<String> GetFunctionDoc(const String& name, bool query_imports);
-  Optional<String> GetFunctionMetadata(const String& name, bool query_imports);
-
   /*! \brief The imported modules (each element a Module). */
   const Array<Any>& imports() const { return imports_; }
 
   /// \cond Doxygen_Suppress
-  struct InternalUnsafe;
   static constexpr int32_t _type_index = TypeIndex::kTVMFFIModule;
   static constexpr bool _type_mutable = true;
   static constexpr bool _type_final = true;
@@ -94,7 +115,6 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
   /// \endcond
 
  protected:
-  friend struct InternalUnsafe;
   /*! \brief The imported modules; a subclass may append to it directly. */
   Array<Any> imports_;
 
@@ -105,8 +125,8 @@ class TVM_FFI_EXTRA_CXX_API ModuleObj : public Object {
 };
 
 /*!
- * \brief The exported symbol names a module library is searched for (all
- *        start with "__tvm_ffi_").
+ * \brief The names a module library exports (all start with "__tvm_ffi_"):
+ *        the prefixes, each followed by a function's name.
  */
 namespace symbol {
 /*! \brief Start of every exported function name; the rest is the function's name. */
@@ -115,12 +135,6 @@ constexpr const char* tvm_ffi_symbol_prefix = "__tvm_ffi_";
 constexpr const char* tvm_ffi_metadata_prefix = "__tvm_ffi__metadata_";
 /*! \brief Start of the symbol holding function <name>'s doc string. */
 constexpr const char* tvm_ffi_doc_prefix = "__tvm_ffi__doc_";
-/*! \brief Modules serialized into the library, loaded with it. */
-constexpr const char* tvm_ffi_library_bin = "__tvm_ffi__library_bin";
-/*! \brief Pointer slot the loader fills with the library's context. */
-constexpr const char* tvm_ffi_library_ctx = "__tvm_ffi__library_ctx";
-/*! \brief The function called when a library module is used as a callable. */
-constexpr const char* tvm_ffi_main = "__tvm_ffi_main";
 }  // namespace symbol
 
 /*! \brief A reference to a ModuleObj (never null). */

@@ -20,13 +20,13 @@
 namespace tvm {
 namespace ffi {
 
-/*!
- * \brief Writes the object graph reachable from a value as a JSON value.
- * \param value The root.
- * \param metadata Stored under the "metadata" key of the result when not None.
- * \return The graph, ready for json::Stringify.
- */
-TVM_FFI_EXTRA_CXX_API json::Value ToJSONGraph(const Any& value, const Any& metadata = Any(nullptr));
+namespace type_attr {
+/*! \brief The inverse of kDataToJson: JSON-able value -> instance. */
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataFromJson{
+    "__data_from_json__"};
+/*! \brief A type's own graph form: instance -> JSON-able value (instead of its fields). */
+inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataToJson{"__data_to_json__"};
+}  // namespace type_attr
 
 /*!
  * \brief Rebuilds the value a ToJSONGraph result describes.
@@ -35,13 +35,13 @@ TVM_FFI_EXTRA_CXX_API json::Value ToJSONGraph(const Any& value, const Any& metad
  */
 TVM_FFI_EXTRA_CXX_API Any FromJSONGraph(const json::Value& value);
 
-namespace type_attr {
-/*! \brief A type's own graph form: instance -> JSON-able value (instead of its fields). */
-inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataToJson{"__data_to_json__"};
-/*! \brief The inverse of kDataToJson: JSON-able value -> instance. */
-inline constexpr reflection::AttrKey<TypedFunction<Any(AnyView)>> kDataFromJson{
-    "__data_from_json__"};
-}  // namespace type_attr
+/*!
+ * \brief Writes the object graph reachable from a value as a JSON value.
+ * \param value The root.
+ * \param metadata Stored under the "metadata" key of the result when not None.
+ * \return The graph, ready for json::Stringify.
+ */
+TVM_FFI_EXTRA_CXX_API json::Value ToJSONGraph(const Any& value, const Any& metadata = Any(nullptr));
 
 }  // namespace ffi
 }  // namespace tvm

@@ -17,40 +17,6 @@
 namespace tvm {
 namespace ffi {
 
-/*! \brief Structural equality; also an equality functor for containers. */
-class StructuralEqual {
- public:
-  /*!
-   * \brief Compares two values by structure.
-   * \param lhs The left value.
-   * \param rhs The right value.
-   * \param map_free_vars Free variables of lhs may stand for those of rhs,
-   *        bound one to one in order of first use.
-   * \param skip_tensor_content Tensors compare by shape and dtype only, not
-   *        by their bytes.
-   * \return True when equal.
-   */
-  TVM_FFI_EXTRA_CXX_API static bool Equal(const Any& lhs, const Any& rhs,
-                                          bool map_free_vars = false,
-                                          bool skip_tensor_content = false);
-  /*!
-   * \brief Where two values first differ structurally.
-   * \param lhs The left value.
-   * \param rhs The right value.
-   * \param map_free_vars As for Equal.
-   * \param skip_tensor_content As for Equal.
-   * \return The paths (from lhs and from rhs) to the first difference, or
-   *         nullopt when the values are equal.
-   */
-  TVM_FFI_EXTRA_CXX_API static Optional<reflection::AccessPathPair> GetFirstMismatch(
-      const Any& lhs, const Any& rhs, bool map_free_vars = false,
-      bool skip_tensor_content = false);
-  /*! \brief Equal(lhs, rhs) with both flags false. */
-  TVM_FFI_INLINE bool operator()(const Any& lhs, const Any& rhs) const {
-    return Equal(lhs, rhs, false, false);
-  }
-};
-
 namespace type_attr {
 /*!
  * \brief A type's own structural equality: (self, other, compare) -> bool,
@@ -60,6 +26,45 @@ inline constexpr reflection::AttrKey<TypedFunction<bool(
     const Object*, const Object*, const TypedFunction<bool(AnyView, AnyView, int, AnyView)>&)>>
     kSEqual{"__s_equal__"};
 }  // namespace type_attr
+
+/*!
+ * \brief Equality by structure; an instance is the equality functor an
+ *        unordered container of Any takes.
+ */
+class StructuralEqual {
+ public:
+  /*! \brief Equal(lhs, rhs) with both flags off. */
+  TVM_FFI_INLINE bool operator()(const Any& lhs, const Any& rhs) const {
+    return Equal(lhs, rhs, false, false);
+  }
+
+  /*!
+   * \brief The first place where two values differ by structure.
+   * \param lhs The left value.
+   * \param rhs The right value.
+   * \param map_free_vars As for Equal.
+   * \param skip_tensor_content As for Equal.
+   * \return The access paths (into lhs and into rhs) of the first
+   *         difference, or nullopt when the values are equal.
+   */
+  TVM_FFI_EXTRA_CXX_API static Optional<reflection::AccessPathPair> GetFirstMismatch(
+      const Any& lhs, const Any& rhs, bool map_free_vars = false,
+      bool skip_tensor_content = false);
+
+  /*!
+   * \brief Whether two values are equal by structure.
+   * \param lhs The left value.
+   * \param rhs The right value.
+   * \param map_free_vars A free variable of lhs may match one of rhs; the
+   *        pairing is one to one, fixed at first use.
+   * \param skip_tensor_content Tensors are equal when shape and dtype are,
+   *        whatever their bytes.
+   * \return True when equal.
+   */
+  TVM_FFI_EXTRA_CXX_API static bool Equal(const Any& lhs, const Any& rhs,
+                                          bool map_free_vars = false,
+                                          bool skip_tensor_content = false);
+};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -16,33 +16,38 @@
 namespace tvm {
 namespace ffi {
 
-/*! \brief Structural hashing; also a hasher functor for containers. */
-class StructuralHash {
- public:
-  /*!
-   * \brief Hashes a value by structure.
-   * \param value The value.
-   * \param map_free_vars Free variables hash by their position of first use,
-   *        as StructuralEqual with map_free_vars compares them.
-   * \param skip_tensor_content Tensors hash by shape and dtype only.
-   * \return The hash: equal for values StructuralEqual::Equal calls equal
-   *         with the same flags.
-   */
-  TVM_FFI_EXTRA_CXX_API static uint64_t Hash(const Any& value, bool map_free_vars = false,
-                                             bool skip_tensor_content = false);
-  /*! \brief Hash(value) with both flags false. */
-  TVM_FFI_INLINE uint64_t operator()(const Any& value) const { return Hash(value); }
-};
-
 namespace type_attr {
 /*!
- * \brief A type's own structural hash: (self, init_hash, hash) -> hash,
- *        where hash(part, running_hash, def_region) folds in one part.
+ * \brief The type attribute a type registers to hash itself:
+ *        (self, init_hash, hash) -> hash.  The `hash` callback folds one
+ *        part (a value, the running hash, a definition-region flag) in.
  */
 inline constexpr reflection::AttrKey<TypedFunction<int64_t(
     const Object*, int64_t, const TypedFunction<int64_t(AnyView, int64_t, int)>&)>>
     kSHash{"__s_hash__"};
 }  // namespace type_attr
+
+/*!
+ * \brief Hashing by structure, the counterpart of StructuralEqual; an
+ *        instance is the hasher an unordered container of Any takes.
+ */
+class StructuralHash {
+ public:
+  /*! \brief Hash(value) with both flags off. */
+  TVM_FFI_INLINE uint64_t operator()(const Any& value) const { return Hash(value, false, false); }
+
+  /*!
+   * \brief The structural hash of a value.
+   * \param value The value.
+   * \param map_free_vars Free variables contribute the order in which they
+   *        are first met, matching StructuralEqual's map_free_vars mode.
+   * \param skip_tensor_content Tensors contribute shape and dtype only.
+   * \return Equal for any two values StructuralEqual::Equal, called with the
+   *         same flags, reports equal.
+   */
+  TVM_FFI_EXTRA_CXX_API static uint64_t Hash(const Any& value, bool map_free_vars = false,
+                                             bool skip_tensor_content = false);
+};
 
 }  // namespace ffi
 }  // namespace tvm

@@ -33,6 +33,13 @@
 namespace tvm {
 namespace ffi {
 
+namespace detail {
+/*! \brief The key's hash as stored: StructuralHash::Hash with default flags, signed. */
+inline int64_t StructuralKeySignedHash(const Any& value) {
+  return static_cast<int64_t>(StructuralHash::Hash(value));
+}
+}  // namespace detail
+
 /*!
  * \brief The object of a StructuralKey.
  *
@@ -41,16 +48,17 @@ namespace ffi {
  */
 class StructuralKeyObj : public Object {
  public:
+  /*! \brief An empty key: None, hash 0. */
+  StructuralKeyObj() = default;
+  /*! \brief Wraps `key`; its hash is taken once, here. */
+  explicit StructuralKeyObj(Any key) : key(std::move(key)) {
+    hash_i64 = detail::StructuralKeySignedHash(this->key);
+  }
+
   /*! \brief The wrapped value. */
   Any key;
   /*! \brief StructuralHash::Hash(key) (both flags false), as a signed integer. */
   int64_t hash_i64{0};
-
-  /*! \brief An empty key: None, hash 0. */
-  StructuralKeyObj() = default;
-  /*! \brief Wraps `key` and computes its structural hash. */
-  explicit StructuralKeyObj(Any key)
-      : key(std::move(key)), hash_i64(static_cast<int64_t>(StructuralHash::Hash(this->key))) {}
 
   /// \cond Doxygen_Suppress
   TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.StructuralKey", StructuralKeyObj, Object);
@@ -60,6 +68,10 @@ class StructuralKeyObj : public Object {
 /*! \brief A reference to a StructuralKeyObj (never null). */
 class StructuralKey : public ObjectRef {
  public:
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralKey, ObjectRef, StructuralKeyObj);
+  /// \endcond
+
   /*! \brief A key for `key`, its hash computed now. */
   explicit StructuralKey(Any key) : ObjectRef(make_object<StructuralKeyObj>(std::move(key))) {}
 
@@ -68,32 +80,25 @@ class StructuralKey : public ObjectRef {
    *        match and the values are structurally equal.
    */
   bool operator==(const StructuralKey& other) const {
-    if (same_as(other)) return true;
-    const StructuralKeyObj* a = get();
-    const StructuralKeyObj* b = other.get();
-    return a->hash_i64 == b->hash_i64 && StructuralEqual::Equal(a->key, b->key);
+    const StructuralKeyObj* lhs = get();
+    const StructuralKeyObj* rhs = other.get();
+    if (lhs == rhs) return true;
+    return lhs->hash_i64 == rhs->hash_i64 && StructuralEqual::Equal(lhs->key, rhs->key);
   }
   /*! \brief The negation of ==. */
   bool operator!=(const StructuralKey& other) const { return !operator==(other); }
-
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(StructuralKey, ObjectRef, StructuralKeyObj);
-  /// \endcond
 };
 
 }  // namespace ffi
 }  // namespace tvm
 
-namespace std {
-
 /*! \brief The cached structural hash, for unordered containers. */
 template <>
-struct hash<::tvm::ffi::StructuralKey> {
+struct std::hash<::tvm::ffi::StructuralKey> {
   size_t operator()(const ::tvm::ffi::StructuralKey& key) const {
-    return static_cast<size_t>(static_cast<uint64_t>(key->hash_i64));
+    const uint64_t bits = static_cast<uint64_t>(key->hash_i64);
+    return static_cast<size_t>(bits);
   }
 };
-
-}  // namespace std
 
 #endif  // TVM_FFI_EXTRA_STRUCTURAL_KEY_H_

@@ -39,6 +39,42 @@
 #include <optional>
 #include <utility>
 
+/*
+ * The three closing macros share one catch clause; `on_error` is what the
+ * clause does after recording `node` (rethrow, or return the error).
+ */
+#define TVM_FFI_VISIT_CATCH_(node, on_error)                                    \
+  }                                                                             \
+  catch (::tvm::ffi::Error & tvm_ffi_visit_error_) {                            \
+    ::tvm::ffi::detail::UpdateVisitErrorContext(tvm_ffi_visit_error_, (node));  \
+    on_error;                                                                   \
+  }
+
+/*! \brief Opens the region of one visit level (closed by TVM_FFI_VISIT_END*). */
+#define TVM_FFI_VISIT_BEGIN() try {
+/*!
+ * \brief Closes a visit level: an Error leaving it gets `node` appended to
+ *        its VisitErrorContext and is rethrown.
+ */
+#define TVM_FFI_VISIT_END(node) TVM_FFI_VISIT_CATCH_(node, throw)
+/*!
+ * \brief As TVM_FFI_VISIT_END, for a function returning Expected<T>: the
+ *        error is returned as Unexpected instead of rethrown.
+ */
+#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node) \
+  TVM_FFI_VISIT_CATCH_(node, return ::tvm::ffi::Unexpected(tvm_ffi_visit_error_))
+/*!
+ * \brief TVM_FFI_THROW(ErrorKind) with a new VisitErrorContext holding
+ *        `node` as the error's extra_context; stream the message into it.
+ */
+#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                        \
+  ::tvm::ffi::detail::ErrorBuilder(#ErrorKind,                                      \
+                                   TVMFFIBacktrace(__FILE__, __LINE__,              \
+                                                   TVM_FFI_FUNC_SIG, 0),            \
+                                   TVM_FFI_ALWAYS_LOG_BEFORE_THROW, ::std::nullopt, \
+                                   ::tvm::ffi::detail::VisitContextAsExtra(node))   \
+      .stream()
+
 namespace tvm {
 namespace ffi {
 
@@ -51,26 +87,31 @@ namespace ffi {
  */
 class VisitErrorContextObj : public Object {
  public:
+  /// \cond Doxygen_Suppress
+  // Mutable so that an error's context grows in place as it unwinds; never
+  // compared or hashed by structure.
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  static constexpr bool _type_mutable = true;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.VisitErrorContext", VisitErrorContextObj, Object);
+  /// \endcond
+
   /*! \brief The nodes, innermost first (the order the error unwound through them). */
   List<ObjectRef> reverse_visit_pattern;
   /*! \brief The error's extra_context from before this context replaced it, if any. */
   Optional<ObjectRef> prev_error_context;
-
-  /// \cond Doxygen_Suppress
-  static constexpr bool _type_mutable = true;
-  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
-  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.VisitErrorContext", VisitErrorContextObj, Object);
-  /// \endcond
 };
 
 /*! \brief A reference to a VisitErrorContextObj (never null). */
 class VisitErrorContext : public ObjectRef {
  public:
-  /*! \brief The error's VisitErrorContext, or nullopt when it has none. */
-  TVM_FFI_COLD_CODE static Optional<VisitErrorContext> TryGetFromError(const Error& err) {
-    std::optional<ObjectRef> extra = err.extra_context();
-    if (!extra.has_value()) return std::nullopt;
-    return extra->as<VisitErrorContext>();
+  /// \cond Doxygen_Suppress
+  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VisitErrorContext, ObjectRef,
+                                                VisitErrorContextObj);
+  /// \endcond
+
+  /*! \brief Takes a non-null object. */
+  explicit VisitErrorContext(ObjectPtr<VisitErrorContextObj> n) : ObjectRef(std::move(n)) {
+    TVM_FFI_ICHECK_NOTNULL(data_.get());
   }
 
   /*!
@@ -85,50 +126,14 @@ class VisitErrorContext : public ObjectRef {
       const ObjectRef& root, const VisitErrorContext& visit_context,
       bool allow_prefix_match = false);
 
-  /*! \brief Takes a non-null object. */
-  explicit VisitErrorContext(ObjectPtr<VisitErrorContextObj> n) : ObjectRef(std::move(n)) {
-    TVM_FFI_ICHECK_NOTNULL(data_.get());
+  /*! \brief The error's VisitErrorContext, or nullopt when it has none. */
+  TVM_FFI_COLD_CODE static Optional<VisitErrorContext> TryGetFromError(const Error& err) {
+    Optional<VisitErrorContext> found;
+    std::optional<ObjectRef> extra = err.extra_context();
+    if (extra.has_value()) found = extra->as<VisitErrorContext>();
+    return found;
   }
-
-  /// \cond Doxygen_Suppress
-  TVM_FFI_DEFINE_OBJECT_REF_METHODS_NOTNULLABLE(VisitErrorContext, ObjectRef,
-                                                VisitErrorContextObj);
-  /// \endcond
 };
-
-/*! \brief Opens the region of one visit level (closed by TVM_FFI_VISIT_END*). */
-#define TVM_FFI_VISIT_BEGIN() try {
-/*!
- * \brief Closes a visit level: an Error leaving it gets `node` appended to
- *        its VisitErrorContext and is rethrown.
- */
-#define TVM_FFI_VISIT_END(node)                                                   \
-  }                                                                               \
-  catch (::tvm::ffi::Error & tvm_ffi_visit_error_) {                              \
-    ::tvm::ffi::detail::UpdateVisitErrorContext(tvm_ffi_visit_error_, (node));    \
-    throw;                                                                        \
-  }
-/*!
- * \brief As TVM_FFI_VISIT_END, for a function returning Expected<T>: the
- *        error is returned as Unexpected instead of rethrown.
- */
-#define TVM_FFI_VISIT_END_RETURN_EXPECTED(node)                                   \
-  }                                                                               \
-  catch (::tvm::ffi::Error & tvm_ffi_visit_error_) {                              \
-    ::tvm::ffi::detail::UpdateVisitErrorContext(tvm_ffi_visit_error_, (node));    \
-    return ::tvm::ffi::Unexpected(tvm_ffi_visit_error_);                          \
-  }
-/*!
- * \brief TVM_FFI_THROW(ErrorKind) with a new VisitErrorContext holding
- *        `node` as the error's extra_context; stream the message into it.
- */
-#define TVM_FFI_VISIT_THROW(ErrorKind, node)                                              \
-  ::tvm::ffi::detail::ErrorBuilder(                                                       \
-      #ErrorKind, TVMFFIBacktrace(__FILE__, __LINE__, TVM_FFI_FUNC_SIG, 0),               \
-      TVM_FFI_ALWAYS_LOG_BEFORE_THROW, ::std::nullopt,                                    \
-      ::std::optional<::tvm::ffi::ObjectRef>(::tvm::ffi::detail::MakeVisitErrorContext(   \
-          node)))                                                                         \
-      .stream()
 
 namespace detail {
 
@@ -137,6 +142,11 @@ TVM_FFI_COLD_CODE inline VisitErrorContext MakeVisitErrorContext(const ObjectRef
   ObjectPtr<VisitErrorContextObj> ctx = make_object<VisitErrorContextObj>();
   ctx->reverse_visit_pattern.push_back(node);
   return VisitErrorContext(std::move(ctx));
+}
+
+/*! \brief MakeVisitErrorContext(node) in the form ErrorBuilder takes as extra context. */
+TVM_FFI_COLD_CODE inline std::optional<ObjectRef> VisitContextAsExtra(const ObjectRef& node) {
+  return std::optional<ObjectRef>(MakeVisitErrorContext(node));
 }
 
 /*!
