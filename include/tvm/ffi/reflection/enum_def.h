@@ -38,27 +38,23 @@
 #include <type_traits>
 #include <utility>
 
-namespace tvm {
-namespace ffi {
-namespace reflection {
+namespace tvm::ffi::reflection {
+
+// Only EnumObj subclasses have members to register.
+template <typename EnumClsObj, typename = std::enable_if_t<std::is_base_of_v<EnumObj, EnumClsObj>>>
+class EnumDef;
 
 /*!
  * \brief Registers one member of the enum EnumClsObj per instance (the
  *        constructor registers, the set_attr calls attach attributes).
  */
-template <typename EnumClsObj, typename = std::enable_if_t<std::is_base_of_v<EnumObj, EnumClsObj>>>
+template <typename EnumClsObj, typename>
 class EnumDef : public ReflectionDefBase {
- public:
-  /*!
-   * \brief Whether the enum has a member whose str index is `name`.
-   * \throws TypeError when the type's "__ffi_enum__" entry is not an EnumState.
-   */
-  static bool IsDefined(const String& name) {
-    std::optional<ObjectRef> state = ExistingState(EnumClsObj::_GetOrAllocRuntimeTypeIndex());
-    if (!state.has_value()) return false;
-    return StateOf(*state)->indexes.count(Any(name)) != 0;
-  }
+  // The enum type, and the member this EnumDef registered.
+  int32_t type_index_;
+  ObjectRef member_;
 
+ public:
   /*! \brief The member `str_index`; its int index is the number of members before it. */
   explicit EnumDef(const char* str_index) : type_index_(EnumClsObj::_GetOrAllocRuntimeTypeIndex()) {
     static_assert(!std::is_base_of_v<IntEnumObj, EnumClsObj>,
@@ -75,6 +71,27 @@ class EnumDef : public ReflectionDefBase {
     Register(EnsureState(), int_index, String(str_index));
   }
 
+  /*!
+   * \brief Whether the enum has a member whose str index is `name`.
+   * \throws TypeError when the type's "__ffi_enum__" entry is not an EnumState.
+   */
+  static bool IsDefined(const String& name) {
+    std::optional<ObjectRef> state = ExistingState(EnumClsObj::_GetOrAllocRuntimeTypeIndex());
+    if (!state.has_value()) return false;
+    return StateOf(*state)->indexes.count(Any(name)) != 0;
+  }
+
+  /*! \brief set_attr of the key's native hook made from `Fn` (see NativeFunctionView). */
+  template <auto Fn, typename T>
+  EnumDef& set_native_fn_attr(AttrKey<T> key) {
+    return set_attr(key, T::template FromNative<Fn>());
+  }
+  /*! \brief set_attr with a typed key; `value` is converted to the key's type. */
+  template <typename T, typename Value>
+  EnumDef& set_attr(AttrKey<T> key, Value&& value) {
+    return set_attr(key.name, T(std::forward<Value>(value)));
+  }
+
   /*! \brief Sets the attribute `attr_name` of this member to `value`. */
   template <typename T>
   EnumDef& set_attr(const char* attr_name, T value) {
@@ -85,18 +102,6 @@ class EnumDef : public ReflectionDefBase {
     if (!existing.has_value()) attrs.Set(key, per_member);
     per_member.Set(member_, Any(std::move(value)));
     return *this;
-  }
-
-  /*! \brief set_attr with a typed key; `value` is converted to the key's type. */
-  template <typename T, typename Value>
-  EnumDef& set_attr(AttrKey<T> key, Value&& value) {
-    return set_attr(key.name, T(std::forward<Value>(value)));
-  }
-
-  /*! \brief set_attr of the key's native hook made from `Fn` (see NativeFunctionView). */
-  template <auto Fn, typename T>
-  EnumDef& set_native_fn_attr(AttrKey<T> key) {
-    return set_attr(key, T::template FromNative<Fn>());
   }
 
  private:
@@ -112,14 +117,14 @@ class EnumDef : public ReflectionDefBase {
     if (TVMFFIGetTypeAttrColumn(&kColumn) == nullptr) return std::nullopt;
     AnyView entry = TypeAttrColumn(type_attr::kEnumState)[type_index];
     if (entry == nullptr) return std::nullopt;
-    if (entry.type_index() != EnumStateObj::_GetOrAllocRuntimeTypeIndex()) {
+    const bool is_state = entry.type_index() == EnumStateObj::_GetOrAllocRuntimeTypeIndex();
+    if (TVM_FFI_PREDICT_FALSE(!is_state)) {
       TVM_FFI_THROW(TypeError) << "Expected `" << EnumStateObj::_type_key
                                << "` in enum state column, but got `" << entry.GetTypeKey()
                                << "`";
     }
-    TVMFFIAny raw = entry.CopyToTVMFFIAny();
-    return ::tvm::ffi::detail::ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
-        ::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(raw.v_obj));
+    Object* obj = reinterpret_cast<Object*>(entry.CopyToTVMFFIAny().v_obj);
+    return ObjectRef(::tvm::ffi::detail::ObjectUnsafe::ObjectPtrFromUnowned<Object>(obj));
   }
 
   ObjectRef EnsureState() {
@@ -140,11 +145,12 @@ class EnumDef : public ReflectionDefBase {
       TVM_FFI_THROW(ValueError) << "Duplicate enum index for type `" << EnumClsObj::_type_key
                                 << "`";
     }
+    // A subclass has only its default constructor: fill the indexes after.
     ObjectPtr<EnumClsObj> member = make_object<EnumClsObj>();
+    member->_str_index = std::move(str_index);
+    member->_int_index = int_index;
     // Set explicitly for the same reason as in StateOf.
     ::tvm::ffi::detail::ObjectUnsafe::GetHeader(member.get())->type_index = type_index_;
-    member->_int_index = int_index;
-    member->_str_index = std::move(str_index);
     member_ = ObjectRef(std::move(member));
     List<ObjectRef> entries = s->entries;
     Dict<Any, ObjectRef> indexes = s->indexes;
@@ -152,13 +158,8 @@ class EnumDef : public ReflectionDefBase {
     indexes.Set(int_key, member_);
     indexes.Set(str_key, member_);
   }
-
-  int32_t type_index_;
-  ObjectRef member_;
 };
 
-}  // namespace reflection
-}  // namespace ffi
-}  // namespace tvm
+}  // namespace tvm::ffi::reflection
 
 #endif  // TVM_FFI_REFLECTION_ENUM_DEF_H_
