@@ -1,17 +1,18 @@
-// Enumerations (the types and EnumDef are in core/impl/enum.h);
-// what the core adds for them: their JSON form.
+// Enumerations (tvm/ffi/enum.h: ffi.Enum, ffi.IntEnum, ffi.StrEnum and
+// ffi.EnumState; members are registered with reflection::EnumDef): what the
+// core adds for them, their reflection and their JSON form.
 #ifndef TVM_FFI_CORE_ENUM_H_
 #define TVM_FFI_CORE_ENUM_H_
 
-#include <cstdint>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/enum.h>
 
-#include "impl/any.h"
-#include "impl/enum.h"
+#include <cstdint>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 
 // Whether `type_index` is ffi.Enum or a subclass of it.
 bool IsEnumType(int32_t type_index);
@@ -25,7 +26,7 @@ Any EnumToJsonData(const EnumObj* obj);
 // the enum has none at that index, TypeError for data of the wrong kind.
 Any EnumFromJsonData(int32_t type_index, const AnyView& data);
 
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -16,9 +16,7 @@
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 
 namespace {
 
@@ -49,7 +47,7 @@ class SharedLibrary final : public Library {
  public:
   SharedLibrary(std::string path, void* handle) : path_(std::move(path)), handle_(handle) {}
   ~SharedLibrary() override {
-    ObjectPtr<Object> context;
+    ObjectPtr<ModuleObj> context;
     {
       OpenLibraries& open = Open();
       std::lock_guard<std::mutex> lock(open.mutex);
@@ -62,7 +60,7 @@ class SharedLibrary final : public Library {
     pthread_cond_broadcast(&Open().entry_removed);
     // Outside the lock (releasing runs deleters), and before the library's
     // code goes away.
-    context.Reset();
+    context.reset();
     modules.reset();
     dlclose(handle_);
     ForgetUnloadedLibraries();
@@ -169,7 +167,7 @@ std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix) {
   return lib;
 }
 
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -3,15 +3,15 @@
 #ifndef TVM_FFI_CORE_LIBRARY_H_
 #define TVM_FFI_CORE_LIBRARY_H_
 
+#include <tvm/ffi/extra/module.h>
+
 #include <memory>
 #include <string>
-
-#include "impl/object.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 
 struct LibraryModules;  // module.h
 
@@ -35,7 +35,7 @@ class Library {
   // released by DetachLibrary before it is closed: the live modules over
   // the library, and the module `__tvm_ffi__library_ctx` points at.
   std::shared_ptr<LibraryModules> modules;
-  ObjectPtr<Object> context;
+  ObjectPtr<ModuleObj> context;
 };
 
 // Opens `path` with dlopen(RTLD_LAZY | RTLD_LOCAL), or returns the Library
@@ -49,7 +49,7 @@ std::shared_ptr<Library> OpenSharedLibrary(const std::string& path);
 // `__tvm_ffi_<prefix><name>`, then `__tvm_ffi_<name>`.
 std::shared_ptr<Library> MakeSystemLibrary(const std::string& prefix);
 
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

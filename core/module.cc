@@ -2,22 +2,30 @@
 // the system library, and the ffi.Module* global functions.
 #include "module.h"
 
-#include <algorithm>
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/string.h>
+
 #include <cstring>
+#include <new>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
-#include "impl/reflection.h"
 #include "env_internal.h"
+#include "error_internal.h"
+#include "global_def.h"
+#include "init_once.h"
 #include "module_identity.h"
+#include "object_internal.h"
 #include "type_registry.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 
 namespace {
 
@@ -30,15 +38,15 @@ constexpr const char* kDocPrefix = "__tvm_ffi__doc_";
 // keeps the module (and so the library) alive.
 class LibraryFunctionObj final : public FunctionObj {
  public:
-  LibraryFunctionObj(ObjectPtr<Object> module, TVMFFISafeCallType symbol)
+  LibraryFunctionObj(ObjectRef module, TVMFFISafeCallType symbol)
       : module_(std::move(module)), symbol_(symbol) {
-    cell.safe_call = &LibraryFunctionObj::Call;
-    cell.cpp_call = nullptr;
+    safe_call = &LibraryFunctionObj::Call;
+    cpp_call = nullptr;
   }
 
  private:
   static int Call(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
-    auto* self = static_cast<LibraryFunctionObj*>(Object::FromHandle(handle));
+    auto* self = static_cast<LibraryFunctionObj*>(reinterpret_cast<Object*>(handle));
     int rc = self->symbol_(nullptr, args, num_args, result);
     if (rc != 0 || type_registry::IsUsableValue(*result)) return rc;
     // The library returned a value nobody can use (an unknown type index, or
@@ -53,68 +61,124 @@ class LibraryFunctionObj final : public FunctionObj {
       return SetRaisedFromCurrentException();
     }
   }
-  ObjectPtr<Object> module_;
+  ObjectRef module_;
   TVMFFISafeCallType symbol_;
 };
 
-ObjectPtr<Object> SelfPtr(LibraryModuleObj* self) {
-  return ObjectPtr<Object>::Borrow(static_cast<Object*>(self));
+// Library modules get a deleter of their own.  It tells them apart from
+// module objects other libraries made (AsLibraryModule), and it finds the
+// object from the header by a fixed distance: its weak phase can run after
+// the destructor (when weak references outlive the module), and a cast of
+// the header back to the class would then inspect a destroyed polymorphic
+// object.
+void DeleteLibraryModule(void* header, int flags) {
+  char* memory = static_cast<char*>(header) - ObjectUnsafe::GetObjectOffsetToSubclass<LibraryModuleObj>();
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) != 0) {
+    std::launder(reinterpret_cast<LibraryModuleObj*>(memory))->~LibraryModuleObj();
+  }
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskWeak) != 0) AlignedFree(memory);
 }
 
-}  // namespace
+// make_object with DeleteLibraryModule as the deleter.
+class LibraryModuleAllocator : public ObjAllocatorBase<LibraryModuleAllocator> {
+ public:
+  template <typename T>
+  struct Handler {
+    static_assert(std::is_same_v<T, LibraryModuleObj>, "only library modules");
+    static FObjectDeleter Deleter() { return &DeleteLibraryModule; }
+    template <typename... Args>
+    static T* New(LibraryModuleAllocator*, Args&&... args) {
+      void* memory = AlignedAlloc(sizeof(T), alignof(T));
+      try {
+        return new (memory) T(std::forward<Args>(args)...);
+      } catch (...) {
+        AlignedFree(memory);
+        throw;
+      }
+    }
+  };
+};
 
-namespace {
+template <typename... Args>
+ObjectPtr<LibraryModuleObj> MakeLibraryModule(Args&&... args) {
+  LibraryModuleAllocator allocator;
+  return allocator.make_object<LibraryModuleObj>(std::forward<Args>(args)...);
+}
 
-// Visits `root`, then the modules its imports reach, depth-first in import
-// order, each once, until `visit` returns true.  An explicit stack: an
-// import chain of any length is fine, and so is a cycle.
-template <typename Visit>
-bool VisitImports(LibraryModuleObj* root, Visit visit) {
-  std::unordered_set<const LibraryModuleObj*> seen{root};
-  std::vector<LibraryModuleObj*> stack{root};
-  while (!stack.empty()) {
-    LibraryModuleObj* m = stack.back();
-    stack.pop_back();
-    if (visit(m)) return true;
-    const Array<Module>& imports = m->imports_;
-    for (size_t i = imports.size(); i-- > 0;) {
-      LibraryModuleObj* next = AsLibraryModule(imports[i]);
-      if (seen.insert(next).second) stack.push_back(next);
+// `other` as a ModuleObj* (its type index was checked by the caller or by
+// the Module it came in).
+ModuleObj* ModuleOf(const ObjectRef& ref) {
+  return const_cast<ModuleObj*>(static_cast<const ModuleObj*>(ref.get()));
+}
+
+// How messages name a module: a library module by its library, any other
+// by its kind.
+std::string DescribeModule(ModuleObj* m) {
+  if (IsCoreLibraryModule(ObjectUnsafe::GetHeader(m))) {
+    return static_cast<LibraryModuleObj*>(m)->Describe();
+  }
+  return std::string("Module[") + m->kind() + "]";
+}
+
+// A new strong reference to `m`, or null when its strong count already
+// reached zero (it is dying: its destructor is about to unlist it).  The
+// caller holds the lock of the list `m` is in, so its memory is still there;
+// a WeakObjectPtr cannot be made without a strong reference first.
+ObjectPtr<LibraryModuleObj> TryPromote(LibraryModuleObj* m) {
+  TVMFFIObject* h = ObjectUnsafe::GetHeader(m);
+  uint64_t seen = __atomic_load_n(&h->combined_ref_count, __ATOMIC_RELAXED);
+  while ((seen & kCombinedRefCountMaskUInt32) != 0) {
+    if (__atomic_compare_exchange_n(&h->combined_ref_count, &seen,
+                                    seen + kCombinedRefCountStrongOne, true, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+      return ObjectUnsafe::ObjectPtrFromOwned<LibraryModuleObj>(h);
     }
   }
-  return false;
-}
-
-// Whether `target` is `from` or is reached from it through imports.
-bool Reaches(LibraryModuleObj* from, const LibraryModuleObj* target) {
-  return VisitImports(from, [&](LibraryModuleObj* m) { return m == target; });
+  return nullptr;
 }
 
 }  // namespace
 
-LibraryModuleObj::LibraryModuleObj(std::shared_ptr<Library> lib)
-    : lib_(std::move(lib)), over_(lib_->modules), description_(lib_->Describe()) {}
+LibraryModuleObj::LibraryModuleObj(std::shared_ptr<Library> lib,
+                                   std::shared_ptr<LibraryModules> over, std::string description)
+    : lib_(std::move(lib)), over_(std::move(over)), description_(std::move(description)) {}
 
-ObjectPtr<Object> LibraryModuleObj::Create(std::shared_ptr<Library> lib) {
-  ObjectPtr<LibraryModuleObj> m = MakeObject<LibraryModuleObj>(std::move(lib));
+Module LibraryModuleObj::Create(std::shared_ptr<Library> lib) {
+  std::shared_ptr<LibraryModules> over = lib->modules;
+  std::string description = lib->Describe();
+  ObjectPtr<LibraryModuleObj> m = MakeLibraryModule(std::move(lib), over, std::move(description));
   // Listed only now that the header is written: the context promotes
   // listed modules through it.
-  std::lock_guard<std::mutex> lock(m->over_->mutex);
-  m->over_->live.push_back(m.get());
-  return ObjectPtr<Object>(std::move(m));
+  std::lock_guard<std::mutex> lock(over->mutex);
+  m->position_ = over->live.insert(over->live.end(), m.get());
+  m->listed_ = true;
+  return Module(ObjectPtr<ModuleObj>(std::move(m)));
 }
 
-LibraryModuleObj::LibraryModuleObj(std::shared_ptr<LibraryModules> over, std::string description)
-    : over_(std::move(over)), description_(std::move(description)) {}
+ObjectPtr<ModuleObj> LibraryModuleObj::CreateContext(std::shared_ptr<LibraryModules> over,
+                                                     std::string description) {
+  return MakeLibraryModule(nullptr, std::move(over), std::move(description));
+}
 
 LibraryModuleObj::~LibraryModuleObj() {
-  if (lib_ != nullptr) {
+  if (listed_) {
     std::lock_guard<std::mutex> lock(over_->mutex);
-    auto& live = over_->live;
-    auto it = std::find(live.begin(), live.end(), this);
-    if (it != live.end()) live.erase(it);
+    over_->live.erase(position_);
   }
-  for (auto& kv : functions_) Object::DecWeakRef(kv.second);
+  // The imports are released through TVMFFIObjectDecRef, which defers a
+  // death nested too deep on one thread: a long import chain whose head
+  // dies alone must not recurse once per link.
+  std::vector<TVMFFIObjectHandle> imports;
+  imports.reserve(imports_.size());
+  for (const Any& m : imports_) {
+    imports.push_back(ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(m.cast<ObjectRef>()));
+  }
+  imports_ = Array<Any>();
+  for (TVMFFIObjectHandle h : imports) TVMFFIObjectDecRef(h);
+}
+
+int LibraryModuleObj::GetPropertyMask() const {
+  return Module::kBinarySerializable | Module::kRunnable;
 }
 
 TVMFFISafeCallType LibraryModuleObj::FindSymbol(const std::string& name) {
@@ -127,146 +191,137 @@ TVMFFISafeCallType LibraryModuleObj::FindSymbol(const std::string& name) {
   return symbol;
 }
 
-std::optional<Function> LibraryModuleObj::GetOwnFunction(const std::string& name) {
-  TVMFFISafeCallType symbol = FindSymbol(name);
+Optional<Function> LibraryModuleObj::GetFunction(const String& name) {
+  std::string key(name);
+  TVMFFISafeCallType symbol = FindSymbol(key);
   if (symbol == nullptr) return std::nullopt;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = functions_.find(name);
+  auto it = functions_.find(key);
   if (it != functions_.end()) {
-    if (Object::TryPromoteWeak(it->second)) {
-      return Function(ObjectPtr<Object>::AdoptHandle(it->second));
-    }
-    Object::DecWeakRef(it->second);  // dead: its storage may go now
-    functions_.erase(it);
+    if (ObjectPtr<FunctionObj> alive = it->second.lock()) return Function(std::move(alive));
+    functions_.erase(it);  // dead: its storage may go now
   }
-  ObjectPtr<Object> f(MakeObject<LibraryFunctionObj>(SelfPtr(this), symbol));
-  Object::IncWeakRef(&f->header_);
-  functions_.emplace(name, &f->header_);
+  ObjectRef self(ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<Object*>(this)));
+  ObjectPtr<FunctionObj> f = make_object<LibraryFunctionObj>(std::move(self), symbol);
+  functions_.emplace(std::move(key), WeakObjectPtr<FunctionObj>(f));
   return Function(std::move(f));
 }
 
-std::optional<Function> LibraryModuleObj::GetFunction(const std::string& name,
-                                                      bool query_imports) {
-  if (!query_imports) return GetOwnFunction(name);
-  std::optional<Function> f;
-  VisitImports(this, [&](LibraryModuleObj* m) {
-    f = m->GetOwnFunction(name);
-    return f.has_value();
-  });
-  return f;
+bool LibraryModuleObj::ImplementsFunction(const String& name) {
+  return FindSymbol(std::string(name)) != nullptr;
 }
 
-std::optional<Function> LibraryModuleObj::FindInImports(const std::string& name) {
-  std::optional<Function> f;
-  VisitImports(this, [&](LibraryModuleObj* m) {
-    if (m != this) f = m->GetOwnFunction(name);
-    return f.has_value();
-  });
-  return f;
-}
-
-std::optional<std::string> LibraryModuleObj::CallStringGetter(const std::string& symbol_name) {
+Optional<String> LibraryModuleObj::CallStringGetter(const std::string& symbol_name) {
   if (lib_ == nullptr) return std::nullopt;
   auto getter = reinterpret_cast<TVMFFISafeCallType>(lib_->GetSymbol(symbol_name));
   if (getter == nullptr) return std::nullopt;
   Any rv;
-  int rc = getter(nullptr, nullptr, 0, rv.result_slot());
-  if (rc != 0) ThrowRaised(rc);
-  std::optional<std::string> text = rv.TryAs<std::string>();
+  TVM_FFI_CHECK_SAFE_CALL(getter(nullptr, nullptr, 0, reinterpret_cast<TVMFFIAny*>(&rv)));
+  std::optional<String> text = rv.try_cast<String>();
   if (!text.has_value()) {
-    TVM_FFI_IMPL_THROW(TypeError) << symbol_name << " of " << description_
-                            << " must return a str, got "
-                            << TypeIndexToDisplayName(rv.type_index());
+    TVM_FFI_CORE_THROW(TypeError) << symbol_name << " of " << description_
+                                  << " must return a str, got "
+                                  << TypeIndexToDisplayName(rv.type_index());
   }
-  return text;
+  return *text;
 }
 
-std::optional<std::string> LibraryModuleObj::GetFunctionMetadata(const std::string& name,
-                                                                 bool query_imports) {
-  std::optional<std::string> text;
-  VisitImports(this, [&](LibraryModuleObj* m) {
-    text = m->CallStringGetter(kMetadataPrefix + name);
-    return text.has_value() || !query_imports;
-  });
-  return text;
+Optional<String> LibraryModuleObj::GetFunctionMetadata(const String& name) {
+  return CallStringGetter(kMetadataPrefix + std::string(name));
 }
 
-std::optional<std::string> LibraryModuleObj::GetFunctionDoc(const std::string& name,
-                                                            bool query_imports) {
-  std::optional<std::string> text;
-  VisitImports(this, [&](LibraryModuleObj* m) {
-    text = m->CallStringGetter(kDocPrefix + name);
-    return text.has_value() || !query_imports;
-  });
-  return text;
+Optional<String> LibraryModuleObj::GetFunctionDoc(const String& name) {
+  return CallStringGetter(kDocPrefix + std::string(name));
 }
 
-bool LibraryModuleObj::ImplementsFunction(const std::string& name, bool query_imports) {
-  if (!query_imports) return FindSymbol(name) != nullptr;
-  return VisitImports(this, [&](LibraryModuleObj* m) { return m->FindSymbol(name) != nullptr; });
+void LibraryModuleObj::WriteToFile(const String& file_name, const String&) const {
+  TVM_FFI_CORE_THROW(RuntimeError) << "Module[library] does not support WriteToFile (asked to write "
+                                   << description_ << " to \"" << file_name << "\")";
 }
 
 void LibraryModuleObj::ImportModule(const Module& other) {
-  LibraryModuleObj* root = AsLibraryModule(other);
+  ModuleObj* root = ModuleOf(other);
   if (lib_ == nullptr) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot import into the context module of " << description_;
+    TVM_FFI_CORE_THROW(RuntimeError) << "cannot import into the context module of "
+                                     << description_;
   }
   // Refuse a cycle: this module must not be reachable from `other`.
-  if (Reaches(root, this)) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot import " << root->description_ << " into "
-                               << description_ << ": it would make a cycle of imports";
+  if (VisitImportTree(root, [this](ModuleObj* m) { return m == this; })) {
+    TVM_FFI_CORE_THROW(RuntimeError) << "cannot import " << DescribeModule(root) << " into "
+                                     << description_ << ": it would make a cycle of imports";
   }
   imports_.push_back(other);
 }
 
-void LibraryModuleObj::ClearImports() { imports_ = Array<Module>(); }
+void LibraryModuleObj::ClearImports() { imports_ = Array<Any>(); }
+
+Optional<Function> LibraryModuleObj::FindInImports(const String& name) {
+  Optional<Function> f;
+  VisitImportTree(this, [&](ModuleObj* m) {
+    if (m != this) f = m->GetFunction(name);
+    return f.has_value();
+  });
+  return f;
+}
 
 TVMFFIObjectHandle LibraryModuleObj::LookupFromImports(const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = import_lookups_.find(name);
-  if (it != import_lookups_.end()) return it->second.handle();
-  std::optional<Function> found;
+  if (it != import_lookups_.end()) return ObjectUnsafe::GetHeader(it->second.get());
+  String key(name);
+  Optional<Function> found;
   if (lib_ != nullptr) {
-    found = FindInImports(name);
+    found = FindInImports(key);
   } else {
     // The context module: the imports of the live modules over the
     // library, newest first.  A module whose last reference is going away
     // (strong count 0, destructor not yet run) is skipped.
-    std::vector<ObjectPtr<Object>> live;
+    std::vector<ObjectPtr<LibraryModuleObj>> live;
     {
       std::lock_guard<std::mutex> live_lock(over_->mutex);
-      for (size_t i = over_->live.size(); i-- > 0;) {
-        TVMFFIObject* h = &over_->live[i]->header_;
-        if (Object::TryPromoteWeak(h)) live.push_back(ObjectPtr<Object>::AdoptHandle(h));
+      for (auto m = over_->live.rbegin(); m != over_->live.rend(); ++m) {
+        if (ObjectPtr<LibraryModuleObj> alive = TryPromote(*m)) live.push_back(std::move(alive));
       }
     }
-    for (const ObjectPtr<Object>& m : live) {
-      found = static_cast<LibraryModuleObj*>(m.get())->FindInImports(name);
+    for (const ObjectPtr<LibraryModuleObj>& m : live) {
+      found = m->FindInImports(key);
       if (found.has_value()) break;
     }
   }
-  if (!found.has_value()) found = Function::GetGlobal(name);
+  if (!found.has_value()) found = Function::GetGlobal(key);
   if (!found.has_value()) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `" << name
-                               << "` in the imports of " << description_
-                               << " or in the global function registry";
+    TVM_FFI_CORE_THROW(RuntimeError) << "TVMFFIEnvModLookupFromImports: cannot find function `"
+                                     << name << "` in the imports of " << description_
+                                     << " or in the global function registry";
   }
-  TVMFFIObjectHandle h = found->handle();
-  import_lookups_.emplace(name, std::move(*found));
+  Function f = *std::move(found);
+  TVMFFIObjectHandle h = ObjectUnsafe::GetHeader(f.get());
+  import_lookups_.emplace(name, std::move(f));
   return h;
 }
 
-LibraryModuleObj* AsLibraryModule(const Module& ref) {
-  // Only objects this library made carry this deleter: a module another
+LibraryModuleObj* AsLibraryModule(TVMFFIObjectHandle handle) {
+  auto* header = static_cast<TVMFFIObject*>(handle);
+  // Only objects this library made carry its deleter: a module another
   // library made has a layout of its own.
-  if (!ref.defined() || ref.type_index() != kTVMFFIModule ||
-      TVM_FFI_OBJECT_DELETER(static_cast<TVMFFIObject*>(ref.handle())) !=
-          &detail::ObjectDeleter<LibraryModuleObj>) {
-    TVM_FFI_IMPL_THROW(TypeError) << "expected an ffi.Module made by libtvm_ffi, got "
-                            << (ref.defined() ? TypeIndexToDisplayName(ref.type_index())
-                                              : std::string("None"));
+  if (!IsCoreLibraryModule(header)) {
+    TVM_FFI_CORE_THROW(TypeError) << "expected an ffi.Module made by libtvm_ffi, got "
+                                  << (header != nullptr
+                                          ? TypeIndexToDisplayName(header->type_index)
+                                          : std::string("None"));
   }
-  return static_cast<LibraryModuleObj*>(ref.get_mutable());
+  return static_cast<LibraryModuleObj*>(reinterpret_cast<Object*>(header));
+}
+
+LibraryModuleObj* AsLibraryModule(const ObjectRef& ref) {
+  return AsLibraryModule(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(ref));
+}
+
+LibraryModuleObj* AsLibraryModule(const impl::Module& ref) { return AsLibraryModule(ref.handle()); }
+
+bool IsCoreLibraryModule(const TVMFFIObject* obj) {
+  return obj != nullptr && obj->type_index == kTVMFFIModule &&
+         obj->deleter == &DeleteLibraryModule;
 }
 
 // ---------------------------------------------------------------------------
@@ -303,8 +358,8 @@ class BinReader {
     return v;
   }
   [[noreturn]] void Fail(const std::string& why) const {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "malformed " << kLibraryBinSymbol << " in " << where_ << ": "
-                               << why;
+    TVM_FFI_CORE_THROW(RuntimeError) << "malformed " << kLibraryBinSymbol << " in " << where_
+                                     << ": " << why;
   }
 
  private:
@@ -321,16 +376,15 @@ Module LoadFromBytes(const std::string& kind, const std::string& payload) {
   std::string loader = "ffi.Module.load_from_bytes." + kind;
   std::optional<Function> f = Function::GetGlobal(loader);
   if (!f.has_value()) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "the library embeds a module of kind `" << kind
-                               << "`, but no loader `" << loader << "` is registered";
+    TVM_FFI_CORE_THROW(RuntimeError) << "the library embeds a module of kind `" << kind
+                                     << "`, but no loader `" << loader << "` is registered";
   }
   Any m = (*f)(Bytes(payload.data(), payload.size()));
-  std::optional<Module> mod = m.TryAs<Module>();
-  if (!mod.has_value() || !mod->defined()) {
-    TVM_FFI_IMPL_THROW(TypeError) << loader << " must return an ffi.Module, got "
-                            << TypeIndexToDisplayName(m.type_index());
+  if (m.type_index() != kTVMFFIModule) {
+    TVM_FFI_CORE_THROW(TypeError) << loader << " must return an ffi.Module, got "
+                                  << TypeIndexToDisplayName(m.type_index());
   }
-  return *mod;
+  return m.cast<Module>();
 }
 
 // Rebuilds the module tree of a composite library (the "_lib" entries are
@@ -346,7 +400,7 @@ Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library
   for (size_t i = 0; i < n; ++i) {
     std::string kind = in.Str("a module kind");
     if (kind == "_lib") {
-      modules.emplace_back(LibraryModuleObj::Create(lib));
+      modules.push_back(LibraryModuleObj::Create(lib));
     } else {
       modules.push_back(LoadFromBytes(kind, in.Str("a module payload")));
     }
@@ -358,12 +412,13 @@ Module ProcessLibraryBin(const unsigned char* bin, const std::shared_ptr<Library
     for (uint64_t j = indptr[i]; j < indptr[i + 1]; ++j) {
       if (children[j] >= n) in.Fail("an import refers to module " + std::to_string(children[j]));
       LibraryModuleObj* importer = AsLibraryModule(modules[i]);
+      ModuleObj* imported = ModuleOf(modules[children[j]]);
       // As ImportModule: no module may reach itself through its imports.
-      if (Reaches(AsLibraryModule(modules[children[j]]), importer)) {
+      if (VisitImportTree(imported, [importer](ModuleObj* m) { return m == importer; })) {
         in.Fail("module " + std::to_string(i) + " imports module " + std::to_string(children[j]) +
                 ", which makes a cycle of imports");
       }
-      importer->imports_.push_back(modules[children[j]]);
+      importer->AppendImport(modules[children[j]]);
     }
   }
   return modules[0];
@@ -376,16 +431,16 @@ void AttachLibrary(Library& lib) {
     if (void** slot = static_cast<void**>(lib.GetSymbol(name))) *slot = value;
   }
   lib.modules = std::make_shared<LibraryModules>();
-  lib.context = ObjectPtr<Object>(MakeObject<LibraryModuleObj>(lib.modules, lib.Describe()));
+  lib.context = LibraryModuleObj::CreateContext(lib.modules, lib.Describe());
   if (void** ctx = static_cast<void**>(lib.GetSymbol(kLibraryCtxSymbol))) {
-    *ctx = lib.context->handle();
+    *ctx = ObjectUnsafe::GetHeader(lib.context.get());
   }
 }
 
-ObjectPtr<Object> DetachLibrary(Library& lib) {
+ObjectPtr<ModuleObj> DetachLibrary(Library& lib) {
   if (lib.context != nullptr) {
     void** ctx = static_cast<void**>(lib.GetSymbol(kLibraryCtxSymbol));
-    if (ctx != nullptr && *ctx == lib.context->handle()) *ctx = nullptr;
+    if (ctx != nullptr && *ctx == ObjectUnsafe::GetHeader(lib.context.get())) *ctx = nullptr;
   }
   return std::move(lib.context);
 }
@@ -395,7 +450,7 @@ Module CreateLibraryModule(std::shared_ptr<Library> lib) {
   if (bin != nullptr) {
     return ProcessLibraryBin(bin, lib);
   }
-  return Module(LibraryModuleObj::Create(std::move(lib)));
+  return LibraryModuleObj::Create(std::move(lib));
 }
 
 namespace {
@@ -407,24 +462,26 @@ Module LoadFromFile(const std::string& path) {
   if (path.find('\0') != std::string::npos) {
     std::string shown;
     for (char c : path) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
-    TVM_FFI_IMPL_THROW(ValueError) << "cannot load \"" << shown << "\": the path holds a NUL byte";
+    TVM_FFI_CORE_THROW(ValueError) << "cannot load \"" << shown
+                                   << "\": the path holds a NUL byte";
   }
   size_t dot = path.rfind('.');
   size_t slash = path.rfind('/');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot tell the format of \"" << path
-                               << "\": the file name has no extension (expected e.g. \".so\")";
+    TVM_FFI_CORE_THROW(RuntimeError)
+        << "cannot tell the format of \"" << path
+        << "\": the file name has no extension (expected e.g. \".so\")";
   }
   std::string format = path.substr(dot + 1);
   if (format == "dll" || format == "dylib" || format == "dso") format = "so";
   std::string loader = "ffi.Module.load_from_file." + format;
   std::optional<Function> f = Function::GetGlobal(loader);
   if (!f.has_value()) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "cannot load \"" << path << "\": no loader for `." << format
-                               << "` files (global function `" << loader
-                               << "` is not registered)";
+    TVM_FFI_CORE_THROW(RuntimeError) << "cannot load \"" << path << "\": no loader for `."
+                                     << format << "` files (global function `" << loader
+                                     << "` is not registered)";
   }
-  return (*f)(String(path), format).As<Module>();
+  return (*f)(String(path), String(format)).cast<Module>();
 }
 
 // One system-library module per prefix, for the process's lifetime.
@@ -449,119 +506,227 @@ KeptModules& Kept() {
   return *kept;
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleLoadFromFile", &LoadFromFile);
-
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.Module.load_from_file.so",
-                       [](const std::string& path, const std::string& /*format*/) {
-                         return CreateLibraryModule(OpenSharedLibrary(path));
-                       });
-
-TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.SystemLib", [](const AnyView* args, int32_t num_args,
-                                                  Any* rv) {
-  if (num_args > 1) {
-    TVM_FFI_IMPL_THROW(TypeError) << "ffi.SystemLib: expected 0 or 1 arguments, got " << num_args;
+// The arguments of an ffi.Module* global, checked with the messages these
+// globals have always given: upstream's text for a wrong count, and
+// "In function <name>: argument <i>: expected <type>, got <type>".
+class GlobalArgs {
+ public:
+  // `signature` is the parameter list and result as the count message shows
+  // them, e.g. "(0: ffi.Module) -> str".
+  GlobalArgs(const char* name, const char* signature, PackedArgs args, int arity)
+      : name_(name), args_(args) {
+    if (args.size() != arity) {
+      TVM_FFI_CORE_THROW(TypeError) << "Mismatched number of arguments when calling: `" << name
+                                    << signature << "`. Expected " << arity << " but got "
+                                    << args.size() << " arguments";
+    }
   }
-  std::string prefix = num_args == 0 ? std::string() : args[0].As<std::string>();
+
+  // A module this library made (argument i, from 0).
+  LibraryModuleObj* Mod(int i) const { return AsLibraryModule(ModRef(i)); }
+  Module ModRef(int i) const {
+    if (args_[i].type_index() != kTVMFFIModule) Mismatch(i, "ffi.Module");
+    return args_[i].cast<Module>();
+  }
+  String Str(int i) const {
+    std::optional<String> s = args_[i].try_cast<String>();
+    if (!s.has_value()) Mismatch(i, "str");
+    return *std::move(s);
+  }
+  bool Bool(int i) const {
+    int32_t t = args_[i].type_index();
+    if (t != kTVMFFIBool && t != kTVMFFIInt) Mismatch(i, "bool");
+    return args_[i].CopyToTVMFFIAny().v_int64 != 0;
+  }
+
+ private:
+  [[noreturn]] void Mismatch(int i, const char* expected) const {
+    TVM_FFI_CORE_THROW(TypeError) << "In function " << name_ << ": argument " << i + 1
+                                  << ": expected " << expected << ", got "
+                                  << TypeIndexToDisplayName(args_[i].type_index());
+  }
+  const char* name_;
+  PackedArgs args_;
+};
+
+// The result of a lookup as the globals return it: None when absent.
+template <typename T>
+Any OrNone(const Optional<T>& value) {
+  return value.has_value() ? Any(*value) : Any();
+}
+
+constexpr const char* kLookupSignature = "(0: ffi.Module, 1: str, 2: bool)";
+
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleLoadFromFile", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleLoadFromFile", "(0: str) -> ffi.Module", args, 1);
+  *rv = LoadFromFile(a.Str(0));
+});
+
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.Module.load_from_file.so", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.Module.load_from_file.so", "(0: str, 1: str) -> ffi.Module", args, 2);
+  std::string path = a.Str(0);
+  a.Str(1);
+  *rv = CreateLibraryModule(OpenSharedLibrary(path));
+});
+
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.SystemLib", [](PackedArgs args, Any* rv) {
+  if (args.size() > 1) {
+    TVM_FFI_CORE_THROW(TypeError) << "ffi.SystemLib: expected 0 or 1 arguments, got "
+                                  << args.size();
+  }
+  std::string prefix;
+  if (args.size() == 1) {
+    std::optional<String> s = args[0].try_cast<String>();
+    if (!s.has_value()) {
+      TVM_FFI_CORE_THROW(TypeError) << "expected str, got "
+                                    << TypeIndexToDisplayName(args[0].type_index());
+    }
+    prefix = *s;
+  }
   *rv = SystemLib(prefix);
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunction",
-                       [](const Module& m, const std::string& name, bool query_imports) {
-                         return AsLibraryModule(m)->GetFunction(name, query_imports);
-                       });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleImplementsFunction",
-                       [](const Module& m, const std::string& name, bool query_imports) {
-                         return AsLibraryModule(m)->ImplementsFunction(name, query_imports);
-                       });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunctionMetadata",
-                       [](const Module& m, const std::string& name, bool query_imports) {
-                         return AsLibraryModule(m)->GetFunctionMetadata(name, query_imports);
-                       });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetFunctionDoc",
-                       [](const Module& m, const std::string& name, bool query_imports) {
-                         return AsLibraryModule(m)->GetFunctionDoc(name, query_imports);
-                       });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetPropertyMask", [](const Module& m) {
-  AsLibraryModule(m);
-  return static_cast<int64_t>(kModuleBinarySerializable | kModuleRunnable);
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetFunction", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleGetFunction",
+               "(0: ffi.Module, 1: str, 2: bool) -> Optional[ffi.Function]", args, 3);
+  *rv = OrNone(a.Mod(0)->GetFunction(a.Str(1), a.Bool(2)));
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetKind", [](const Module& m) {
-  AsLibraryModule(m);
-  return std::string("library");
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleImplementsFunction", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleImplementsFunction", "(0: ffi.Module, 1: str, 2: bool) -> bool", args,
+               3);
+  *rv = a.Mod(0)->ImplementsFunction(a.Str(1), a.Bool(2));
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleDescribe",
-                       [](const Module& m) { return AsLibraryModule(m)->Describe(); });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleInspectSource", [](const Module& m, const std::string&) {
-  AsLibraryModule(m);
-  return std::string();
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetFunctionMetadata", [](PackedArgs args,
+                                                                        Any* rv) {
+  GlobalArgs a("ffi.ModuleGetFunctionMetadata",
+               "(0: ffi.Module, 1: str, 2: bool) -> Optional[str]", args, 3);
+  *rv = OrNone(a.Mod(0)->GetFunctionMetadata(a.Str(1), a.Bool(2)));
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGetWriteFormats", [](const Module& m) {
-  AsLibraryModule(m);
-  return Array<String>();
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetFunctionDoc", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleGetFunctionDoc", "(0: ffi.Module, 1: str, 2: bool) -> Optional[str]",
+               args, 3);
+  *rv = OrNone(a.Mod(0)->GetFunctionDoc(a.Str(1), a.Bool(2)));
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleWriteToFile",
-                       [](const Module& m, const std::string& file, const std::string&) {
-                         TVM_FFI_IMPL_THROW(RuntimeError)
-                             << "Module[library] does not support WriteToFile (asked to write "
-                             << AsLibraryModule(m)->Describe() << " to \"" << file
-                             << "\")";
-                       });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleImportModule", [](const Module& m, const Module& other) {
-  AsLibraryModule(m)->ImportModule(other);
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetPropertyMask", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleGetPropertyMask", "(0: ffi.Module) -> int", args, 1);
+  *rv = static_cast<int64_t>(a.Mod(0)->GetPropertyMask());
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleClearImports",
-                       [](const Module& m) { AsLibraryModule(m)->ClearImports(); });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGlobalsAdd", [](const Module& m) {
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetKind", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleGetKind", "(0: ffi.Module) -> str", args, 1);
+  *rv = String(a.Mod(0)->kind());
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleDescribe", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleDescribe", "(0: ffi.Module) -> str", args, 1);
+  *rv = String(a.Mod(0)->Describe());
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleInspectSource", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleInspectSource", "(0: ffi.Module, 1: str) -> str", args, 2);
+  LibraryModuleObj* m = a.Mod(0);
+  *rv = m->InspectSource(a.Str(1));
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGetWriteFormats", [](PackedArgs args, Any* rv) {
+  GlobalArgs a("ffi.ModuleGetWriteFormats", "(0: ffi.Module) -> Array[str]", args, 1);
+  *rv = a.Mod(0)->GetWriteFormats();
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleWriteToFile", [](PackedArgs args, Any*) {
+  GlobalArgs a("ffi.ModuleWriteToFile", "(0: ffi.Module, 1: str, 2: str) -> void", args, 3);
+  LibraryModuleObj* m = a.Mod(0);
+  String file = a.Str(1);
+  m->WriteToFile(file, a.Str(2));
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleImportModule", [](PackedArgs args, Any*) {
+  GlobalArgs a("ffi.ModuleImportModule", "(0: ffi.Module, 1: ffi.Module) -> void", args, 2);
+  LibraryModuleObj* m = a.Mod(0);
+  m->ImportModule(a.ModRef(1));
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleClearImports", [](PackedArgs args, Any*) {
+  GlobalArgs a("ffi.ModuleClearImports", "(0: ffi.Module) -> void", args, 1);
+  a.Mod(0)->ClearImports();
+});
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGlobalsAdd", [](PackedArgs args, Any*) {
+  GlobalArgs a("ffi.ModuleGlobalsAdd", "(0: ffi.Module) -> void", args, 1);
+  Module m = a.ModRef(0);
   KeptModules& kept = Kept();
   std::lock_guard<std::mutex> lock(kept.mutex);
-  kept.modules.emplace(m.handle(), m);
+  kept.modules.emplace(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(m), m);
 });
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ModuleGlobalsRemove", [](const Module& m) {
-  Module released;  // dropped after the lock: unloading may run library code
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleGlobalsRemove", [](PackedArgs args, Any*) {
+  GlobalArgs a("ffi.ModuleGlobalsRemove", "(0: ffi.Module) -> void", args, 1);
+  TVMFFIObjectHandle key = ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(a.ModRef(0));
+  std::optional<Module> released;  // dropped after the lock: unloading may run library code
   {
     KeptModules& kept = Kept();
     std::lock_guard<std::mutex> lock(kept.mutex);
-    auto it = kept.modules.find(m.handle());
+    auto it = kept.modules.find(key);
     if (it == kept.modules.end()) return;
     released = std::move(it->second);
     kept.modules.erase(it);
   }
 });
 
-// `imports_`, read-only, as upstream reflects it.
-const bool kModuleReflection = [] {
-  ObjectDef<LibraryModuleObj>("A module: functions loaded from a library.")
-      .ReadOnlyField("imports_", &LibraryModuleObj::imports_, "The imported modules.");
-  return true;
-}();
+// The reflected field `imports_` (read-only, as upstream reflects it) ------
 
-}  // namespace
+int GetImports(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  Any value(*static_cast<const Array<Any>*>(field));
+  *result = AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value));
+  TVM_FFI_SAFE_CALL_END();
+}
 
-namespace {
+int SetImports(void* field, const TVMFFIAny* value) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  AnyView view = AnyView::CopyFromTVMFFIAny(*value);
+  std::optional<Array<Module>> modules = view.try_cast<Array<Module>>();
+  if (!modules.has_value()) {
+    TVM_FFI_CORE_THROW(TypeError) << "expected Array[ffi.Module], got "
+                                  << TypeIndexToDisplayName(view.type_index());
+  }
+  *static_cast<Array<Any>*>(field) = Array<Any>(modules->begin(), modules->end());
+  TVM_FFI_SAFE_CALL_END();
+}
 
-// ffi.Module is final in the "__ffi_type_final__" column, as upstream
-// publishes it (a module kind is a C++ subclass, not a registered type).
-const bool kModuleFinal = RunAtLoad([] {
-  type_registry::RegisterAttr(kTVMFFIModule, "__ffi_type_final__", *Any(true).raw());
+TVMFFIByteArray ByteArrayOf(const char* text) { return TVMFFIByteArray{text, std::strlen(text)}; }
+
+// ffi.Module's type information: a field `imports_`, final in the
+// "__ffi_type_final__" column as upstream publishes it (a module kind is a
+// C++ subclass, not a registered type), and not copyable.
+const bool kModuleReflection = RegisterAtLoad([] {
+  TVMFFITypeMetadata meta;
+  std::memset(&meta, 0, sizeof(meta));
+  meta.doc = ByteArrayOf("A module: functions loaded from a library.");
+  meta.total_size = static_cast<int32_t>(sizeof(LibraryModuleObj));
+  meta.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(kTVMFFIModule, &meta));
+
+  static const std::string kImportsMetadata =
+      "{\"type_schema\":" +
+      std::string(EscapeStringJSON(String(::tvm::ffi::detail::TypeSchema<Array<Module>>::v()))) +
+      "}";
+  TVMFFIFieldInfo field;
+  std::memset(&field, 0, sizeof(field));
+  field.name = ByteArrayOf("imports_");
+  field.doc = ByteArrayOf("The imported modules.");
+  field.metadata = TVMFFIByteArray{kImportsMetadata.data(), kImportsMetadata.size()};
+  field.flags = 0;
+  field.size = sizeof(Array<Any>);
+  field.alignment = alignof(Array<Any>);
+  field.offset = LibraryModuleObj::ImportsOffset();
+  field.getter = &GetImports;
+  field.setter = reinterpret_cast<void*>(&SetImports);
+  field.field_static_type_index = kTVMFFIArray;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(kTVMFFIModule, &field));
+
+  const TVMFFIByteArray shallow_copy = ByteArrayOf("__ffi_shallow_copy__");
+  Any reason(String("its C++ class is not copy-constructible"));
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterAttr(kTVMFFIModule, &shallow_copy,
+                                                 AnyUnsafe::TVMFFIAnyPtrFromAny(reason)));
+  const TVMFFIByteArray final_attr = ByteArrayOf("__ffi_type_final__");
+  Any yes(true);
+  TVM_FFI_CHECK_SAFE_CALL(
+      TVMFFITypeRegisterAttr(kTVMFFIModule, &final_attr, AnyUnsafe::TVMFFIAnyPtrFromAny(yes)));
 });
 
 }  // namespace
-
-}  // namespace impl
-}  // namespace detail
-}  // namespace ffi
-}  // namespace tvm
-
-namespace tvm {
-namespace ffi {
-namespace detail {
-namespace core {
-
-bool IsCoreLibraryModule(const TVMFFIObject* obj) {
-  return obj != nullptr && obj->type_index == kTVMFFIModule &&
-         TVM_FFI_OBJECT_DELETER(const_cast<TVMFFIObject*>(obj)) ==
-             &::tvm::ffi::detail::impl::detail::ObjectDeleter<::tvm::ffi::detail::impl::LibraryModuleObj>;
-}
 
 }  // namespace core
 }  // namespace detail

@@ -174,21 +174,16 @@ bool HasNewAttr(int32_t type_index) {
 constexpr const char* kDataToJsonAttr = "__data_to_json__";
 constexpr const char* kDataFromJsonAttr = "__data_from_json__";
 
-// ---- enums (core/enum.h, still on the internal value layer) ---------------------
+// ---- enums (core/enum.h) --------------------------------------------------------
 
-bool IsEnum(int32_t type_index) { return impl::IsEnumType(type_index); }
+bool IsEnum(int32_t type_index) { return IsEnumType(type_index); }
 
 // The JSON data of an enum singleton (its index).
-Any EnumJsonData(const Object* obj) {
-  impl::Any data = impl::EnumToJsonData(
-      static_cast<const impl::EnumObj*>(reinterpret_cast<const impl::Object*>(obj)));
-  return Adopt(data.Release());
-}
+Any EnumJsonData(const Object* obj) { return EnumToJsonData(static_cast<const EnumObj*>(obj)); }
 
 // The singleton of enum type `type_index` that `data` names.
 Any EnumFromJson(int32_t type_index, const TVMFFIAny& data) {
-  impl::Any v = impl::EnumFromJsonData(type_index, impl::AnyView::FromRaw(data));
-  return Adopt(v.Release());
+  return EnumFromJsonData(type_index, AnyView::CopyFromTVMFFIAny(data));
 }
 
 // ---- base64 (standard alphabet, padded) ---------------------------------------
