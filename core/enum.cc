@@ -7,6 +7,7 @@
 #include <tvm/ffi/string.h>
 
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -25,6 +26,42 @@ namespace refl = ::tvm::ffi::reflection;
 // The name of the type-attribute column holding each enum type's EnumState.
 constexpr TVMFFIByteArray kEnumStateColumn = refl::AsByteArray(type_attr::kEnumState.name);
 
+// The getter and setter of the str fields (_str_index, StrEnum's value):
+// the field is a 16-byte str cell, and the setter takes a str only.
+int GetStr(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *result = AnyUnsafe::MoveAnyToTVMFFIAny(Any(*static_cast<const String*>(field)));
+  TVM_FFI_SAFE_CALL_END();
+}
+
+int SetStr(void* field, const TVMFFIAny* value) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  std::optional<String> s = AnyView::CopyFromTVMFFIAny(*value).try_cast<String>();
+  if (!s.has_value()) {
+    TVM_FFI_CORE_THROW(TypeError) << "expected str, got "
+                                  << TypeIndexToDisplayName(value->type_index);
+  }
+  *static_cast<String*>(field) = *std::move(s);
+  TVM_FFI_SAFE_CALL_END();
+}
+
+// A read-only str field at EnumObj::_str_index, with the static type index
+// of a str (which refl::ObjectDef does not give a String field).
+void RegisterStrField(int32_t type_index, const char* name, int64_t flags, const char* doc) {
+  TVMFFIFieldInfo info;
+  std::memset(&info, 0, sizeof(info));
+  info.name = TVMFFIByteArray{name, std::strlen(name)};
+  info.doc = TVMFFIByteArray{doc, std::strlen(doc)};
+  info.flags = flags;
+  info.size = sizeof(String);
+  info.alignment = alignof(String);
+  info.offset = refl::GetFieldByteOffsetToObject(&EnumObj::_str_index);
+  info.getter = &GetStr;
+  info.setter = reinterpret_cast<void*>(&SetStr);
+  info.field_static_type_index = kTVMFFIStr;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(type_index, &info));
+}
+
 const bool kRegistered = RegisterAtLoad([] {
   refl::ObjectDef<EnumStateObj>("The singletons of one enum type, their indexes and attributes.")
       .def_ro("entries", &EnumStateObj::entries, "Enum singletons in registration order.",
@@ -38,14 +75,16 @@ const bool kRegistered = RegisterAtLoad([] {
   // __ffi_init__: none is generated for the enum bases.
   refl::ObjectDef<EnumObj>(refl::init(false), "An enum singleton.")
       .def_ro("_int_index", &EnumObj::_int_index, "Canonical integer index.",
-              refl::AttachFieldFlag::SEqHashIgnore())
-      .def_ro("_str_index", &EnumObj::_str_index, "Canonical string index.");
+              refl::AttachFieldFlag::SEqHashIgnore());
+  RegisterStrField(EnumObj::_GetOrAllocRuntimeTypeIndex(), "_str_index", 0,
+                   "Canonical string index.");
   refl::ObjectDef<IntEnumObj>(refl::init(false), "An enum singleton with an integer value.")
       .def_ro("value", &EnumObj::_int_index, "Canonical integer index.", refl::init(false),
               refl::AttachFieldFlag::SEqHashIgnore());
-  refl::ObjectDef<StrEnumObj>(refl::init(false), "An enum singleton with a string value.")
-      .def_ro("value", &EnumObj::_str_index, "Canonical string index.", refl::init(false),
-              refl::AttachFieldFlag::SEqHashIgnore());
+  refl::ObjectDef<StrEnumObj>(refl::init(false), "An enum singleton with a string value.");
+  RegisterStrField(StrEnumObj::_GetOrAllocRuntimeTypeIndex(), "value",
+                   kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore,
+                   "Canonical string index.");
   // The state column exists from the start (None for every type), so that
   // readers of the column find it before any enum is defined.
   TVMFFIAny none = AnyView(nullptr).CopyToTVMFFIAny();
