@@ -169,6 +169,11 @@ struct ModuleObj::InternalUnsafe {
 // Module ------------------------------------------------------------------------------
 
 Module Module::LoadFromFile(const String& file_name) {
+  // ffi.Module's registration through the static local that a subclass
+  // compiled against upstream's header shares with this library (the type is
+  // built in, so this only confirms its index).  Upstream's library exports
+  // that static local; calling the function here makes ours export it too.
+  ModuleObj::_GetOrAllocRuntimeTypeIndex();
   return TVM_FFI_CXX_API_GLOBAL("ffi.ModuleLoadFromFile")(file_name).cast<Module>();
 }
 
