@@ -72,7 +72,8 @@ class LibraryFunctionObj final : public FunctionObj {
 // the header back to the class would then inspect a destroyed polymorphic
 // object.
 void DeleteLibraryModule(void* header, int flags) {
-  char* memory = static_cast<char*>(header) - ObjectUnsafe::GetObjectOffsetToSubclass<LibraryModuleObj>();
+  char* memory = static_cast<char*>(header) -
+                 ObjectUnsafe::GetObjectOffsetToSubclass<LibraryModuleObj>();
   if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) != 0) {
     std::launder(reinterpret_cast<LibraryModuleObj*>(memory))->~LibraryModuleObj();
   }
@@ -235,8 +236,9 @@ Optional<String> LibraryModuleObj::GetFunctionDoc(const String& name) {
 }
 
 void LibraryModuleObj::WriteToFile(const String& file_name, const String&) const {
-  TVM_FFI_CORE_THROW(RuntimeError) << "Module[library] does not support WriteToFile (asked to write "
-                                   << description_ << " to \"" << file_name << "\")";
+  TVM_FFI_CORE_THROW(RuntimeError)
+      << "Module[library] does not support WriteToFile (asked to write " << description_
+      << " to \"" << file_name << "\")";
 }
 
 void LibraryModuleObj::ImportModule(const Module& other) {
