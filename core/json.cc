@@ -494,8 +494,8 @@ class Writer {
     bool is_seq = v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList;
     bool is_map = v.type_index == kTVMFFIMap || v.type_index == kTVMFFIDict;
     if (!is_seq && !is_map) return 1;
-    // The stack probe is structural.h's, still in the value layer's namespace.
-    if (depth > kMaxDepth || impl::StackNearlyFull()) return cap;
+    // The stack probe is structural.h's.
+    if (depth > kMaxDepth || StackNearlyFull()) return cap;
     const Object* obj = ObjectOf(v);
     auto found = memo->find(obj);
     if (found != memo->end()) return found->second;

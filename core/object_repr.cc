@@ -105,11 +105,7 @@ class DepthGuard {
  public:
   DepthGuard(std::vector<const Object*>* active, const Object* obj, const char* walk)
       : active_(active) {
-    if (impl::TooDeep(active->size())) {
-      // structural.h's message (still on core/impl's Object: the same objects).
-      impl::ThrowTooDeep(walk, reinterpret_cast<const impl::Object* const*>(active->data()),
-                         active->size());
-    }
+    if (TooDeep(active->size())) ThrowTooDeep(walk, active->data(), active->size());
     active->push_back(obj);
   }
   ~DepthGuard() { active_->pop_back(); }

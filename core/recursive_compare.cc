@@ -14,24 +14,32 @@
 #include <utility>
 #include <vector>
 
-#include "impl/any_equal.h"
-#include "impl/array.h"
-#include "impl/function.h"
-#include "impl/map.h"
-#include "impl/shape.h"
-#include "impl/string.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/object.h>
+
 #include "big_int_internal.h"
 #include "global_def.h"
+#include "map_key.h"
+#include "object_internal.h"
 #include "reflection_visit.h"
+#include "string_internal.h"
 #include "structural.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
-// The internals already moved to tvm::ffi::details::core (issue 19).
-using namespace ::tvm::ffi::detail::core;
+namespace core {
 namespace {
+
+const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
+
+const Object* ObjectOf(const TVMFFIAny& v) {
+  return ObjectUnsafe::RawObjectPtrFromUnowned<Object>(v.v_obj);
+}
 
 // The comparison class of a value: both spellings of str and of bytes are one
 // class, and so are int and the big int (a BigInt never holds a value that
@@ -107,16 +115,12 @@ int CompareInts(const TVMFFIAny& a, const TVMFFIAny& b) {
 }
 
 [[noreturn]] void ThrowDifferentTypes(const TVMFFIAny& a, const TVMFFIAny& b) {
-  TVM_FFI_IMPL_THROW(TypeError) << "Cannot compare values of different types: "
+  TVM_FFI_THROW(TypeError) << "Cannot compare values of different types: "
                           << TypeIndexToDisplayName(a.type_index) << " vs "
                           << TypeIndexToDisplayName(b.type_index);
 }
 
-const TVMFFITypeInfo* InfoOf(const Object* obj) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-  if (info == nullptr) ThrowRaised(-1);
-  return info;
-}
+const TVMFFITypeInfo* InfoOf(const Object* obj) { return TypeInfoOrThrow(obj->type_index()); }
 
 // Type attributes that replace the field-wise walk for one type:
 //   __ffi_eq__(self, other, fn_eq) -> bool
@@ -146,21 +150,21 @@ std::optional<Function> FindHook(HookColumn& hook, int32_t type_index) {
   if (row < 0 || row >= column->size || column->data[row].type_index != kTVMFFIFunction) {
     return std::nullopt;
   }
-  return Function(ObjectPtr<Object>::BorrowHandle(column->data[row].v_obj));
+  return AnyView::CopyFromTVMFFIAny(column->data[row]).cast<Function>();
 }
 
 AnyView ObjectView(const Object* obj) {
   TVMFFIAny v;
   v.type_index = obj->type_index();
   v.zero_padding = 0;
-  v.v_obj = static_cast<TVMFFIObject*>(obj->handle());
-  return AnyView::FromRaw(v);
+  v.v_obj = ObjectUnsafe::GetHeader(obj);
+  return AnyView::CopyFromTVMFFIAny(v);
 }
 
 // A hook's result as an int64 (bool for __ffi_eq__ is accepted as 0/1).
 int64_t HookInt(const Any& r, const char* hook, const Object* obj) {
-  if (r.type_index() == kTVMFFIInt || r.type_index() == kTVMFFIBool) return r.raw()->v_int64;
-  TVM_FFI_IMPL_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
+  if (r.type_index() == kTVMFFIInt || r.type_index() == kTVMFFIBool) return Raw(r).v_int64;
+  TVM_FFI_THROW(TypeError) << hook << " of `" << TypeIndexToDisplayName(obj->type_index())
                           << "` must return an int, got "
                           << TypeIndexToDisplayName(r.type_index());
   return 0;  // not reached: the builder throws
@@ -195,11 +199,11 @@ class Walk {
     return it == memo_.end() ? nullptr : &it->second;
   }
   void Remember(const TVMFFIAny& a, const TVMFFIAny& b, int result) {
-    const Object* x = Object::FromHandle(a.v_obj);
-    const Object* y = Object::FromHandle(b.v_obj);
+    const Object* x = ObjectOf(a);
+    const Object* y = ObjectOf(b);
     if (memo_.emplace(std::make_pair(x, y), result).second) {
-      kept_.emplace_back(AnyView::FromRaw(a));
-      kept_.emplace_back(AnyView::FromRaw(b));
+      kept_.emplace_back(AnyView::CopyFromTVMFFIAny(a));
+      kept_.emplace_back(AnyView::CopyFromTVMFFIAny(b));
     }
   }
 
@@ -218,16 +222,13 @@ class Walk {
 
 // An owning copy of a container item, so that the walk holds what it visits
 // even when a hook called below changes or clears the container.
-inline Any Hold(const TVMFFIAny& v) { return Any(AnyView::FromRaw(v)); }
+inline Any Hold(const TVMFFIAny& v) { return Any(AnyView::CopyFromTVMFFIAny(v)); }
 
 // The entries of a map, owned (a hook may change a Dict being walked).
 inline std::vector<std::pair<Any, Any>> MapEntries(const MapBaseObj* m) {
   std::vector<std::pair<Any, Any>> out;
-  out.reserve(static_cast<size_t>(m->size()));
-  for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
-    const auto& kv = m->KVAt(pos);
-    out.emplace_back(Hold(kv.key), Hold(kv.value));
-  }
+  out.reserve(m->size());
+  for (const auto& kv : *m) out.emplace_back(kv.first, kv.second);
   return out;
 }
 
@@ -247,7 +248,7 @@ class HookCallback {
     fn_ = Function::FromPacked([link, name, body](const AnyView* args, int32_t n, Any* rv) {
       W* w = link->load(std::memory_order_acquire);
       if (w == nullptr) {
-        TVM_FFI_IMPL_THROW(RuntimeError) << name << " was called after the hook that received it "
+        TVM_FFI_THROW(RuntimeError) << name << " was called after the hook that received it "
                                       "had returned";
       }
       body(w, args, n, rv);
@@ -264,7 +265,7 @@ class HookCallback {
 };
 
 [[noreturn]] void ThrowCyclicOrdering(const char* walk, int32_t type_index) {
-  TVM_FFI_IMPL_THROW(ValueError) << walk << ": cyclic reference detected in ordering (a "
+  TVM_FFI_THROW(ValueError) << walk << ": cyclic reference detected in ordering (a "
                            << TypeIndexToDisplayName(type_index) << " contains itself)";
 }
 
@@ -300,8 +301,8 @@ class EqWalker {
         break;
     }
     if (ca < kTVMFFIStaticObjectBegin) return a.v_ptr == b.v_ptr;  // raw pointers
-    const Object* x = Object::FromHandle(a.v_obj);
-    const Object* y = Object::FromHandle(b.v_obj);
+    const Object* x = ObjectOf(a);
+    const Object* y = ObjectOf(b);
     if (x == y) return true;
     if (ca == kTVMFFIShape) return ShapeEqual(a, b);
     if (ByIdentity(ca)) return false;
@@ -314,7 +315,7 @@ class EqWalker {
     Any hold_a = Hold(a), hold_b = Hold(b);
     bool ok;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
-      ok = SeqEqual(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
+      ok = SeqEqual(static_cast<const SeqBaseObj*>(x), static_cast<const SeqBaseObj*>(y));
     } else if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
       ok = MapEqual(static_cast<const MapBaseObj*>(x), static_cast<const MapBaseObj*>(y));
     } else {
@@ -337,11 +338,11 @@ class EqWalker {
   }
 
   // Sizes are read again after each item: a hook may have changed them.
-  bool SeqEqual(const SeqObj* x, const SeqObj* y) {
+  bool SeqEqual(const SeqBaseObj* x, const SeqBaseObj* y) {
     if (x->size() != y->size()) return false;
-    for (int64_t i = 0; i < x->size() && i < y->size(); ++i) {
-      Any ea = Hold(x->at(i)), eb = Hold(y->at(i));
-      if (!Equal(*ea.raw(), *eb.raw())) return false;
+    for (size_t i = 0; i < x->size() && i < y->size(); ++i) {
+      Any ea = x->begin()[i], eb = y->begin()[i];
+      if (!Equal(Raw(ea), Raw(eb))) return false;
     }
     return x->size() == y->size();
   }
@@ -350,10 +351,10 @@ class EqWalker {
   bool MapEqual(const MapBaseObj* x, const MapBaseObj* y) {
     if (x->size() != y->size()) return false;
     for (const auto& kv : MapEntries(x)) {
-      const TVMFFIAny* found = y->FindValue(*kv.first.raw());
-      if (found == nullptr) return false;
-      Any other = Hold(*found);
-      if (!Equal(*kv.second.raw(), *other.raw())) return false;
+      MapBaseObj::iterator found = y->find(kv.first);
+      if (found == y->end()) return false;
+      Any other = found->second;
+      if (!Equal(Raw(kv.second), Raw(other))) return false;
     }
     return x->size() == y->size();
   }
@@ -362,8 +363,8 @@ class EqWalker {
     if (std::optional<Function> hook = FindHook(g_eq_hook, x->type_index())) {
       HookCallback<EqWalker> fn_eq(
           this, "fn_eq", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
-            *rv = w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw());
+            if (n != 2) TVM_FFI_THROW(TypeError) << "fn_eq takes 2 arguments, got " << n;
+            *rv = w->Equal(Raw(Any(args[0])), Raw(Any(args[1])));
           });
       return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_eq.fn()), "__ffi_eq__", x) != 0;
     }
@@ -371,8 +372,8 @@ class EqWalker {
       // Only equality matters here: nested values answer 0 (equal) or 1.
       HookCallback<EqWalker> fn_cmp(
           this, "fn_cmp", [](EqWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
-            *rv = int64_t(w->Equal(*Any(args[0]).raw(), *Any(args[1]).raw()) ? 0 : 1);
+            if (n != 2) TVM_FFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            *rv = int64_t(w->Equal(Raw(Any(args[0])), Raw(Any(args[1]))) ? 0 : 1);
           });
       return HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp.fn()), "__ffi_compare__",
                      x) == 0;
@@ -383,9 +384,9 @@ class EqWalker {
   bool FieldsEqual(const Object* x, const Object* y) {
     return ForEachFieldInfo(InfoOf(x), [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskCompareOff) return true;
-      Any va = ReadField(x->handle(), f);
-      Any vb = ReadField(y->handle(), f);
-      return Equal(*va.raw(), *vb.raw());
+      Any va = ReadField(ObjectUnsafe::GetHeader(x), f);
+      Any vb = ReadField(ObjectUnsafe::GetHeader(y), f);
+      return Equal(Raw(va), Raw(vb));
     });
   }
 
@@ -413,7 +414,7 @@ class OrderWalker {
         return Sign3(a.v_int64 != 0, b.v_int64 != 0);
       case kTVMFFIFloat:
         if (std::isnan(a.v_float64) || std::isnan(b.v_float64)) {
-          TVM_FFI_IMPL_THROW(TypeError) << "Cannot order NaN values";
+          TVM_FFI_THROW(TypeError) << "Cannot order NaN values";
         }
         return Sign3(a.v_float64, b.v_float64);
       case kTVMFFIDataType: {
@@ -440,11 +441,11 @@ class OrderWalker {
     }
     if (ca < kTVMFFIStaticObjectBegin) {
       if (a.v_ptr == b.v_ptr) return 0;
-      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(a.type_index)
+      TVM_FFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(a.type_index)
                               << " values";
     }
-    const Object* x = Object::FromHandle(a.v_obj);
-    const Object* y = Object::FromHandle(b.v_obj);
+    const Object* x = ObjectOf(a);
+    const Object* y = ObjectOf(b);
     if (x == y) return 0;
     if (ca == kTVMFFIShape) {
       const TVMFFIShapeCell* sx = TVMFFIShapeGetCellPtr(a.v_obj);
@@ -456,25 +457,25 @@ class OrderWalker {
       return Sign3(sx->size, sy->size);
     }
     if (ByIdentity(ca)) {
-      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(ca)
+      TVM_FFI_THROW(TypeError) << "Cannot order " << TypeIndexToDisplayName(ca)
                               << " values (they are compared by identity)";
     }
     if (ca == kTVMFFIMap || ca == kTVMFFIDict) {
       // Maps have equality but no order.
       if (EqWalker(walk_.name()).Equal(a, b)) return 0;
-      TVM_FFI_IMPL_THROW(TypeError) << "Cannot order Map/Dict values";
+      TVM_FFI_THROW(TypeError) << "Cannot order Map/Dict values";
     }
     if (const int* known = walk_.Recall(x, y)) return *known;
     if (!walk_.Enter(x, y)) ThrowCyclicOrdering(walk_.name(), ca);
     Any hold_a = Hold(a), hold_b = Hold(b);
     int c;
     if (ca == kTVMFFIArray || ca == kTVMFFIList) {
-      c = SeqCompare(static_cast<const SeqObj*>(x), static_cast<const SeqObj*>(y));
+      c = SeqCompare(static_cast<const SeqBaseObj*>(x), static_cast<const SeqBaseObj*>(y));
     } else if (std::optional<Function> hook = FindHook(g_compare_hook, ca)) {
       HookCallback<OrderWalker> fn_cmp(
           this, "fn_cmp", [](OrderWalker* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 2) TVM_FFI_IMPL_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
-            *rv = int64_t(w->Compare(*Any(args[0]).raw(), *Any(args[1]).raw()));
+            if (n != 2) TVM_FFI_THROW(TypeError) << "fn_cmp takes 2 arguments, got " << n;
+            *rv = int64_t(w->Compare(Raw(Any(args[0])), Raw(Any(args[1]))));
           });
       int64_t r =
           HookInt((*hook)(ObjectView(x), ObjectView(y), fn_cmp.fn()), "__ffi_compare__", x);
@@ -488,10 +489,10 @@ class OrderWalker {
   }
 
  private:
-  int SeqCompare(const SeqObj* x, const SeqObj* y) {
-    for (int64_t i = 0; i < x->size() && i < y->size(); ++i) {
-      Any ea = Hold(x->at(i)), eb = Hold(y->at(i));
-      int c = Compare(*ea.raw(), *eb.raw());
+  int SeqCompare(const SeqBaseObj* x, const SeqBaseObj* y) {
+    for (size_t i = 0; i < x->size() && i < y->size(); ++i) {
+      Any ea = x->begin()[i], eb = y->begin()[i];
+      int c = Compare(Raw(ea), Raw(eb));
       if (c != 0) return c;
     }
     return Sign3(x->size(), y->size());
@@ -501,9 +502,9 @@ class OrderWalker {
     int c = 0;
     ForEachFieldInfo(InfoOf(x), [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskCompareOff) return true;
-      Any va = ReadField(x->handle(), f);
-      Any vb = ReadField(y->handle(), f);
-      c = Compare(*va.raw(), *vb.raw());
+      Any va = ReadField(ObjectUnsafe::GetHeader(x), f);
+      Any vb = ReadField(ObjectUnsafe::GetHeader(y), f);
+      c = Compare(Raw(va), Raw(vb));
       return c == 0;
     });
     return c;
@@ -534,7 +535,7 @@ class Hasher {
         if (v.type_index == kTVMFFIInt) return Mix(tag, v.v_uint64);
         {
           TVMFFIByteArray words = BigIntContent(&v);
-          return Mix(Mix(tag, words.size), detail::HashBytes(words.data, words.size));
+          return Mix(Mix(tag, words.size), HashBytes(words.data, words.size));
         }
       case kTVMFFIBool:
         return Mix(tag, v.v_int64 != 0);
@@ -559,7 +560,7 @@ class Hasher {
         break;
     }
     if (c < kTVMFFIStaticObjectBegin) return Mix(tag, reinterpret_cast<uintptr_t>(v.v_ptr));
-    const Object* obj = Object::FromHandle(v.v_obj);
+    const Object* obj = ObjectOf(v);
     if (c == kTVMFFIShape) {
       const TVMFFIShapeCell* s = TVMFFIShapeGetCellPtr(v.v_obj);
       uint64_t h = Mix(tag, s->size);
@@ -589,8 +590,8 @@ class Hasher {
     } else if (std::optional<Function> hook = FindHook(g_hash_hook, c)) {
       HookCallback<Hasher> fn_hash(
           this, "fn_hash", [](Hasher* w, const AnyView* args, int32_t n, Any* rv) {
-            if (n != 1) TVM_FFI_IMPL_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
-            *rv = static_cast<int64_t>(w->Hash(*Any(args[0]).raw()));
+            if (n != 1) TVM_FFI_THROW(TypeError) << "fn_hash takes 1 argument, got " << n;
+            *rv = static_cast<int64_t>(w->Hash(Raw(Any(args[0]))));
           });
       int64_t r = HookInt((*hook)(ObjectView(obj), fn_hash.fn()), "__ffi_hash__", obj);
       h = Mix(Mix(tag, InfoOf(obj)->type_key_hash), static_cast<uint64_t>(r));
@@ -598,7 +599,7 @@ class Hasher {
       const TVMFFITypeInfo* info = InfoOf(obj);
       if (FindHook(g_eq_hook, c) || FindHook(g_compare_hook, c)) {
         // A field-wise hash could tell apart values the hook calls equal.
-        TVM_FFI_IMPL_THROW(ValueError)
+        TVM_FFI_THROW(ValueError)
             << "ffi.RecursiveHash: type '" << TypeKeyOf(info)
             << "' defines __ffi_eq__ or __ffi_compare__ but not __ffi_hash__; register a "
                "__ffi_hash__ hook consistent with them (values equal under RecursiveEq must "
@@ -610,8 +611,8 @@ class Hasher {
         if (f->flags & (kTVMFFIFieldFlagBitMaskHashOff | kTVMFFIFieldFlagBitMaskCompareOff)) {
           return true;
         }
-        Any value = ReadField(obj->handle(), f);
-        h = Mix(h, Hash(*value.raw()));
+        Any value = ReadField(ObjectUnsafe::GetHeader(obj), f);
+        h = Mix(h, Hash(Raw(value)));
         return true;
       });
     }
@@ -640,31 +641,25 @@ class Hasher {
 };
 
 }  // namespace
-}  // namespace impl
-
-namespace core {
 
 bool RecursiveEq(const TVMFFIAny& lhs, const TVMFFIAny& rhs) {
-  impl::EqWalker walker;
+  EqWalker walker;
   return walker.Equal(lhs, rhs);
 }
 
 int RecursiveCompare(const TVMFFIAny& lhs, const TVMFFIAny& rhs, const char* walk) {
-  impl::OrderWalker walker(walk);
+  OrderWalker walker(walk);
   return walker.Compare(lhs, rhs);
 }
 
 int64_t RecursiveHash(const TVMFFIAny& value) {
-  impl::Hasher hasher;
+  Hasher hasher;
   return static_cast<int64_t>(hasher.Hash(value));
 }
 
 namespace {
 
-// The value an argument holds (taken as Any, which turns a raw C string
-// into a String).
-const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
-
+// The arguments are taken as Any, which turns a raw C string into a String.
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveEq",
                              [](Any lhs, Any rhs) { return RecursiveEq(Raw(lhs), Raw(rhs)); });
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.RecursiveLt", [](Any lhs, Any rhs) {

@@ -2,8 +2,16 @@
 #include "structural.h"
 
 #include <pthread.h>
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/container/tensor.h>
 #include <tvm/ffi/error.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/reflection/registry.h>
+#include <tvm/ffi/string.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,52 +22,56 @@
 #include <unordered_set>
 #include <vector>
 
-#include "impl/any_equal.h"
-#include "impl/array.h"
-#include "impl/dict.h"
-#include "impl/function.h"
-#include "impl/map.h"
-#include "impl/reflection.h"
-#include "impl/shape.h"
-#include "impl/string.h"
-#include "impl/tensor.h"
 #include "global_def.h"
+#include "map_key.h"
+#include "object_internal.h"
 #include "reflection_visit.h"
+#include "string_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
+namespace {
 
-using core::SEqual;
-using core::SHash;
+const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
+const TVMFFIAny& Raw(const AnyView& value) { return *reinterpret_cast<const TVMFFIAny*>(&value); }
+
+const Object* ObjectOf(const TVMFFIAny& v) {
+  return ObjectUnsafe::RawObjectPtrFromUnowned<Object>(v.v_obj);
+}
+
+// A new reference to `obj`.
+ObjectRef RefOf(const Object* obj) {
+  return ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
+      ObjectUnsafe::ObjectPtrFromUnowned<Object>(const_cast<Object*>(obj)));
+}
+
+}  // namespace
 
 // Access paths ------------------------------------------------------------------
 
-ObjectRef AccessPathRoot() { return ObjectRef(MakeObject<AccessPathObj>()); }
+ObjectRef AccessPathRoot() { return ObjectRef(make_object<AccessPathObj>()); }
 
 ObjectRef AccessPathExtend(const ObjectRef& path, AccessKind kind, Any key) {
-  ObjectPtr<AccessStepObj> step = MakeObject<AccessStepObj>();
+  ObjectPtr<AccessStepObj> step = make_object<AccessStepObj>();
   step->kind = static_cast<int32_t>(kind);
   step->key = std::move(key);
-  ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
+  ObjectPtr<AccessPathObj> out = make_object<AccessPathObj>();
   out->depth = static_cast<const AccessPathObj*>(path.get())->depth + 1;
-  out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(path.get()->handle()));
-  out->step = AccessStepRef(std::move(step));
+  out->parent = path;
+  out->step = ObjectRef(std::move(step));
   return ObjectRef(std::move(out));
 }
 
 namespace {
 
 const AccessPathObj* AsPath(const AnyView& v, const char* what) {
-  const Object* obj = v.type_index() == AccessPathObj::RuntimeTypeIndex()
-                          ? Object::FromHandle(v.raw()->v_obj)
-                          : nullptr;
-  if (obj == nullptr) {
-    TVM_FFI_IMPL_THROW(TypeError) << what << ": expected ffi.reflection.AccessPath, got "
-                            << TypeIndexToDisplayName(v.type_index());
+  if (v.type_index() != AccessPathObj::RuntimeTypeIndex()) {
+    TVM_FFI_THROW(TypeError) << what << ": expected ffi.reflection.AccessPath, got "
+                             << TypeIndexToDisplayName(v.type_index());
   }
-  return static_cast<const AccessPathObj*>(obj);
+  return static_cast<const AccessPathObj*>(ObjectOf(Raw(v)));
 }
 
 // The steps from the root, outermost first.  A path rebuilt from a graph or
@@ -68,27 +80,27 @@ const AccessPathObj* AsPath(const AnyView& v, const char* what) {
 std::vector<const AccessStepObj*> PathSteps(const AccessPathObj* p) {
   std::vector<const AccessStepObj*> steps;
   int64_t depth = p->depth;
-  while (p->parent.has_value()) {
-    if (!p->step.has_value() || p->depth != depth) {
-      TVM_FFI_IMPL_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
-                               << (p->step.has_value() ? "a depth does not match its chain"
-                                                       : "a parent without a step");
+  while (p->parent.defined()) {
+    if (!p->step.defined() || p->depth != depth) {
+      TVM_FFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                                << (p->step.defined() ? "a depth does not match its chain"
+                                                      : "a parent without a step");
     }
-    steps.push_back(p->step.get());
-    p = p->parent.get();
+    steps.push_back(static_cast<const AccessStepObj*>(p->step.get()));
+    p = static_cast<const AccessPathObj*>(p->parent.get());
     --depth;
   }
-  if (p->step.has_value() || depth != 0 || p->depth != 0) {
-    TVM_FFI_IMPL_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
-                             << (p->step.has_value() ? "a step without a parent"
-                                                     : "a depth does not match its chain");
+  if (p->step.defined() || depth != 0 || p->depth != 0) {
+    TVM_FFI_THROW(ValueError) << "malformed ffi.reflection.AccessPath: "
+                              << (p->step.defined() ? "a step without a parent"
+                                                    : "a depth does not match its chain");
   }
   std::reverse(steps.begin(), steps.end());
   return steps;
 }
 
 std::string StepToString(const AccessStepObj* s) {
-  const TVMFFIAny& key = *s->key.raw();
+  const TVMFFIAny& key = Raw(s->key);
   switch (static_cast<AccessKind>(s->kind)) {
     case AccessKind::kAttr: {
       const char* data = "";
@@ -106,11 +118,11 @@ std::string StepToString(const AccessStepObj* s) {
     case AccessKind::kMapItemMissing:
       return "[<missing:" + RenderKey(key) + ">]";
   }
-  return "[<step kind " + DecimalString(s->kind) + ">]";
+  return "[<step kind " + std::to_string(s->kind) + ">]";
 }
 
 bool StepEqual(const AccessStepObj* a, const AccessStepObj* b) {
-  return a->kind == b->kind && AnyKeyEqual(*a->key.raw(), *b->key.raw());
+  return a->kind == b->kind && AnyKeyEqual(Raw(a->key), Raw(b->key));
 }
 
 }  // namespace
@@ -125,29 +137,23 @@ std::string AccessPathToString(const ObjectRef& path) {
 
 // Too-deep walks ------------------------------------------------------------------
 
-}  // namespace impl
-
-namespace core {
-
-// Thrown as the core/impl layer's error: every walk that calls it is still
-// written on that layer (and its function wrappers know only that error).
 void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active, size_t n) {
   std::unordered_map<const TVMFFIObject*, size_t> seen;
   for (size_t i = 0; i < n; ++i) {
     if (active[i] == nullptr) continue;
     if (!seen.emplace(active[i], i).second) {
-      TVM_FFI_IMPL_THROW(ValueError)
+      TVM_FFI_THROW(ValueError)
           << walk << ": the value contains a reference cycle (an object of "
-          << "type `" << impl::TypeIndexToDisplayName(active[i]->type_index)
+          << "type `" << TypeIndexToDisplayName(active[i]->type_index)
           << "` contains itself)";
     }
   }
   if (n >= static_cast<size_t>(kStructuralMaxDepth)) {
-    TVM_FFI_IMPL_THROW(RecursionError)
+    TVM_FFI_THROW(RecursionError)
         << walk << ": the value is nested deeper than " << kStructuralMaxDepth << " levels";
   }
-  TVM_FFI_IMPL_THROW(RecursionError) << walk << ": the value is nested too deeply for this "
-                                     << "thread's stack (" << n << " levels)";
+  TVM_FFI_THROW(RecursionError) << walk << ": the value is nested too deeply for this "
+                                << "thread's stack (" << n << " levels)";
 }
 
 bool StackNearlyFull() noexcept {
@@ -167,10 +173,6 @@ bool StackNearlyFull() noexcept {
   return low != 0 && here > low && here - low < kReserve;
 }
 
-}  // namespace core
-
-namespace impl {
-
 namespace {
 
 // Shared by equality and hashing --------------------------------------------------
@@ -185,18 +187,17 @@ inline int32_t CanonicalIndex(int32_t type_index) {
 // The metadata kind of a dynamic object type, or -1 for the built-in types
 // compared by identity (functions, errors, modules, opaque objects).
 int32_t SEqHashKindOf(const Object* obj, const TVMFFITypeInfo** info_out, const char* walk) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index());
-  if (info == nullptr) ThrowRaised(-1);
+  const TVMFFITypeInfo* info = TypeInfoOrThrow(obj->type_index());
   *info_out = info;
   if (info->metadata == nullptr) {
     if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
-    TVM_FFI_IMPL_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+    TVM_FFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
                             << "` has no type metadata, so it has no structural equality or hash";
   }
   int32_t kind = static_cast<int32_t>(info->metadata->structural_eq_hash_kind);
   if (kind == kTVMFFISEqHashKindUnsupported) {
     if (obj->type_index() < kTVMFFIDynObjectBegin) return -1;
-    TVM_FFI_IMPL_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
+    TVM_FFI_THROW(TypeError) << walk << ": type `" << TypeKeyOf(info)
                             << "` does not support structural equality or hash (its "
                             << "structural_eq_hash_kind is Unsupported)";
   }
@@ -249,7 +250,7 @@ void ForEachElement(const DLTensor& t, F&& fn, int64_t limit = INT64_MAX) {
 
 void CheckHostTensor(const DLTensor& t, const char* walk) {
   if (!IsHostDevice(t.device.device_type)) {
-    TVM_FFI_IMPL_THROW(ValueError) << walk << ": cannot read the content of a tensor on device type "
+    TVM_FFI_THROW(ValueError) << walk << ": cannot read the content of a tensor on device type "
                              << t.device.device_type
                              << "; pass skip_tensor_content=True to compare metadata only";
   }
@@ -285,7 +286,7 @@ bool SameTensorMeta(const DLTensor& a, const DLTensor& b) {
 }
 
 const DLTensor& TensorOf(const Object* obj) {
-  return static_cast<const TensorObj*>(obj)->dl_tensor;
+  return *TVMFFITensorGetDLTensorPtr(ObjectUnsafe::GetHeader(obj));
 }
 
 // Equality ------------------------------------------------------------------------
@@ -320,13 +321,13 @@ StructuralHookColumn g_shash_hook{"__s_hash__"};
 std::optional<Function> StructuralHook(StructuralHookColumn& hook, int32_t type_index) {
   const TVMFFITypeAttrColumn* column = hook.column.load(std::memory_order_acquire);
   if (column == nullptr) {
-    column = detail::KeyAttrColumn(hook.name);
+    column = KeyAttrColumn(hook.name);
     if (column == nullptr) return std::nullopt;
     hook.column.store(column, std::memory_order_release);
   }
-  const TVMFFIAny* entry = detail::KeyAttrEntry(column, type_index);
+  const TVMFFIAny* entry = KeyAttrEntry(column, type_index);
   if (entry == nullptr || entry->type_index != kTVMFFIFunction) return std::nullopt;
-  return Function(ObjectPtr<Object>::BorrowHandle(entry->v_obj));
+  return AnyView::CopyFromTVMFFIAny(*entry).cast<Function>();
 }
 
 // The field flags that stand for a hook callback's TVMFFIDefRegionKind.
@@ -340,8 +341,8 @@ AnyView ObjectAnyView(const Object* obj) {
   TVMFFIAny v;
   std::memset(&v, 0, sizeof(v));
   v.type_index = obj->type_index();
-  v.v_obj = static_cast<TVMFFIObject*>(obj->handle());
-  return AnyView::FromRaw(v);
+  v.v_obj = ObjectUnsafe::GetHeader(obj);
+  return AnyView::CopyFromTVMFFIAny(v);
 }
 
 class EqualChecker {
@@ -380,8 +381,8 @@ class EqualChecker {
           return AnyKeyEqual(a, b);  // ints, bools, pointers, strings in either form
       }
     }
-    const Object* la = Object::FromHandle(a.v_obj);
-    const Object* rb = Object::FromHandle(b.v_obj);
+    const Object* la = ObjectOf(a);
+    const Object* rb = ObjectOf(b);
     switch (ta) {
       case kTVMFFIStr:
       case kTVMFFIBytes:
@@ -409,7 +410,7 @@ class EqualChecker {
     // comparison of one of them against another object would be judged
     // without the binding (Array([arr, d]) against Array([arr, d2])).
     if (ta == kTVMFFIArray || ta == kTVMFFIList) {
-      ok = SeqEqual(static_cast<const SeqObj*>(la), static_cast<const SeqObj*>(rb));
+      ok = SeqEqual(static_cast<const SeqBaseObj*>(la), static_cast<const SeqBaseObj*>(rb));
     } else if (ta == kTVMFFIMap || ta == kTVMFFIDict) {
       ok = MapEqual(static_cast<const MapBaseObj*>(la), static_cast<const MapBaseObj*>(rb));
     } else {
@@ -470,7 +471,7 @@ class EqualChecker {
     for (int32_t i = 0; i < x.ndim; ++i) total *= x.shape[i];
     const char* bx = static_cast<const char*>(x.data) + x.byte_offset;
     const char* by = static_cast<const char*>(y.data) + y.byte_offset;
-    if (IsContiguousLayout(x) && IsContiguousLayout(y)) {
+    if (IsContiguous(x) && IsContiguous(y)) {
       return total == 0 || std::memcmp(bx, by, static_cast<size_t>(total * elem)) == 0;
     }
     // Strided: walk both with one multi-index.
@@ -499,25 +500,26 @@ class EqualChecker {
     return true;
   }
 
-  bool SeqEqual(const SeqObj* x, const SeqObj* y) {
-    int64_t n = x->size() < y->size() ? x->size() : y->size();
+  bool SeqEqual(const SeqBaseObj* x, const SeqBaseObj* y) {
+    int64_t nx = static_cast<int64_t>(x->size()), ny = static_cast<int64_t>(y->size());
+    int64_t n = nx < ny ? nx : ny;
     for (int64_t i = 0; i < n; ++i) {
-      if (!Equal(x->at(i), y->at(i))) {
+      if (!Equal(Raw(x->begin()[i]), Raw(y->begin()[i]))) {
         return Fail(AccessKind::kArrayItem, Any(i), AccessKind::kArrayItem, Any(i));
       }
     }
-    return SizeTail(x->size(), y->size());
+    return SizeTail(nx, ny);
   }
 
   // A key of the lhs map as the rhs would hold it: an object key that was
   // already mapped (a bound variable) becomes its counterpart.
   TVMFFIAny MapKey(const TVMFFIAny& key) const {
     if (key.type_index >= kTVMFFIStaticObjectBegin) {
-      auto it = lhs_map_.find(Object::FromHandle(key.v_obj));
+      auto it = lhs_map_.find(ObjectOf(key));
       if (it != lhs_map_.end()) {
         TVMFFIAny out = key;
         out.type_index = it->second->type_index();
-        out.v_obj = static_cast<TVMFFIObject*>(it->second->handle());
+        out.v_obj = ObjectUnsafe::GetHeader(it->second);
         return out;
       }
     }
@@ -525,27 +527,29 @@ class EqualChecker {
   }
 
   bool MapEqual(const MapBaseObj* x, const MapBaseObj* y) {
-    for (uint64_t pos = x->BeginPos(); pos != x->EndPos(); pos = x->NextPos(pos)) {
-      const auto& kv = x->KVAt(pos);
-      const TVMFFIAny* other = y->FindValue(MapKey(kv.key));
-      Any key = Any(AnyView::FromRaw(kv.key));
-      if (other == nullptr) {
+    for (const auto& kv : *x) {
+      const TVMFFIAny& lhs_key = Raw(kv.first);
+      const TVMFFIAny mapped = MapKey(lhs_key);
+      MapBaseObj::iterator other =
+          mapped.v_obj == lhs_key.v_obj ? y->find(kv.first)
+                                        : y->find(Any(AnyView::CopyFromTVMFFIAny(mapped)));
+      const Any& key = kv.first;
+      if (other == y->end()) {
         return Fail(AccessKind::kMapItem, key, AccessKind::kMapItemMissing, key);
       }
-      if (!Equal(kv.value, *other)) return Fail(AccessKind::kMapItem, key, AccessKind::kMapItem, key);
+      if (!Equal(Raw(kv.second), Raw(other->second))) {
+        return Fail(AccessKind::kMapItem, key, AccessKind::kMapItem, key);
+      }
     }
     if (x->size() == y->size()) return true;
     // The rhs has a key that no lhs key maps to.
-    for (uint64_t pos = y->BeginPos(); pos != y->EndPos(); pos = y->NextPos(pos)) {
-      const TVMFFIAny& key = y->KVAt(pos).key;
+    for (const auto& ykv : *y) {
+      const TVMFFIAny& key = Raw(ykv.first);
       bool found = false;
-      for (uint64_t p = x->BeginPos(); p != x->EndPos() && !found; p = x->NextPos(p)) {
-        found = AnyKeyEqual(MapKey(x->KVAt(p).key), key);
+      for (auto it = x->begin(); it != x->end() && !found; ++it) {
+        found = AnyKeyEqual(MapKey(Raw(it->first)), key);
       }
-      if (!found) {
-        Any k = Any(AnyView::FromRaw(key));
-        return Fail(AccessKind::kMapItemMissing, k, AccessKind::kMapItem, k);
-      }
+      if (!found) return Fail(AccessKind::kMapItemMissing, ykv.first, AccessKind::kMapItem, ykv.first);
     }
     return false;
   }
@@ -597,21 +601,21 @@ class EqualChecker {
       // def_region_kind, field_name) compares two of its parts.
       Function cmp = Function::FromTyped([&](AnyView a, AnyView b, int64_t kind, AnyView name) {
         region_ = FieldRegion(outer, DefRegionFlags(kind));
-        bool ok = Equal(*a.raw(), *b.raw());
+        bool ok = Equal(Raw(a), Raw(b));
         region_ = outer;
         if (!ok) Fail(AccessKind::kAttr, Any(name), AccessKind::kAttr, Any(name));
         return ok;
       });
-      bool ok = (*hook)(ObjectAnyView(x), ObjectAnyView(y), cmp).As<bool>();
+      bool ok = (*hook)(ObjectAnyView(x), ObjectAnyView(y), cmp).cast<bool>();
       region_ = saved;
       return ok;
     }
     bool ok = ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
       region_ = FieldRegion(outer, f->flags);
-      Any a = ReadField(x->handle(), f);
-      Any b = ReadField(y->handle(), f);
-      if (Equal(*a.raw(), *b.raw())) return true;
+      Any a = ReadField(ObjectUnsafe::GetHeader(x), f);
+      Any b = ReadField(ObjectUnsafe::GetHeader(y), f);
+      if (Equal(Raw(a), Raw(b))) return true;
       String name(f->name.data, f->name.size);
       Fail(AccessKind::kAttr, Any(name), AccessKind::kAttr, Any(name));
       return false;
@@ -683,7 +687,7 @@ class Hasher {
   }
 
   uint64_t ObjectValueHash(int32_t t, const TVMFFIAny& v) {
-    const Object* obj = Object::FromHandle(v.v_obj);
+    const Object* obj = ObjectOf(v);
     switch (t) {
       case kTVMFFIStr:
       case kTVMFFIBytes:
@@ -730,7 +734,7 @@ class Hasher {
     ForEachElement(
         x,
         [&h](const char* p, int64_t elem) {
-          h = Mix(h, detail::HashBytes(p, static_cast<size_t>(elem)));
+          h = Mix(h, HashBytes(p, static_cast<size_t>(elem)));
         },
         kHashedTensorElements);
     return h;
@@ -772,19 +776,19 @@ class Hasher {
       // init, def_region_kind) mixes a part into init.
       Function part = Function::FromTyped([&](AnyView v, int64_t init, int64_t kind) {
         region_ = FieldRegion(outer, DefRegionFlags(kind));
-        uint64_t mixed = Mix(static_cast<uint64_t>(init), Hash(*v.raw()));
+        uint64_t mixed = Mix(static_cast<uint64_t>(init), Hash(Raw(v)));
         region_ = outer;
         return static_cast<int64_t>(mixed);
       });
-      int64_t out = (*hook)(ObjectAnyView(obj), static_cast<int64_t>(h), part).As<int64_t>();
+      int64_t out = (*hook)(ObjectAnyView(obj), static_cast<int64_t>(h), part).cast<int64_t>();
       region_ = saved;
       return static_cast<uint64_t>(out);
     }
     ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
       if (f->flags & kTVMFFIFieldFlagBitMaskSEqHashIgnore) return true;
       region_ = FieldRegion(outer, f->flags);
-      Any value = ReadField(obj->handle(), f);
-      h = Mix(h, Hash(*value.raw()));
+      Any value = ReadField(ObjectUnsafe::GetHeader(obj), f);
+      h = Mix(h, Hash(Raw(value)));
       return true;
     });
     region_ = saved;
@@ -817,138 +821,171 @@ std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& l
   return std::make_pair(BuildPath(checker.lhs_steps()), BuildPath(checker.rhs_steps()));
 }
 
-}  // namespace impl
-
-namespace core {
-
 bool SEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs, bool map_free_vars,
             bool skip_tensor_content) {
-  impl::EqualChecker checker(map_free_vars, skip_tensor_content, false);
+  EqualChecker checker(map_free_vars, skip_tensor_content, false);
   return checker.Equal(lhs, rhs);
 }
 
 uint64_t SHash(const TVMFFIAny& value, bool map_free_vars, bool skip_tensor_content) {
-  impl::Hasher hasher(map_free_vars, skip_tensor_content);
+  Hasher hasher(map_free_vars, skip_tensor_content);
   return hasher.Hash(value);
 }
-
-}  // namespace core
-
-namespace impl {
 
 // Registration --------------------------------------------------------------------
 
 namespace {
 
-const bool kRegistered = RunAtLoad([] {
-  ObjectDef<AccessStepObj>("One step of an access path: kind (AccessKind) and key.",
-                           kTVMFFISEqHashKindConstTreeNode)
-      .Attr("__ffi_type_final__", Any(true))
-      .ReadOnlyField("kind", &AccessStepObj::kind, "0 attr, 1 array item, 2 map item, "
-                                                   "3-5 the same, missing")
-      .ReadOnlyField("key", &AccessStepObj::key, "field name, index or map key")
-      .Attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
-              if (self.type_index() != AccessStepObj::RuntimeTypeIndex()) {
-                TVM_FFI_IMPL_THROW(TypeError) << "expected ffi.reflection.AccessStep";
-              }
-              return String(StepToString(
-                  static_cast<const AccessStepObj*>(Object::FromHandle(self.raw()->v_obj))));
-            }));
-  auto path_of = [](AnyView self) { return ObjectRef(ObjectPtr<Object>::BorrowHandle(
-                                        AsPath(self, "AccessPath")->handle())); };
-  auto extend = [path_of](AccessKind kind) {
-    return [path_of, kind](AnyView self, Any key) {
-      return AccessPathExtend(path_of(self), kind, std::move(key));
-    };
-  };
-  ObjectDef<AccessPathObj>("A path from a root value to a nested value.",
-                           kTVMFFISEqHashKindConstTreeNode)
-      .Attr("__ffi_type_final__", Any(true))
-      .ReadOnlyField("parent", &AccessPathObj::parent, "the path without its last step")
-      .ReadOnlyField("step", &AccessPathObj::step, "the last step")
-      .ReadOnlyField("depth", &AccessPathObj::depth, "number of steps")
-      .StaticMethod("_root", []() { return AccessPathRoot(); })
-      .Method("_extend",
-              [](AnyView self, AnyView step) {
-                if (step.type_index() != AccessStepObj::RuntimeTypeIndex()) {
-                  TVM_FFI_IMPL_THROW(TypeError) << "AccessPath._extend: expected "
-                                          << "ffi.reflection.AccessStep, got "
-                                          << TypeIndexToDisplayName(step.type_index());
-                }
-                ObjectPtr<AccessPathObj> out = MakeObject<AccessPathObj>();
-                const AccessPathObj* parent = AsPath(self, "AccessPath._extend");
-                out->depth = parent->depth + 1;
-                out->parent = AccessPathRef(ObjectPtr<Object>::BorrowHandle(parent->handle()));
-                out->step = AccessStepRef(
-                    ObjectPtr<Object>::BorrowHandle(step.raw()->v_obj));
-                return ObjectRef(std::move(out));
-              })
-      .Method("_attr", [extend](AnyView self, String name) {
-        return extend(AccessKind::kAttr)(self, Any(name));
-      })
-      .Method("_array_item", [extend](AnyView self, int64_t i) {
-        return extend(AccessKind::kArrayItem)(self, Any(i));
-      })
-      .Method("_map_item", extend(AccessKind::kMapItem))
-      .Method("_attr_missing", [extend](AnyView self, String name) {
-        return extend(AccessKind::kAttrMissing)(self, Any(name));
-      })
-      .Method("_array_item_missing", [extend](AnyView self, int64_t i) {
-        return extend(AccessKind::kArrayItemMissing)(self, Any(i));
-      })
-      .Method("_map_item_missing", extend(AccessKind::kMapItemMissing))
-      .Method("_is_prefix_of",
-              [](AnyView self, AnyView other) {
-                const AccessPathObj* a = AsPath(self, "AccessPath._is_prefix_of");
-                const AccessPathObj* b = AsPath(other, "AccessPath._is_prefix_of");
-                if (a->depth > b->depth) return false;
-                std::vector<const AccessStepObj*> x = PathSteps(a), y = PathSteps(b);
-                for (size_t i = 0; i < x.size(); ++i) {
-                  if (!StepEqual(x[i], y[i])) return false;
-                }
-                return true;
-              })
-      .Method("_path_equal",
-              [](AnyView self, AnyView other) {
-                const AccessPathObj* a = AsPath(self, "AccessPath._path_equal");
-                const AccessPathObj* b = AsPath(other, "AccessPath._path_equal");
-                if (a->depth != b->depth) return false;
-                std::vector<const AccessStepObj*> x = PathSteps(a), y = PathSteps(b);
-                for (size_t i = 0; i < x.size(); ++i) {
-                  if (!StepEqual(x[i], y[i])) return false;
-                }
-                return true;
-              })
-      .Method("_to_steps",
-              [](AnyView self) {
-                Array<Any> out;
-                for (const AccessStepObj* s : PathSteps(AsPath(self, "AccessPath._to_steps"))) {
-                  out.push_back(Any(ObjectRef(ObjectPtr<Object>::BorrowHandle(s->handle()))));
-                }
-                return out;
-              })
-      .Method("_repr", [path_of](AnyView self) { return String(AccessPathToString(path_of(self))); })
-      .Attr("__ffi_repr__", Function::FromTyped([path_of](AnyView self, AnyView) {
-              return String(AccessPathToString(path_of(self)));
-            }));
-});
+namespace refl = ::tvm::ffi::reflection;
 
-}  // namespace
-}  // namespace impl
-
-namespace core {
-namespace {
-
-// The value an argument holds (taken as Any, which turns a raw C string
-// into a String).
-const TVMFFIAny& Raw(const Any& value) { return *AnyUnsafe::TVMFFIAnyPtrFromAny(value); }
-
-// A path made by the walk, as a tvm::ffi reference to the same object.
-ObjectRef PathRef(const impl::ObjectRef& path) {
-  return ObjectRef(
-      ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(path.get()->handle())));
+// The getter of a link field (AccessPathObj::parent, ::step): the object, or
+// None when null.
+int GetLink(void* field, TVMFFIAny* result) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  const ObjectRef& link = *static_cast<const ObjectRef*>(field);
+  *result = AnyUnsafe::MoveAnyToTVMFFIAny(link.defined() ? Any(link) : Any());
+  TVM_FFI_SAFE_CALL_END();
 }
 
+// The setter of a link field: None, or an object of type Target; anything
+// else is a TypeError "expected Optional[<key>], got <type>".
+template <typename Target>
+int SetLink(void* field, const TVMFFIAny* value) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  ObjectRef* slot = static_cast<ObjectRef*>(field);
+  if (value->type_index == kTVMFFINone) {
+    *slot = ObjectRef(nullptr);
+  } else if (value->type_index >= kTVMFFIStaticObjectBegin &&
+             ObjectOf(*value)->IsInstance<Target>()) {
+    *slot = RefOf(ObjectOf(*value));
+  } else {
+    TVM_FFI_THROW(TypeError) << "expected Optional[" << Target::_type_key << "], got "
+                             << TypeIndexToDisplayName(value->type_index);
+  }
+  TVM_FFI_SAFE_CALL_END();
+}
+
+// Registers a frozen link field of AccessPathObj: a nullable reference,
+// typed Any in its schema (the setter does the checking).
+template <typename Target>
+void RegisterLinkField(const char* name, ObjectRef AccessPathObj::*member, const char* doc) {
+  static const char kMetadata[] = "{\"type_schema\":\"{\\\"type\\\":\\\"Any\\\"}\"}";
+  TVMFFIFieldInfo info;
+  std::memset(&info, 0, sizeof(info));
+  info.name = TVMFFIByteArray{name, std::strlen(name)};
+  info.doc = TVMFFIByteArray{doc, std::strlen(doc)};
+  info.metadata = TVMFFIByteArray{kMetadata, sizeof(kMetadata) - 1};
+  info.flags = 0;
+  info.size = static_cast<int64_t>(sizeof(ObjectRef));
+  info.alignment = static_cast<int64_t>(alignof(ObjectRef));
+  info.offset = refl::GetFieldByteOffsetToObject<AccessPathObj>(member);
+  info.getter = &GetLink;
+  info.setter = reinterpret_cast<void*>(&SetLink<Target>);
+  info.default_value_or_factory.type_index = kTVMFFINone;
+  info.field_static_type_index = kTVMFFIAny;
+  TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterField(AccessPathObj::RuntimeTypeIndex(), &info));
+}
+
+ObjectRef PathOf(AnyView self) { return RefOf(AsPath(self, "AccessPath")); }
+
+// The path `self` extended by one step (kind, key).
+ObjectRef ExtendSelf(AnyView self, AccessKind kind, Any key) {
+  return AccessPathExtend(PathOf(self), kind, std::move(key));
+}
+
+// Whether a's steps are the first steps of b's (all of them when `whole`).
+bool StepsMatch(AnyView self, AnyView other, const char* what, bool whole) {
+  const AccessPathObj* a = AsPath(self, what);
+  const AccessPathObj* b = AsPath(other, what);
+  if (whole ? a->depth != b->depth : a->depth > b->depth) return false;
+  std::vector<const AccessStepObj*> x = PathSteps(a), y = PathSteps(b);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (!StepEqual(x[i], y[i])) return false;
+  }
+  return true;
+}
+
+void RegisterAccessPathTypes() {
+  refl::ObjectDef<AccessStepObj>(refl::init(false),
+                                 "One step of an access path: kind (AccessKind) and key.")
+      .def_ro("kind", &AccessStepObj::kind,
+              "0 attr, 1 array item, 2 map item, 3-5 the same, missing")
+      .def_ro("key", &AccessStepObj::key, "field name, index or map key")
+      .def_type_attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
+                       if (self.type_index() != AccessStepObj::RuntimeTypeIndex()) {
+                         TVM_FFI_THROW(TypeError) << "expected ffi.reflection.AccessStep";
+                       }
+                       return String(StepToString(
+                           static_cast<const AccessStepObj*>(ObjectOf(Raw(self)))));
+                     }));
+  refl::ObjectDef<AccessPathObj> path_def(refl::init(false),
+                                          "A path from a root value to a nested value.");
+  RegisterLinkField<AccessPathObj>("parent", &AccessPathObj::parent,
+                                   "the path without its last step");
+  RegisterLinkField<AccessStepObj>("step", &AccessPathObj::step, "the last step");
+  path_def.def_ro("depth", &AccessPathObj::depth, "number of steps")
+      .def_static("_root", []() { return AccessPathRoot(); })
+      .def("_extend",
+           [](AnyView self, AnyView step) {
+             if (step.type_index() != AccessStepObj::RuntimeTypeIndex()) {
+               TVM_FFI_THROW(TypeError) << "AccessPath._extend: expected "
+                                        << "ffi.reflection.AccessStep, got "
+                                        << TypeIndexToDisplayName(step.type_index());
+             }
+             const AccessPathObj* parent = AsPath(self, "AccessPath._extend");
+             ObjectPtr<AccessPathObj> out = make_object<AccessPathObj>();
+             out->depth = parent->depth + 1;
+             out->parent = RefOf(parent);
+             out->step = RefOf(ObjectOf(Raw(step)));
+             return ObjectRef(std::move(out));
+           })
+      .def("_attr",
+           [](AnyView self, String name) {
+             return ExtendSelf(self, AccessKind::kAttr, Any(std::move(name)));
+           })
+      .def("_array_item",
+           [](AnyView self, int64_t i) { return ExtendSelf(self, AccessKind::kArrayItem, Any(i)); })
+      .def("_map_item",
+           [](AnyView self, Any key) {
+             return ExtendSelf(self, AccessKind::kMapItem, std::move(key));
+           })
+      .def("_attr_missing",
+           [](AnyView self, String name) {
+             return ExtendSelf(self, AccessKind::kAttrMissing, Any(std::move(name)));
+           })
+      .def("_array_item_missing",
+           [](AnyView self, int64_t i) {
+             return ExtendSelf(self, AccessKind::kArrayItemMissing, Any(i));
+           })
+      .def("_map_item_missing",
+           [](AnyView self, Any key) {
+             return ExtendSelf(self, AccessKind::kMapItemMissing, std::move(key));
+           })
+      .def("_is_prefix_of",
+           [](AnyView self, AnyView other) {
+             return StepsMatch(self, other, "AccessPath._is_prefix_of", false);
+           })
+      .def("_path_equal",
+           [](AnyView self, AnyView other) {
+             return StepsMatch(self, other, "AccessPath._path_equal", true);
+           })
+      .def("_to_steps",
+           [](AnyView self) {
+             Array<Any> out;
+             for (const AccessStepObj* s : PathSteps(AsPath(self, "AccessPath._to_steps"))) {
+               out.push_back(Any(RefOf(s)));
+             }
+             return out;
+           })
+      .def("_repr", [](AnyView self) { return String(AccessPathToString(PathOf(self))); })
+      .def_type_attr("__ffi_repr__", Function::FromTyped([](AnyView self, AnyView) {
+                       return String(AccessPathToString(PathOf(self)));
+                     }));
+}
+
+const bool kAccessPathRegistered = RegisterAtLoad(&RegisterAccessPathTypes);
+
+// The arguments are taken as Any, which turns a raw C string into a String.
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralEqual", [](Any lhs, Any rhs, bool map_free_vars,
                                                        bool skip_tensor_content) {
   return SEqual(Raw(lhs), Raw(rhs), map_free_vars, skip_tensor_content);
@@ -964,12 +1001,12 @@ TVM_FFI_CORE_REGISTER_GLOBAL("ffi.StructuralHash",
 TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetFirstStructuralMismatch",
                              [](Any lhs, Any rhs, bool map_free_vars,
                                 bool skip_tensor_content) -> Any {
-                               auto m = impl::SFirstMismatch(Raw(lhs), Raw(rhs), map_free_vars,
-                                                             skip_tensor_content);
+                               auto m = SFirstMismatch(Raw(lhs), Raw(rhs), map_free_vars,
+                                                       skip_tensor_content);
                                if (!m.has_value()) return Any();
                                Array<Any> pair;
-                               pair.push_back(PathRef(m->first));
-                               pair.push_back(PathRef(m->second));
+                               pair.push_back(m->first);
+                               pair.push_back(m->second);
                                return Any(std::move(pair));
                              });
 

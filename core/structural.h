@@ -2,20 +2,17 @@
 #ifndef TVM_FFI_CORE_STRUCTURAL_H_
 #define TVM_FFI_CORE_STRUCTURAL_H_
 
+#include <tvm/ffi/any.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/container/map_base.h>
+#include <tvm/ffi/container/seq_base.h>
+#include <tvm/ffi/object.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "impl/any.h"
-#include "impl/array.h"
-#include "impl/error.h"
-#include "impl/map.h"
-#include "impl/object.h"
-#include "impl/reflection.h"
 
 namespace tvm {
 namespace ffi {
@@ -51,35 +48,19 @@ inline bool TooDeep(size_t depth) {
 
 // For the error message of a walk that went too deep (TooDeep): throws
 // ValueError when `active` (the objects on the current path, outermost
-// first) holds an object twice, else RecursionError.  Thrown as core/impl's
-// error (a tvm::ffi::Error too), which every walk calling it is written on.
+// first) holds an object twice, else RecursionError.
 [[noreturn]] void ThrowTooDeepHeaders(const char* walk, const TVMFFIObject* const* active,
                                       size_t n);
 
 // ThrowTooDeep for a path of objects of any C++ object class (each starts
-// with its TVMFFIObject header); only the error path copies the pointers.
+// with its TVMFFIObject header, as tvm::ffi::Object and core/impl's do);
+// only the error path copies the pointers.
 template <typename ObjectT>
 [[noreturn]] void ThrowTooDeep(const char* walk, const ObjectT* const* active, size_t n) {
   std::vector<const TVMFFIObject*> headers(n);
   for (size_t i = 0; i < n; ++i) headers[i] = reinterpret_cast<const TVMFFIObject*>(active[i]);
   ThrowTooDeepHeaders(walk, headers.data(), n);
 }
-
-}  // namespace core
-}  // namespace detail
-}  // namespace ffi
-}  // namespace tvm
-
-namespace tvm {
-namespace ffi {
-namespace detail {
-namespace impl {
-
-// The walk limits above, for the files still written on core/impl.
-using core::kStructuralMaxDepth;
-using core::StackNearlyFull;
-using core::ThrowTooDeep;
-using core::TooDeep;
 
 // The hash of a container whose type index is `t`: an Array or List hashes
 // its elements in order, a Map or Dict sums over its entries (independent of
@@ -93,24 +74,24 @@ template <typename MixFn, typename HashFn>
 std::optional<uint64_t> HashContainer(const Object* obj, int32_t t, uint64_t tag, MixFn mix,
                                       HashFn&& hash) {
   if (t == kTVMFFIArray || t == kTVMFFIList) {
-    const SeqObj* s = static_cast<const SeqObj*>(obj);
+    const SeqBaseObj* s = static_cast<const SeqBaseObj*>(obj);
     uint64_t h = mix(tag, static_cast<uint64_t>(s->size()));
-    for (int64_t i = 0; i < s->size(); ++i) {
-      Any item(AnyView::FromRaw(s->at(i)));
-      h = mix(h, hash(*item.raw()));
+    for (size_t i = 0; i < s->size(); ++i) {
+      Any item = s->begin()[i];
+      h = mix(h, hash(*AnyUnsafe::TVMFFIAnyPtrFromAny(item)));
     }
     return h;
   }
   if (t == kTVMFFIMap || t == kTVMFFIDict) {
     const MapBaseObj* m = static_cast<const MapBaseObj*>(obj);
     std::vector<std::pair<Any, Any>> entries;
-    entries.reserve(static_cast<size_t>(m->size()));
-    for (uint64_t pos = m->BeginPos(); pos != m->EndPos(); pos = m->NextPos(pos)) {
-      const auto& kv = m->KVAt(pos);
-      entries.emplace_back(Any(AnyView::FromRaw(kv.key)), Any(AnyView::FromRaw(kv.value)));
-    }
+    entries.reserve(m->size());
+    for (const auto& kv : *m) entries.emplace_back(kv.first, kv.second);
     uint64_t sum = 0;
-    for (const auto& kv : entries) sum += mix(hash(*kv.first.raw()), hash(*kv.second.raw()));
+    for (const auto& kv : entries) {
+      sum += mix(hash(*AnyUnsafe::TVMFFIAnyPtrFromAny(kv.first)),
+                 hash(*AnyUnsafe::TVMFFIAnyPtrFromAny(kv.second)));
+    }
     return mix(mix(tag, static_cast<uint64_t>(entries.size())), sum);
   }
   return std::nullopt;
@@ -126,68 +107,33 @@ enum class AccessKind : int32_t {
   kMapItemMissing = 5,
 };
 
-// A reference to a T that may be null (None), 8 bytes: the layout of
-// upstream's Optional<Ref>, which its C++ headers (and ours,
-// tvm/ffi/reflection/access_path.h) read inline in an AccessPath.
-template <typename T>
-class NullableRefOf {
- public:
-  NullableRefOf() = default;
-  explicit NullableRefOf(ObjectPtr<Object> p) : ptr_(std::move(p)) {}
-  bool has_value() const { return ptr_.get() != nullptr; }
-  T* get() const { return static_cast<T*>(ptr_.get()); }
-  const ObjectPtr<Object>& ptr() const { return ptr_; }
-
- private:
-  ObjectPtr<Object> ptr_;
-};
-
-// As a value: None when null; accepts None or an instance of T.
-template <typename T>
-struct TypeTraits<NullableRefOf<T>> {
-  static constexpr bool kEnabled = true;
-  static std::string TypeStr() { return std::string("Optional[") + T::kTypeKey + "]"; }
-  static void CopyToView(const NullableRefOf<T>& r, TVMFFIAny* out) {
-    TypeTraits<ObjectRef>::CopyToView(ObjectRef(r.ptr()), out);
-  }
-  static void MoveToOwned(NullableRefOf<T> r, TVMFFIAny* out) {
-    TypeTraits<ObjectRef>::MoveToOwned(ObjectRef(r.ptr()), out);
-  }
-  static std::optional<NullableRefOf<T>> TryCast(const TVMFFIAny* v) {
-    if (v->type_index == kTVMFFINone) return NullableRefOf<T>();
-    if (v->type_index < kTVMFFIStaticObjectBegin) return std::nullopt;
-    Object* obj = Object::FromHandle(v->v_obj);
-    if (!obj->IsInstanceIndex(T::RuntimeTypeIndex())) return std::nullopt;
-    return NullableRefOf<T>(ObjectPtr<Object>::Borrow(obj));
-  }
-};
-
-// ffi.reflection.AccessStep: one step (kind, key).  Layout (upstream's):
+// ffi.reflection.AccessStep: one step (kind, key).  Layout (upstream's, and
+// tvm/ffi/reflection/access_path.h's, whose C++ code reads it inline):
 // { header, int32 kind, 4 padding bytes (kept zero), Any key }.
 class AccessStepObj : public Object {
  public:
   int32_t kind = 0;
   int32_t kind_padding = 0;
   Any key;
-  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(AccessStepObj, "ffi.reflection.AccessStep", PlainObject)
+
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessStep", AccessStepObj, Object);
 };
 
 // ffi.reflection.AccessPath: a linked list of steps from the root; the root
 // has depth 0 and no parent or step (both None).  Layout (upstream's):
 // { header, parent (nullable ref), step (nullable ref), int32 depth }.
-// The fields are typed, so their setters (used when a graph or pickle
-// rebuilds a path) refuse anything but None or a path (a step); PathSteps
-// checks that the chain is well formed (depth matching) before anything
-// walks it.
-class AccessPathObj;
-using AccessPathRef = NullableRefOf<AccessPathObj>;
-using AccessStepRef = NullableRefOf<AccessStepObj>;
+// The link fields' setters (used when a graph or pickle rebuilds a path)
+// refuse anything but None or a path (a step); PathSteps checks that the
+// chain is well formed (depth matching) before anything walks it.
 class AccessPathObj : public Object {
  public:
-  AccessPathRef parent;
-  AccessStepRef step;
+  ObjectRef parent;  // an AccessPathObj, or null (None)
+  ObjectRef step;    // an AccessStepObj, or null (None)
   int32_t depth = 0;
-  TVM_FFI_IMPL_DECLARE_DYNAMIC_TYPE(AccessPathObj, "ffi.reflection.AccessPath", PlainObject)
+
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindConstTreeNode;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("ffi.reflection.AccessPath", AccessPathObj, Object);
 };
 static_assert(sizeof(AccessStepObj) == sizeof(TVMFFIObject) + 8 + sizeof(TVMFFIAny),
               "ffi.reflection.AccessStep: header, int32 kind, padding, Any key");
@@ -205,7 +151,15 @@ std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& l
                                                                bool map_free_vars,
                                                                bool skip_tensor_content);
 
+}  // namespace core
+
+// The walk limits, for the files still written on core/impl
+// (container_device.cc); delete with them.
+namespace impl {
+using core::ThrowTooDeep;
+using core::TooDeep;
 }  // namespace impl
+
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -205,13 +205,9 @@ bool OwnedByParentAlone(const Any& held, bool parent_unique) {
          ObjectOf(held)->use_count() == 2;
 }
 
-// The depth limit of the walk (a reference cycle never ends): structural.h's
-// check, at the boundary to the objects of the library's value layer.
+// The depth limit of the walk (a reference cycle never ends): structural.h's check.
 void CheckDepth(const char* walk, const std::vector<const Object*>& active) {
-  if (impl::TooDeep(active.size())) {
-    impl::ThrowTooDeep(walk, reinterpret_cast<const impl::Object* const*>(active.data()),
-                       active.size());
-  }
+  if (TooDeep(active.size())) ThrowTooDeep(walk, active.data(), active.size());
 }
 
 class DefaultMutation {
