@@ -32,9 +32,26 @@ namespace {
 
 // ---- Values -----------------------------------------------------------------
 
-// The borrowed C-string views a lookup key may be; stored keys never are.
-inline bool IsStringView(int32_t type_index) {
-  return type_index == kTVMFFIRawStr || type_index == kTVMFFIByteArrayPtr;
+// x mod (2^31 - 1) by folding (2^31 = 1 modulo it): the value of the %
+// in StableHashBytes, without a division.
+inline uint64_t ModMersenne31(uint64_t x) {
+  constexpr uint64_t kModulus = 2147483647ULL;
+  x = (x & kModulus) + (x >> 31);  // < 2^34
+  x = (x & kModulus) + (x >> 31);  // < 2^31 + 8
+  return x >= kModulus ? x - kModulus : x;
+}
+
+// Whether the n bytes at a and b are the same; short runs without a call.
+inline bool SameBytes(const char* a, const char* b, size_t n) {
+  if (n <= 16 && n >= 8) {
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  return n == 0 || std::memcmp(a, b, n) == 0;
 }
 
 // ---- Storage ----------------------------------------------------------------
@@ -672,28 +689,93 @@ std::string RenderFloat(double x) {
 
 // ---- Keys -------------------------------------------------------------------
 
-bool MapKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
-  if (IsStringView(a.type_index) || IsStringView(b.type_index)) {
-    const char *da, *db;
-    size_t na, nb;
-    bool bytes_a, bytes_b;
-    if (!GetStringView(&a, &da, &na, &bytes_a) || !GetStringView(&b, &db, &nb, &bytes_b)) {
-      return false;
-    }
+bool MapKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
+  if (a.type_index == b.type_index &&
+      (a.type_index == kTVMFFIStr || a.type_index == kTVMFFIBytes)) {
+    // Two heap strings (or two heap bytes): the common case of str keys.
+    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
+    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
+    return x->size == y->size && SameBytes(x->data, y->data, x->size);
+  }
+  const char *da, *db;
+  size_t na, nb;
+  bool bytes_a, bytes_b;
+  if (GetStringView(&a, &da, &na, &bytes_a)) {
+    if (!GetStringView(&b, &db, &nb, &bytes_b)) return false;
     return bytes_a == bytes_b && na == nb && (na == 0 || std::memcmp(da, db, na) == 0);
   }
-  return AnyEqual()(AsAny(a), AsAny(b));
+  if (a.type_index != b.type_index || a.type_index < kTVMFFIStaticObjectBegin) return false;
+  return AnyEqual()(AsAny(a), AsAny(b));  // an object type's __any_equal__ hook
 }
 
 uint64_t MapKeyHash(const TVMFFIAny& key) {
-  if (IsStringView(key.type_index)) {
-    const char* data;
-    size_t size;
-    bool is_bytes;
-    GetStringView(&key, &data, &size, &is_bytes);
-    return StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr, StableHashBytes(data, size));
+  const uint64_t type_bits = static_cast<uint32_t>(key.type_index);
+  switch (key.type_index) {
+    case kTVMFFISmallStr:
+      return StableHashCombine(kTVMFFIStr, ModMersenne31(key.v_uint64));
+    case kTVMFFISmallBytes:
+      return StableHashCombine(kTVMFFIBytes, ModMersenne31(key.v_uint64));
+    case kTVMFFIStr:
+    case kTVMFFIBytes: {
+      const TVMFFIByteArray* b = TVMFFIBytesGetByteArrayPtr(key.v_obj);
+      return StableHashCombine(type_bits, MapHashBytes(b->data, b->size));
+    }
+    case kTVMFFIRawStr:
+    case kTVMFFIByteArrayPtr: {
+      const char* data;
+      size_t size;
+      bool is_bytes;
+      GetStringView(&key, &data, &size, &is_bytes);
+      return StableHashCombine(is_bytes ? kTVMFFIBytes : kTVMFFIStr, MapHashBytes(data, size));
+    }
+    default:
+      break;
   }
-  return AnyHash()(AsAny(key));
+  if (key.type_index < kTVMFFIStaticObjectBegin) return StableHashCombine(type_bits, key.v_uint64);
+  return AnyHash()(AsAny(key));  // an object: its type's __any_hash__ hook, else its address
+}
+
+uint64_t MapHashBytes(const char* data, size_t size) {
+  constexpr uint64_t kMultiplier = 1099511628211ULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // Fixed-size loads only: a variable-length copy into a stack word is a
+  // library call and stalls the load that follows it.
+  auto load64 = [](const char* p) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto load32 = [](const char* p) {
+    uint32_t w;
+    std::memcpy(&w, p, 4);
+    return static_cast<uint64_t>(w);
+  };
+  // The 1-7 bytes at p as a zero-padded little-endian word.
+  auto load_tail = [&](const char* p, size_t n) -> uint64_t {
+    if (n >= 4) {
+      // Two overlapping 4-byte loads: bytes 0-3, and bytes n-4..n-1 of which
+      // the top n-4 are bytes 4..n-1.
+      return load32(p) | ((load32(p + n - 4) >> (8 * (8 - n))) << 32);
+    }
+    uint64_t w = static_cast<unsigned char>(p[0]);
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << (8 * (n / 2));
+    w |= static_cast<uint64_t>(static_cast<unsigned char>(p[n - 1])) << (8 * (n - 1));
+    return w;
+  };
+#else
+  auto load_word = [](const char* p, size_t n) {
+    uint64_t word = 0;
+    for (size_t k = n; k > 0; --k) word = (word << 8) | static_cast<unsigned char>(p[k - 1]);
+    return word;
+  };
+  auto load64 = [&](const char* p) { return load_word(p, 8); };
+  auto load_tail = load_word;
+#endif
+  uint64_t h = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) h = ModMersenne31(h * kMultiplier + load64(data + i));
+  if (i < size) h = ModMersenne31(h * kMultiplier + load_tail(data + i, size - i));
+  return h;
 }
 
 uint64_t MapFindPos(const MapCell& c, const TVMFFIAny& key) {

@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace tvm {
@@ -118,10 +119,34 @@ inline bool MapIsLivePos(const MapCell& c, uint64_t pos) {
   return m != 0xFF && m != 0xFE;
 }
 
-// Container-key equality and hash (apache-tvm-ffi's AnyEqual and AnyHash),
-// also for the borrowed C-string views of a lookup key.
-bool MapKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b);
+// Container-key equality and hash: apache-tvm-ffi's AnyEqual and AnyHash
+// (which its headers compute inline on maps this library builds), also for
+// the borrowed C-string views a lookup key may be.  Every string form is
+// equal to, and hashes as, kTVMFFIStr with the same bytes, every bytes form
+// as kTVMFFIBytes; an object whose type has an __any_equal__ /
+// __any_hash__ type attribute compares and hashes by it; anything else is
+// equal only when identical and hashes by type index and its 8 value bytes.
+bool MapKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b);
 uint64_t MapKeyHash(const TVMFFIAny& key);
+// StableHashBytes (tvm/ffi/base_detail.h), computed a word at a time without
+// a division.
+uint64_t MapHashBytes(const char* data, size_t size);
+// The cases decided by the raw bytes stay inline (the loops of lookups and
+// inserts call it): identical values are equal; two plain values (below
+// kTVMFFIRawStr), or two inline strings of one kind, that differ in any byte
+// are not (the ABI zeroes the unused bytes).
+inline bool MapKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
+  uint64_t wa[2], wb[2];
+  std::memcpy(wa, &a, sizeof(wa));
+  std::memcpy(wb, &b, sizeof(wb));
+  if (wa[0] == wb[0] && wa[1] == wb[1]) return true;
+  if (a.type_index < kTVMFFIRawStr && b.type_index < kTVMFFIRawStr) return false;
+  if (a.type_index == b.type_index &&
+      (a.type_index == kTVMFFISmallStr || a.type_index == kTVMFFISmallBytes)) {
+    return false;
+  }
+  return MapKeyEqualSlow(a, b);
+}
 
 // The position of `key`, or MapEndPos.
 uint64_t MapFindPos(const MapCell& c, const TVMFFIAny& key);
