@@ -20,32 +20,6 @@ namespace detail {
 namespace core {
 namespace {
 
-// A new map of `type_index` of the pairs (args[0], args[1]), ... (n values,
-// n even); a repeated key keeps its last value.
-//
-// The table is the one apache-tvm-ffi's ffi.Map builds, pair by pair from an
-// empty map (room for 2 pairs in the small form, then 4, then a dense
-// table), so both libraries make the same table from the same arguments.
-// With 3 or more pairs the small form is made with room for 4 at once: that
-// is what growth reaches at the third distinct key, and it saves the
-// allocation and copy of growing from 2.  If repeats leave at most 2
-// distinct keys, growth would have stopped at 2: the pairs are copied into a
-// map of that size, so the table still matches.
-Any MakeMapFromPairs(int32_t type_index, const AnyView* args, int32_t n) {
-  constexpr int32_t kPresizeFromPairs = 3;
-  const bool presized = n / 2 >= kPresizeFromPairs;
-  Any map = AdoptObject(MapMake(type_index, presized ? kMapSmallMaxSlots : kMapSmallInitSlots));
-  TVMFFIObject* obj = const_cast<TVMFFIObject*>(AnyUnsafe::TVMFFIAnyPtrFromAny(map)->v_obj);
-  for (int32_t i = 0; i < n; i += 2) {
-    MapSet(obj, ReleaseAny(Any(args[i])), ReleaseAny(Any(args[i + 1])));
-  }
-  const MapCell& cell = *MapCellOf(obj);
-  if (presized && MapIsSmall(cell) && cell.size <= kMapSmallInitSlots) {
-    return AdoptObject(MapMakeCopy(type_index, obj));
-  }
-  return map;
-}
-
 // The iterator functor of a Map or Dict: f(0) -> current key, f(1) ->
 // current value, f(2) -> advance, returning whether an element is left.
 // Keeps the map alive.  `kind` names the container in errors.  It follows
@@ -122,7 +96,7 @@ void RegisterMapCommonGlobals(int32_t type_index, const char* type_key, const ch
   std::string make = name_of("");
   def.def_packed(make.c_str(), [make, type_index](const AnyView* args, int32_t n, Any* rv) {
     CheckKeyValueArgs(make, n);
-    *rv = MakeMapFromPairs(type_index, args, n);
+    *rv = AdoptObject(MapMakeFromViews(type_index, reinterpret_cast<const TVMFFIAny*>(args), n));
   });
   std::string size = name_of("Size");
   def.def(size.c_str(), [size, map_arg](AnyView m) {

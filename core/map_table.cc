@@ -597,33 +597,48 @@ void Rebuild(MapCell* c, uint32_t shift, uint64_t slots) {
   }
 }
 
+// The pair of `key` in a small map, or its size.
+uint64_t SmallFindPos(const MapCell& c, const TVMFFIAny& key) {
+  const MapPair* kv = SmallData(c);
+  for (uint64_t i = 0; i < c.size; ++i) {
+    if (MapKeyEqual(kv[i].key, key)) return i;
+  }
+  return c.size;
+}
+
+// Stores (key, value), taking both references, at pair `pos` of a small map
+// found by SmallFindPos: a present key gets the new value (the old one is
+// released and the new key dropped), an absent one is appended (the caller
+// made room).  Cannot fail.
+void SmallStore(MapCell* c, uint64_t pos, TVMFFIAny key, TVMFFIAny value) {
+  MapPair* kv = SmallData(*c);
+  if (pos < c->size) {
+    TVMFFIAny old = kv[pos].value;
+    kv[pos].value = value;
+    ReleaseValue(&old);
+    ReleaseValue(&key);
+    return;
+  }
+  kv[pos].key = key;
+  kv[pos].value = value;
+  ++c->size;
+}
+
 // Small form with room left or the key present; grows the pair array
 // (doubling, at most 4) when full.
 void SmallSet(MapCell* c, TVMFFIAny key, TVMFFIAny value) {
-  MapPair* kv = SmallData(*c);
-  for (uint64_t i = 0; i < c->size; ++i) {
-    if (MapKeyEqual(kv[i].key, key)) {
-      TVMFFIAny old = kv[i].value;
-      kv[i].value = value;
-      ReleaseValue(&old);
-      ReleaseValue(&key);
-      return;
-    }
-  }
+  uint64_t pos = SmallFindPos(*c, key);
   uint64_t n = MapNumSlots(*c);
-  if (c->size == n) {
+  if (pos == c->size && c->size == n) {
     uint64_t grown = n * 2 > kMapSmallInitSlots ? n * 2 : kMapSmallInitSlots;
     if (grown > kMapSmallMaxSlots) grown = kMapSmallMaxSlots;
     MapPair* bigger = static_cast<MapPair*>(AllocStorage(static_cast<size_t>(grown) * sizeof(MapPair)));
-    std::memcpy(static_cast<void*>(bigger), static_cast<const void*>(kv),
+    std::memcpy(static_cast<void*>(bigger), static_cast<const void*>(SmallData(*c)),
                 static_cast<size_t>(c->size) * sizeof(MapPair));
     ReplaceStorage(c, bigger, FreeStorage);
     c->slots = kMapSmallTag | grown;
-    kv = bigger;
   }
-  kv[c->size].key = key;
-  kv[c->size].value = value;
-  ++c->size;
+  SmallStore(c, pos, key, value);
 }
 
 void DenseSet(MapCell* c, TVMFFIAny key, TVMFFIAny value) {
@@ -779,13 +794,7 @@ uint64_t MapHashBytes(const char* data, size_t size) {
 }
 
 uint64_t MapFindPos(const MapCell& c, const TVMFFIAny& key) {
-  if (MapIsSmall(c)) {
-    const MapPair* kv = SmallData(c);
-    for (uint64_t i = 0; i < c.size; ++i) {
-      if (MapKeyEqual(kv[i].key, key)) return i;
-    }
-    return c.size;
-  }
+  if (MapIsSmall(c)) return SmallFindPos(c, key);
   return DenseTable(const_cast<MapCell*>(&c)).Find(key, MapKeyHash(key));
 }
 
@@ -882,6 +891,36 @@ TVMFFIObject* MapMakeCopy(int32_t type_index, const TVMFFIObject* src) {
   }
   c->size = from_cell.size;
   return obj;
+}
+
+TVMFFIObject* MapMakeFromViews(int32_t type_index, const TVMFFIAny* views, int64_t n) {
+  // With 3 or more pairs the small form starts with room for 4: what growth
+  // from 2 reaches at the third distinct key, without the second allocation
+  // and the copy.
+  constexpr int64_t kPresizeFromPairs = 3;
+  const bool presized = n / 2 >= kPresizeFromPairs;
+  Any map = AdoptObject(MapMake(type_index, presized ? kMapSmallMaxSlots : kMapSmallInitSlots));
+  TVMFFIObject* obj = AnyUnsafe::TVMFFIAnyPtrFromAny(map)->v_obj;
+  MapCell* c = MapCellOf(obj);
+  for (int64_t i = 0; i + 1 < n; i += 2) {
+    Any key(AnyView::CopyFromTVMFFIAny(views[i]));
+    Any value(AnyView::CopyFromTVMFFIAny(views[i + 1]));
+    if (MapIsSmall(*c)) {
+      // Straight to the pair array while it has room (or holds the key).
+      uint64_t pos = SmallFindPos(*c, *AnyUnsafe::TVMFFIAnyPtrFromAny(key));
+      if (pos < MapNumSlots(*c)) {
+        SmallStore(c, pos, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
+        continue;
+      }
+    }
+    MapSet(obj, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
+  }
+  // Repeats that leave at most 2 distinct keys: growth would have stopped
+  // at 2 slots, so the pairs move to a map of that size.
+  if (presized && MapIsSmall(*c) && c->size <= kMapSmallInitSlots) {
+    return MapMakeCopy(type_index, obj);
+  }
+  return ReleaseAny(std::move(map)).v_obj;
 }
 
 // ---- Changing ---------------------------------------------------------------

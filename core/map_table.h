@@ -178,6 +178,15 @@ TVMFFIObject* MapMake(int32_t type_index, uint64_t pairs = kMapSmallInitSlots);
 // dense copy repeats the table entry for entry.
 TVMFFIObject* MapMakeCopy(int32_t type_index, const TVMFFIObject* src);
 
+// A new map of `type_index` of the pairs (views[0], views[1]), ... (n
+// values, n even), converted to owning values; a repeated key keeps its last
+// value.  The table is the one apache-tvm-ffi's ffi.Map builds, pair by pair
+// from an empty map (room for 2 pairs in the small form, then 4, then a
+// dense table), so both libraries make the same table from the same
+// arguments (tests/compat checks it); 3 or 4 distinct keys take one
+// allocation.
+TVMFFIObject* MapMakeFromViews(int32_t type_index, const TVMFFIAny* views, int64_t n);
+
 // Inserts or replaces, taking over both owning values (released if it
 // throws).  A replaced value is released and the new key dropped (the first
 // key stays); in the dense form the pair moves to the back of the iteration
