@@ -905,13 +905,13 @@ TVMFFIObject* MapMakeFromViews(int32_t type_index, const TVMFFIAny* views, int64
   for (int64_t i = 0; i + 1 < n; i += 2) {
     Any key(AnyView::CopyFromTVMFFIAny(views[i]));
     Any value(AnyView::CopyFromTVMFFIAny(views[i + 1]));
-    if (MapIsSmall(*c)) {
-      // Straight to the pair array while it has room (or holds the key).
+    if (MapIsSmall(*c) && c->size < MapNumSlots(*c)) {
+      // Straight to the pair array while it has room.  A full one goes
+      // through MapSet even when it holds the key: a full small form of 4
+      // turns dense on any insert, as upstream's does.
       uint64_t pos = SmallFindPos(*c, *AnyUnsafe::TVMFFIAnyPtrFromAny(key));
-      if (pos < MapNumSlots(*c)) {
-        SmallStore(c, pos, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
-        continue;
-      }
+      SmallStore(c, pos, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
+      continue;
     }
     MapSet(obj, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
   }
