@@ -28,6 +28,18 @@ inline TVMFFIAny CopyValue(const TVMFFIAny& v) {
   if (v.type_index >= kTVMFFIStaticObjectBegin) ObjectIncRef(v.v_obj);
   return v;
 }
+// An owning copy of a view, as Any(AnyView) makes it: borrowed strings
+// become string values and rvalue references give up their object
+// (TVMFFIAnyViewToOwnedAny); everything else is copied inline.
+inline TVMFFIAny ViewToOwned(const TVMFFIAny& view) {
+  int32_t index = view.type_index;
+  if (index != kTVMFFIRawStr && index != kTVMFFIByteArrayPtr && index != kTVMFFIObjectRValueRef) {
+    return CopyValue(view);
+  }
+  TVMFFIAny out;
+  if (TVMFFIAnyViewToOwnedAny(&view, &out) != 0) throw MoveFromSafeCallRaised();
+  return out;
+}
 // The stored value as the public Any it is laid out as (no reference taken).
 inline const Any& AsAny(const TVMFFIAny& v) {
   static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any is a TVMFFIAny");

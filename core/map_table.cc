@@ -903,17 +903,30 @@ TVMFFIObject* MapMakeFromViews(int32_t type_index, const TVMFFIAny* views, int64
   TVMFFIObject* obj = AnyUnsafe::TVMFFIAnyPtrFromAny(map)->v_obj;
   MapCell* c = MapCellOf(obj);
   for (int64_t i = 0; i + 1 < n; i += 2) {
-    Any key(AnyView::CopyFromTVMFFIAny(views[i]));
-    Any value(AnyView::CopyFromTVMFFIAny(views[i + 1]));
+    TVMFFIAny key = ViewToOwned(views[i]);
+    TVMFFIAny value;
+    try {
+      value = ViewToOwned(views[i + 1]);
+    } catch (...) {
+      ReleaseValue(&key);
+      throw;
+    }
     if (MapIsSmall(*c) && c->size < MapNumSlots(*c)) {
       // Straight to the pair array while it has room.  A full one goes
       // through MapSet even when it holds the key: a full small form of 4
       // turns dense on any insert, as upstream's does.
-      uint64_t pos = SmallFindPos(*c, *AnyUnsafe::TVMFFIAnyPtrFromAny(key));
-      SmallStore(c, pos, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
+      uint64_t pos;
+      try {
+        pos = SmallFindPos(*c, key);
+      } catch (...) {
+        ReleaseValue(&key);
+        ReleaseValue(&value);
+        throw;
+      }
+      SmallStore(c, pos, key, value);
       continue;
     }
-    MapSet(obj, ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
+    MapSet(obj, key, value);
   }
   // Repeats that leave at most 2 distinct keys: growth would have stopped
   // at 2 slots, so the pairs move to a map of that size.

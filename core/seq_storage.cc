@@ -25,17 +25,6 @@ static_assert(sizeof(::tvm::ffi::SeqBaseObj) == sizeof(TVMFFIObject) + sizeof(TV
 
 namespace {
 
-// An owning copy of a view: borrowed strings become string values and
-// rvalue references give up their object (TVMFFIAnyViewToOwnedAny).
-TVMFFIAny ViewToOwned(const TVMFFIAny& view) {
-  int32_t index = view.type_index;
-  if (index != kTVMFFIRawStr && index != kTVMFFIByteArrayPtr && index != kTVMFFIObjectRValueRef) {
-    return CopyValue(view);
-  }
-  TVMFFIAny out;
-  if (TVMFFIAnyViewToOwnedAny(&view, &out) != 0) throw MoveFromSafeCallRaised();
-  return out;
-}
 // memmove of `count` elements; count may be 0 with null pointers.
 inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
   if (count > 0) std::memmove(dst, src, static_cast<size_t>(count) * sizeof(TVMFFIAny));
