@@ -2,18 +2,23 @@
 //
 // The Python binding uses it to pick the stream for a call that passes
 // tensors inside containers.
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/device.h>
+
 #include <unordered_set>
 #include <vector>
 
-#include "impl/array.h"
-#include "impl/function.h"
-#include "impl/map.h"
+#include "container_internal.h"
+#include "global_def.h"
+#include "map_table.h"
+#include "seq_storage.h"
 #include "structural.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace {
 
 // Depth-first, in element (and key, value) order.  `seen` breaks cycles
@@ -21,27 +26,28 @@ namespace {
 // of the current path) bounds the depth as every walk is bounded (TooDeep:
 // a RecursionError, not a stack overflow).
 bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
-                std::vector<const Object*>* active, DLDevice* out);
+                std::vector<const TVMFFIObject*>* active, DLDevice* out);
 
 bool FindNonCPUInContainer(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
-                           std::vector<const Object*>* active, DLDevice* out) {
+                           std::vector<const TVMFFIObject*>* active, DLDevice* out) {
   if (!seen->insert(v.v_obj).second) return false;
   if (TooDeep(active->size())) {
-    ThrowTooDeep("ffi.ContainerFindFirstNonCPUDevice", active->data(), active->size());
+    ThrowTooDeepHeaders("ffi.ContainerFindFirstNonCPUDevice", active->data(), active->size());
   }
-  active->push_back(Object::FromHandle(v.v_obj));
+  active->push_back(v.v_obj);
   bool found = false;
   if (v.type_index == kTVMFFIArray || v.type_index == kTVMFFIList) {
-    const TVMFFISeqCell* cell = TVMFFISeqGetCellPtr(v.v_obj);
-    const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(cell->data);
+    const TVMFFISeqCell* cell = SeqCellOf(v.v_obj);
+    const TVMFFIAny* elems = SeqData(*cell);
     for (int64_t i = 0; i < cell->size && !found; ++i) {
       found = FindNonCPU(elems[i], seen, active, out);
     }
   } else {
-    const MapBaseObj* map = static_cast<const MapBaseObj*>(Object::FromHandle(v.v_obj));
-    for (uint64_t pos = map->BeginPos(); pos != map->EndPos() && !found; pos = map->NextPos(pos)) {
-      found = FindNonCPU(map->KVAt(pos).key, seen, active, out) ||
-              FindNonCPU(map->KVAt(pos).value, seen, active, out);
+    const MapCell& map = *MapCellOf(v.v_obj);
+    for (uint64_t pos = MapBeginPos(map); pos != MapEndPos(map) && !found;
+         pos = MapNextPos(map, pos)) {
+      found = FindNonCPU(MapPairAt(map, pos).key, seen, active, out) ||
+              FindNonCPU(MapPairAt(map, pos).value, seen, active, out);
     }
   }
   active->pop_back();
@@ -49,7 +55,7 @@ bool FindNonCPUInContainer(const TVMFFIAny& v, std::unordered_set<const void*>* 
 }
 
 bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
-                std::vector<const Object*>* active, DLDevice* out) {
+                std::vector<const TVMFFIObject*>* active, DLDevice* out) {
   const DLTensor* tensor = nullptr;
   switch (v.type_index) {
     case kTVMFFIDLTensorPtr:
@@ -72,18 +78,18 @@ bool FindNonCPU(const TVMFFIAny& v, std::unordered_set<const void*>* seen,
 }
 
 // Returns Device(cpu, 0) when no tensor off the CPU is found.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ContainerFindFirstNonCPUDevice", [](AnyView value) {
   std::unordered_set<const void*> seen;
-  std::vector<const Object*> active;
+  std::vector<const TVMFFIObject*> active;
   DLDevice found;
   found.device_type = kDLCPU;
   found.device_id = 0;
-  FindNonCPU(*value.raw(), &seen, &active, &found);
+  FindNonCPU(*ViewRaw(value), &seen, &active, &found);
   return found;
 });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

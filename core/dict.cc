@@ -1,37 +1,38 @@
 // ffi.Dict global functions: construction, lookup and in-place mutation.
-#include "impl/dict.h"
+#include <tvm/ffi/any.h>
 
 #include "container_internal.h"
-#include "impl/function.h"
+#include "global_def.h"
+#include "map_table.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace {
 
-DictObj* DictArg(const AnyView& arg, const char* func) {
-  return ExactObjectArg<DictObj>(arg, func, 0);
+TVMFFIObject* DictArg(const AnyView& arg, const char* func) {
+  return ExactObjectArg(arg, kTVMFFIDict, "ffi.Dict", func, 0);
 }
 
-const bool kCommonGlobalsRegistered = RegisterMapCommonGlobals<DictObj>();
+const bool kCommonGlobalsRegistered =
+    RegisterAtLoad([] { RegisterMapCommonGlobals(kTVMFFIDict, "ffi.Dict", "Dict"); });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictSetItem", [](AnyView d, Any key, Any value) {
-  DictArg(d, "ffi.DictSetItem")->Set(key.Release(), value.Release());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DictSetItem", [](AnyView d, Any key, Any value) {
+  MapSet(DictArg(d, "ffi.DictSetItem"), ReleaseAny(std::move(key)), ReleaseAny(std::move(value)));
 });
 
 // KeyError naming the key when absent.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictErase", [](AnyView d, AnyView key) {
-  if (!DictArg(d, "ffi.DictErase")->Erase(*key.raw())) {
-    ThrowKeyNotFound(*key.raw(), DictObj::kDisplayName);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DictErase", [](AnyView d, AnyView key) {
+  if (!MapErase(DictArg(d, "ffi.DictErase"), *ViewRaw(key))) {
+    ThrowMapKeyNotFound(*ViewRaw(key), "Dict");
   }
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.DictClear",
-                       [](AnyView d) { DictArg(d, "ffi.DictClear")->Clear(); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.DictClear", [](AnyView d) { MapClear(DictArg(d, "ffi.DictClear")); });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

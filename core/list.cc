@@ -1,111 +1,128 @@
 // ffi.List global functions: construction and in-place mutation.
-#include "impl/list.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/function.h>
 
 #include <vector>
 
 #include "container_internal.h"
-#include "impl/function.h"
+#include "global_def.h"
+#include "seq_storage.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace {
 
-ListObj* ListArg(const AnyView& arg, const char* func) {
-  return ExactObjectArg<ListObj>(arg, func, 0);
+TVMFFISeqCell* ListArg(const AnyView& arg, const char* func) {
+  return SeqCellOf(ExactObjectArg(arg, kTVMFFIList, "ffi.List", func, 0));
 }
 
-TVM_FFI_IMPL_REGISTER_GLOBAL_PACKED("ffi.List", [](const AnyView* args, int32_t n, Any* rv) {
-  *rv = ObjectPtrToAny(ListObj::FromViews(reinterpret_cast<const TVMFFIAny*>(args), n));
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.List", [](const AnyView* args, int32_t n, Any* rv) {
+  *rv = AdoptObject(ListFromViews(reinterpret_cast<const TVMFFIAny*>(args), n));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListSize",
-                       [](AnyView l) { return ListArg(l, "ffi.ListSize")->size(); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListSize",
+                             [](AnyView l) { return ListArg(l, "ffi.ListSize")->size; });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListGetItem", [](AnyView l, int64_t i) {
-  ListObj* list = ListArg(l, "ffi.ListGetItem");
-  detail::CheckIndex(i, list->size(), "List");
-  return CopyStored(list->at(i));
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListGetItem", [](AnyView l, AnyView index) {
+  int64_t i = IntArg(index, "ffi.ListGetItem", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListGetItem");
+  CheckSeqIndex(i, list->size, "List");
+  return Any(AsAny(SeqData(*list)[i]));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListSetItem", [](AnyView l, int64_t i, Any value) {
-  ListObj* list = ListArg(l, "ffi.ListSetItem");
-  detail::CheckIndex(i, list->size(), "List");
-  list->SetOwned(i, value.Release());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListSetItem", [](AnyView l, AnyView index, Any value) {
+  int64_t i = IntArg(index, "ffi.ListSetItem", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListSetItem");
+  CheckSeqIndex(i, list->size, "List");
+  SeqSetOwned(list, i, ReleaseAny(std::move(value)));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListContains", [](AnyView l, AnyView value) {
-  return ListArg(l, "ffi.ListContains")->Contains(*value.raw());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListContains", [](AnyView l, AnyView value) {
+  return SeqContains(*ListArg(l, "ffi.ListContains"), *ViewRaw(value));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListAppend", [](AnyView l, Any value) {
-  ListArg(l, "ffi.ListAppend")->Append(value.Release());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListAppend", [](AnyView l, Any value) {
+  ListAppend(ListArg(l, "ffi.ListAppend"), ReleaseAny(std::move(value)));
 });
 
 // 0 <= i <= size (the bindings clamp Python's out-of-range insert indices).
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListInsert", [](AnyView l, int64_t i, Any value) {
-  ListObj* list = ListArg(l, "ffi.ListInsert");
-  detail::CheckListInsertIndex(i, list->size());
-  list->Insert(i, value.Release());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListInsert", [](AnyView l, AnyView index, Any value) {
+  int64_t i = IntArg(index, "ffi.ListInsert", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListInsert");
+  CheckListInsertIndex(i, list->size);
+  ListInsert(list, i, ReleaseAny(std::move(value)));
 });
 
 // Removes and returns element i.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListPop", [](AnyView l, int64_t i) {
-  ListObj* list = ListArg(l, "ffi.ListPop");
-  detail::CheckListPopIndex(i, list->size());
-  return Any::Adopt(list->Take(i));
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListPop", [](AnyView l, AnyView index) {
+  int64_t i = IntArg(index, "ffi.ListPop", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListPop");
+  CheckListPopIndex(i, list->size);
+  TVMFFIAny taken = ListTake(list, i);
+  return AnyUnsafe::MoveTVMFFIAnyToAny(&taken);
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListErase", [](AnyView l, int64_t i) {
-  ListObj* list = ListArg(l, "ffi.ListErase");
-  detail::CheckIndex(i, list->size(), "List");
-  Any removed = Any::Adopt(list->Take(i));
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListErase", [](AnyView l, AnyView index) {
+  int64_t i = IntArg(index, "ffi.ListErase", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListErase");
+  CheckSeqIndex(i, list->size, "List");
+  TVMFFIAny removed = ListTake(list, i);
+  ReleaseValue(&removed);
 });
 
 // Erases [first, last).
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListEraseRange", [](AnyView l, int64_t first, int64_t last) {
-  ListObj* list = ListArg(l, "ffi.ListEraseRange");
-  detail::CheckListRange(first, last, list->size());
-  list->EraseRange(first, last);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListEraseRange", [](AnyView l, AnyView first, AnyView last) {
+  int64_t from = IntArg(first, "ffi.ListEraseRange", 1);
+  int64_t to = IntArg(last, "ffi.ListEraseRange", 2);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListEraseRange");
+  CheckListRange(from, to, list->size);
+  ListReplaceRange(list, from, to, nullptr, 0);
 });
 
 // Replaces [first, last) with the elements of `items` (an Array or a List,
 // possibly this very list).
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListReplaceSlice", [](AnyView l, int64_t first, int64_t last,
-                                                  AnyView items) {
-  ListObj* list = ListArg(l, "ffi.ListReplaceSlice");
-  detail::CheckListRange(first, last, list->size());
-  if (items.type_index() != kTVMFFIArray && items.type_index() != kTVMFFIList) {
-    detail::ThrowArgumentMismatch("ffi.ListReplaceSlice", 3, "ffi.Array or ffi.List", items.raw());
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListReplaceSlice", [](AnyView l, AnyView first, AnyView last,
+                                                        AnyView items) {
+  int64_t from = IntArg(first, "ffi.ListReplaceSlice", 1);
+  int64_t to = IntArg(last, "ffi.ListReplaceSlice", 2);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListReplaceSlice");
+  CheckListRange(from, to, list->size);
+  const TVMFFIAny* raw = ViewRaw(items);
+  if (raw->type_index != kTVMFFIArray && raw->type_index != kTVMFFIList) {
+    TVM_FFI_CORE_THROW(TypeError) << "In function ffi.ListReplaceSlice: argument 4: expected "
+                                     "ffi.Array or ffi.List, got "
+                                  << TypeIndexToDisplayName(raw->type_index);
   }
   // Copy first: `items` may be this list.
-  const TVMFFISeqCell* src = TVMFFISeqGetCellPtr(items.raw()->v_obj);
-  const TVMFFIAny* elems = static_cast<const TVMFFIAny*>(src->data);
+  const TVMFFISeqCell* src = SeqCellOf(raw->v_obj);
   std::vector<Any> copy;
   copy.reserve(static_cast<size_t>(src->size));
-  for (int64_t i = 0; i < src->size; ++i) copy.push_back(CopyStored(elems[i]));
-  list->ReplaceRange(first, last, reinterpret_cast<const TVMFFIAny*>(copy.data()),
-                     static_cast<int64_t>(copy.size()));
+  for (int64_t i = 0; i < src->size; ++i) copy.push_back(AsAny(SeqData(*src)[i]));
+  ListReplaceRange(list, from, to, reinterpret_cast<const TVMFFIAny*>(copy.data()),
+                   static_cast<int64_t>(copy.size()));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListReverse",
-                       [](AnyView l) { ListArg(l, "ffi.ListReverse")->Reverse(); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListReverse",
+                             [](AnyView l) { ListReverse(ListArg(l, "ffi.ListReverse")); });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListClear", [](AnyView l) { ListArg(l, "ffi.ListClear")->Clear(); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListClear",
+                             [](AnyView l) { ListClear(ListArg(l, "ffi.ListClear")); });
 
 // Grows the capacity to at least `capacity` elements (never shrinks); the
 // size and the elements are unchanged.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.ListReserve", [](AnyView l, int64_t capacity) {
-  ListObj* list = ListArg(l, "ffi.ListReserve");
-  if (capacity < 0) {
-    TVM_FFI_IMPL_THROW(ValueError) << "ffi.ListReserve: capacity must be non-negative, got " << capacity;
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.ListReserve", [](AnyView l, AnyView capacity) {
+  int64_t n = IntArg(capacity, "ffi.ListReserve", 1);
+  TVMFFISeqCell* list = ListArg(l, "ffi.ListReserve");
+  if (n < 0) {
+    TVM_FFI_CORE_THROW(ValueError) << "ffi.ListReserve: capacity must be non-negative, got " << n;
   }
-  list->Reserve(capacity);
+  ListReserve(list, n);
 });
 
 }  // namespace
-}  // namespace impl
+}  // namespace core
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../seq_storage.h"
 #include "any.h"
 #include "any_equal.h"
 #include "type_schema.h"
@@ -37,10 +38,7 @@ inline TVMFFIAny CopyOwned(const TVMFFIAny& v) {
 
 // Throws IndexError "index <i> out of range for <what> of size <n>".
 inline void CheckIndex(int64_t index, int64_t size, const char* what) {
-  if (index < 0 || index >= size) {
-    TVM_FFI_IMPL_THROW(IndexError) << "index " << index << " out of range for " << what << " of size "
-                             << size;
-  }
+  ::tvm::ffi::detail::core::CheckSeqIndex(index, size, what);
 }
 
 // Converts an element to T; TypeError names the element when it does not fit.
@@ -60,9 +58,7 @@ T ElementAs(const TVMFFIAny& v, int64_t index) {
 // The capacity a sequence grows to so that it holds `needed` elements:
 // doubling, starting from 4.
 inline int64_t GrownCapacity(int64_t capacity, int64_t needed) {
-  int64_t cap = capacity < 4 ? 4 : capacity;
-  while (cap < needed) cap *= 2;
-  return cap;
+  return ::tvm::ffi::detail::core::SeqGrownCapacity(capacity, needed);
 }
 
 // Writes the owning raw form of a C++ value to `out` (overwritten, not
@@ -89,10 +85,14 @@ TVMFFIAny ToOwnedRaw(T value) {
 
 // What Array and List share: the cell at header + 24, whose elements are
 // owning TVMFFIAny values.  Only the cell is read, so sequences made by other
-// libraries work too.
+// libraries work too.  The storage is core/seq_storage.{h,cc}: objects come
+// only from its ArrayMake/ListMake, whose deleter frees them.
 class SeqObj : public Object {
  public:
   TVMFFISeqCell cell;
+
+  SeqObj() = delete;
+  ~SeqObj() = delete;
 
   int64_t size() const { return cell.size; }
   int64_t capacity() const { return cell.capacity; }
@@ -103,48 +103,11 @@ class SeqObj : public Object {
 
   // Whether some element equals `value` (container-key equality, §5).
   bool Contains(const TVMFFIAny& value) const {
-    for (const TVMFFIAny& v : *this) {
-      if (AnyKeyEqual(v, value)) return true;
-    }
-    return false;
+    return ::tvm::ffi::detail::core::SeqContains(cell, value);
   }
   // Replaces element i with an owning value, taking it over.
   void SetOwned(int64_t i, const TVMFFIAny& value) {
-    TVMFFIAny old;
-    detail::CopyRaw(&old, data() + i);
-    detail::CopyRaw(data() + i, &value);
-    if (old.type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(old.v_obj);
-  }
-
- protected:
-  // An empty cell whose buffer (if any) is released by `data_deleter`.
-  explicit SeqObj(void (*data_deleter)(void*)) {
-    cell.data = nullptr;
-    cell.size = 0;
-    cell.capacity = 0;
-    cell.data_deleter = data_deleter;
-  }
-  ~SeqObj() = default;
-  SeqObj(const SeqObj&) = delete;
-  SeqObj& operator=(const SeqObj&) = delete;
-  // A new Derived with room for n elements (Derived::Make(n)) holding owned
-  // conversions of the views: strings are copied, RValueRefs stolen.
-  template <typename Derived>
-  static ObjectPtr<Derived> MakeFromViews(const TVMFFIAny* views, int64_t n) {
-    ObjectPtr<Derived> obj = Derived::Make(n);
-    for (int64_t i = 0; i < n; ++i) {
-      AnyViewToOwned(&views[i], obj->data() + i);
-      obj->cell.size = i + 1;
-    }
-    return obj;
-  }
-  // Releases elements [first, size) and shrinks the size to `first`.
-  void TruncateTo(int64_t first) {
-    TVMFFIAny* d = data();
-    for (int64_t i = cell.size; i > first; --i) {
-      if (d[i - 1].type_index >= kTVMFFIStaticObjectBegin) Object::DecRef(d[i - 1].v_obj);
-    }
-    cell.size = first;
+    ::tvm::ffi::detail::core::SeqSetOwned(&cell, i, value);
   }
 };
 
@@ -154,28 +117,16 @@ class ArrayObj : public SeqObj {
  public:
   TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ArrayObj, kTVMFFIArray, "ffi.Array")
 
-  ArrayObj() : SeqObj(nullptr) {}  // the elements are inline: no buffer to free
-  ~ArrayObj() { TruncateTo(0); }
-
   // An empty array with room for `capacity` inline elements.
   static ObjectPtr<ArrayObj> Make(int64_t capacity) {
-    if (capacity < 0) TVM_FFI_IMPL_THROW(ValueError) << "negative Array capacity " << capacity;
-    ObjectPtr<ArrayObj> obj =
-        MakeObjectWithExtra<ArrayObj>(static_cast<size_t>(capacity) * sizeof(TVMFFIAny));
-    obj->cell.data = reinterpret_cast<char*>(obj.get()) + sizeof(ArrayObj);
-    obj->cell.capacity = capacity;
-    return obj;
+    return ObjectPtr<ArrayObj>::AdoptHandle(::tvm::ffi::detail::core::ArrayMake(capacity));
   }
   static ObjectPtr<ArrayObj> FromViews(const TVMFFIAny* views, int64_t n) {
-    return MakeFromViews<ArrayObj>(views, n);
+    return ObjectPtr<ArrayObj>::AdoptHandle(::tvm::ffi::detail::core::ArrayFromViews(views, n));
   }
   // Copies the elements of any sequence cell (new references).
   static ObjectPtr<ArrayObj> CopyOf(const TVMFFISeqCell& src, int64_t capacity) {
-    ObjectPtr<ArrayObj> obj = Make(capacity < src.size ? src.size : capacity);
-    const TVMFFIAny* from = static_cast<const TVMFFIAny*>(src.data);
-    for (int64_t i = 0; i < src.size; ++i) obj->data()[i] = detail::CopyOwned(from[i]);
-    obj->cell.size = src.size;
-    return obj;
+    return ObjectPtr<ArrayObj>::AdoptHandle(::tvm::ffi::detail::core::ArrayCopyOf(src, capacity));
   }
 
   // Appends an owning value, taking it over.  Requires size < capacity.

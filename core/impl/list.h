@@ -23,112 +23,47 @@ namespace detail {
 namespace impl {
 
 namespace detail {
-// List buffers come from ::operator new: apache-tvm-ffi's C++ headers grow a
-// List of ours in place with ::operator new and keep its data_deleter.
-inline void FreeListBuffer(void* data) { ::operator delete(data); }
 // The index checks of List and the ffi.List* globals, all IndexError.
 inline void CheckListRange(int64_t first, int64_t last, int64_t size) {
-  if (first < 0 || first > last || last > size) {
-    TVM_FFI_IMPL_THROW(IndexError) << "range [" << first << ", " << last
-                             << ") out of range for List of size " << size;
-  }
+  ::tvm::ffi::detail::core::CheckListRange(first, last, size);
 }
 inline void CheckListInsertIndex(int64_t i, int64_t size) {
-  if (i < 0 || i > size) {
-    TVM_FFI_IMPL_THROW(IndexError) << "insert index " << i << " out of range for List of size " << size;
-  }
+  ::tvm::ffi::detail::core::CheckListInsertIndex(i, size);
 }
 inline void CheckListPopIndex(int64_t i, int64_t size) {
-  if (size == 0) TVM_FFI_IMPL_THROW(IndexError) << "pop from empty List";
-  CheckIndex(i, size, "List");
-}
-// memmove of `count` elements; count may be 0 with null pointers.
-inline void MoveElements(TVMFFIAny* dst, const TVMFFIAny* src, int64_t count) {
-  if (count > 0) std::memmove(dst, src, static_cast<size_t>(count) * sizeof(TVMFFIAny));
+  ::tvm::ffi::detail::core::CheckListPopIndex(i, size);
 }
 }  // namespace detail
 
 // layout = { TVMFFIObject, TVMFFISeqCell }; the cell's data points at a
-// TVMFFIAny[capacity] from ::operator new that data_deleter frees.  The methods work
-// on lists made by other libraries too: a buffer is only ever released
-// through the data_deleter stored next to it.
+// TVMFFIAny[capacity] buffer its data_deleter frees (core/seq_storage.h).
 class ListObj : public SeqObj {
  public:
   TVM_FFI_IMPL_DECLARE_STATIC_TYPE(ListObj, kTVMFFIList, "ffi.List")
 
-  ListObj() : SeqObj(&detail::FreeListBuffer) {}
-  ~ListObj() {
-    TruncateTo(0);
-    if (cell.data_deleter != nullptr && cell.data != nullptr) cell.data_deleter(cell.data);
-  }
-
   static ObjectPtr<ListObj> Make(int64_t capacity = 0) {
-    ObjectPtr<ListObj> obj = MakeObject<ListObj>();
-    obj->Reserve(capacity);
-    return obj;
+    return ObjectPtr<ListObj>::AdoptHandle(::tvm::ffi::detail::core::ListMake(capacity));
   }
   static ObjectPtr<ListObj> FromViews(const TVMFFIAny* views, int64_t n) {
-    return MakeFromViews<ListObj>(views, n);
+    return ObjectPtr<ListObj>::AdoptHandle(::tvm::ffi::detail::core::ListFromViews(views, n));
   }
 
   // Makes room for at least `n` elements (exactly n when growing).
-  void Reserve(int64_t n) {
-    if (n <= cell.capacity) return;
-    void* buf = ::operator new(static_cast<size_t>(n) * sizeof(TVMFFIAny));
-    detail::MoveElements(static_cast<TVMFFIAny*>(buf), data(), cell.size);
-    if (cell.data != nullptr && cell.data_deleter != nullptr) cell.data_deleter(cell.data);
-    cell.data = buf;
-    cell.capacity = n;
-    cell.data_deleter = &detail::FreeListBuffer;
-  }
-
+  void Reserve(int64_t n) { ::tvm::ffi::detail::core::ListReserve(&cell, n); }
   // The mutators below take over owning values; indices are checked by the
-  // caller unless stated.
-  void Append(TVMFFIAny value) {
-    GrowFor(cell.size + 1);
-    data()[cell.size++] = value;
-  }
-  // 0 <= i <= size.
-  void Insert(int64_t i, TVMFFIAny value) {
-    GrowFor(cell.size + 1);
-    TVMFFIAny* d = data();
-    detail::MoveElements(d + i + 1, d + i, cell.size - i);
-    d[i] = value;
-    ++cell.size;
-  }
+  // caller.
+  void Append(TVMFFIAny value) { ::tvm::ffi::detail::core::ListAppend(&cell, value); }
+  void Insert(int64_t i, TVMFFIAny value) { ::tvm::ffi::detail::core::ListInsert(&cell, i, value); }
   // Removes element i and hands its reference to the caller.
-  TVMFFIAny Take(int64_t i) {
-    TVMFFIAny* d = data();
-    TVMFFIAny out = d[i];
-    detail::MoveElements(d + i, d + i + 1, cell.size - i - 1);
-    --cell.size;
-    return out;
-  }
-  // Replaces [first, last) with copies of `items` (new references).  `items`
-  // must not point into this list: copy it first when it may.
+  TVMFFIAny Take(int64_t i) { return ::tvm::ffi::detail::core::ListTake(&cell, i); }
+  // Replaces [first, last) with copies of `items`, which must not point into
+  // this list.
   void ReplaceRange(int64_t first, int64_t last, const TVMFFIAny* items, int64_t n) {
-    int64_t new_size = cell.size - (last - first) + n;
-    GrowFor(new_size);
-    TVMFFIAny* d = data();
-    // Take the replaced elements out before releasing them, so a destructor
-    // that reenters this list sees a consistent state.
-    std::vector<TVMFFIAny> removed(d + first, d + last);
-    detail::MoveElements(d + first + n, d + last, cell.size - last);
-    for (int64_t i = 0; i < n; ++i) d[first + i] = detail::CopyOwned(items[i]);
-    cell.size = new_size;
-    for (TVMFFIAny& v : removed) AnyRelease(&v);
+    ::tvm::ffi::detail::core::ListReplaceRange(&cell, first, last, items, n);
   }
   void EraseRange(int64_t first, int64_t last) { ReplaceRange(first, last, nullptr, 0); }
-  void Reverse() {
-    TVMFFIAny* d = data();
-    for (int64_t i = 0, j = cell.size - 1; i < j; ++i, --j) std::swap(d[i], d[j]);
-  }
-  void Clear() { EraseRange(0, cell.size); }
-
- private:
-  void GrowFor(int64_t needed) {
-    if (needed > cell.capacity) Reserve(detail::GrownCapacity(cell.capacity, needed));
-  }
+  void Reverse() { ::tvm::ffi::detail::core::ListReverse(&cell); }
+  void Clear() { ::tvm::ffi::detail::core::ListClear(&cell); }
 };
 
 // A reference to a shared ffi.List: every copy of the reference sees the

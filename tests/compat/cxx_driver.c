@@ -57,10 +57,12 @@ static int our_values(const char* kind, TVMFFIAny m, int64_t* out, int max) {
   if (call(name, 1, m, none_value(), none_value(), &it) != 0) return -1;
   for (;;) {
     cmd = int_value(1);
+    r = none_value(); /* the result slot holds None on entry (the safe-call contract) */
     if (n >= max || TVMFFIFunctionCall(TVM_FFI_ANY_VALUE(it).v_obj, &cmd, 1, &r) != 0) break;
     out[n++] = as_int(&r);
     release(&r);
     cmd = int_value(2);
+    r = none_value();
     if (TVMFFIFunctionCall(TVM_FFI_ANY_VALUE(it).v_obj, &cmd, 1, &r) != 0) break;
     if (r.type_index != kTVMFFIBool || TVM_FFI_ANY_VALUE(r).v_int64 == 0) break;
   }

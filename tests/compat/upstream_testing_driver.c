@@ -56,12 +56,14 @@ static void keys_of(const char* kind, TVMFFIAny m, char* out, size_t cap) {
   for (;;) {
     TVMFFIByteArray text;
     cmd = int_value(0);
+    r = none_value(); /* the result slot holds None on entry (the safe-call contract) */
     if (TVMFFIFunctionCall(TVM_FFI_ANY_VALUE(it).v_obj, &cmd, 1, &r) != 0) break;
     text = text_of(&r);
     if (out[0] != '\0') strncat(out, ",", cap - strlen(out) - 1);
     strncat(out, text.data, text.size < cap - strlen(out) - 1 ? text.size : cap - strlen(out) - 1);
     release(&r);
     cmd = int_value(2);
+    r = none_value();
     if (TVMFFIFunctionCall(TVM_FFI_ANY_VALUE(it).v_obj, &cmd, 1, &r) != 0 ||
         TVM_FFI_ANY_VALUE(r).v_int64 == 0) {
       break;
