@@ -26,8 +26,8 @@ int64_t LoadWord(const char* p) {
 
 void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out) {
   if (num_bytes % sizeof(int64_t) != 0) {
-    TVM_FFI_CORE_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got " << num_bytes
-                             << " bytes";
+    TVM_FFI_CORE_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got "
+                                   << num_bytes << " bytes";
   }
   const char* bytes = static_cast<const char*>(data);
   size_t n = num_bytes / sizeof(int64_t);

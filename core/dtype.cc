@@ -157,7 +157,8 @@ DLDataType ParseBitsAndLanes(std::string_view text, std::string_view rest, uint8
 int64_t ResultAsInt(const Any& result) {
   const TVMFFIAny* raw = AnyUnsafe::TVMFFIAnyPtrFromAny(result);
   if (raw->type_index != kTVMFFIInt && raw->type_index != kTVMFFIBool) {
-    TVM_FFI_CORE_THROW(TypeError) << "expected int, got " << TypeIndexToDisplayName(raw->type_index);
+    TVM_FFI_CORE_THROW(TypeError) << "expected int, got "
+                                  << TypeIndexToDisplayName(raw->type_index);
   }
   return raw->v_int64;
 }
@@ -168,7 +169,8 @@ std::string ResultAsString(const Any& result) {
   size_t size;
   bool is_bytes;
   if (!GetStringView(raw, &data, &size, &is_bytes) || is_bytes) {
-    TVM_FFI_CORE_THROW(TypeError) << "expected str, got " << TypeIndexToDisplayName(raw->type_index);
+    TVM_FFI_CORE_THROW(TypeError) << "expected str, got "
+                                  << TypeIndexToDisplayName(raw->type_index);
   }
   return std::string(data, size);
 }
@@ -190,8 +192,8 @@ uint8_t CustomTypeCode(std::string_view text, const std::string& name) {
 std::string CustomTypeName(DLDataType dtype) {
   std::optional<Function> f = Function::GetGlobal(kGetCustomTypeName);
   if (!f.has_value()) {
-    TVM_FFI_CORE_THROW(ValueError) << "cannot format dtype with custom type code " << int(dtype.code)
-                             << ": global function `" << kGetCustomTypeName
+    TVM_FFI_CORE_THROW(ValueError) << "cannot format dtype with custom type code "
+                                   << int(dtype.code) << ": global function `" << kGetCustomTypeName
                              << "` is not registered";
   }
   return ResultAsString((*f)(static_cast<int64_t>(dtype.code)));

@@ -114,8 +114,8 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   if (rc != 0) {
     TVMFFIObjectHandle raised = ErrorSlotTake();
     if (raised == nullptr) {
-      TVM_FFI_CORE_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code " << rc
-                                 << " without setting an error";
+      TVM_FFI_CORE_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code "
+                                       << rc << " without setting an error";
     }
     ErrorSlotSet(raised);
     TVMFFIObjectDecRef(raised);

@@ -84,10 +84,6 @@ void ReleaseDeadObject(TVMFFIObject* obj, int flags) noexcept {
   --st.depth;
 }
 
-int32_t ReleaseDepth() noexcept { return release_state.depth; }
-
-size_t DeferredReleaseCount() noexcept { return release_state.size; }
-
 std::string TypeIndexToDisplayName(int32_t type_index) {
   switch (type_index) {
     case kTVMFFIRawStr:

@@ -83,11 +83,6 @@ inline bool ObjectTryPromoteWeak(TVMFFIObject* obj) noexcept {
   return false;
 }
 
-// The depth of nested deaths on this thread (0 outside any deleter), and how
-// many are queued.
-int32_t ReleaseDepth() noexcept;
-size_t DeferredReleaseCount() noexcept;
-
 // The name of a type index as error messages show it: "str" and "bytes" for
 // every string form, else the registered type key ("int", "ffi.Array", ...),
 // or "<unknown type N>".

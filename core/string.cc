@@ -54,7 +54,8 @@ void ThrowMalformedStringView(const TVMFFIAny* value) {
     case kTVMFFISmallStr:
     case kTVMFFISmallBytes:
       TVM_FFI_CORE_THROW(ValueError)
-          << "a " << (value->type_index == kTVMFFISmallStr ? "kTVMFFISmallStr" : "kTVMFFISmallBytes")
+          << "a "
+          << (value->type_index == kTVMFFISmallStr ? "kTVMFFISmallStr" : "kTVMFFISmallBytes")
           << " value claims " << value->small_str_len << " bytes (at most " << kSmallStrMaxLen
           << " fit)";
     default:

@@ -157,7 +157,9 @@ void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_cont
                              << require_alignment;
   }
   CheckElementType(t.dtype);
-  if (t.ndim < 0) TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  if (t.ndim < 0) {
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  }
   if (t.ndim > 0 && t.shape == nullptr) {
     TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
   }
@@ -289,7 +291,9 @@ TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
                                           const DLTensor* prototype) {
   const char* func = "TVMFFITensorCreateUnsafeView";
   if (source == nullptr) TVM_FFI_CORE_THROW(ValueError) << func << ": source must not be NULL";
-  if (prototype == nullptr) TVM_FFI_CORE_THROW(ValueError) << func << ": prototype must not be NULL";
+  if (prototype == nullptr) {
+    TVM_FFI_CORE_THROW(ValueError) << func << ": prototype must not be NULL";
+  }
   AsTensor(source, func);  // the source must be a tensor
   const DLTensor& p = *prototype;
   if (p.ndim < 0) {
@@ -297,8 +301,8 @@ TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
   }
   if (p.ndim > 0 && (p.shape == nullptr || p.strides == nullptr)) {
     const char* which = p.shape == nullptr ? "shape" : "strides";
-    TVM_FFI_CORE_THROW(InternalError) << func << ": prototype " << which << " must not be NULL (ndim "
-                                << p.ndim << ")";
+    TVM_FFI_CORE_THROW(InternalError) << func << ": prototype " << which
+                                      << " must not be NULL (ndim " << p.ndim << ")";
   }
   size_t n = static_cast<size_t>(std::max<int32_t>(p.ndim, 1));
   uint64_t flags = IsLibTensor(source) ? TensorDLPackFlags(source) : 0;
