@@ -144,12 +144,13 @@ class GlobalRegistry {
 // ---------------------------------------------------------------------------
 // Built-in globals about the registry itself.
 
-TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& name) {
-  return GlobalRegistry::Get().Remove(name);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const String& name) {
+  return GlobalRegistry::Get().Remove(std::string_view(name.data(), name.size()));
 });
 
-TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
-  std::optional<std::string> meta = GlobalRegistry::Get().Metadata(name);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const String& name) {
+  std::optional<std::string> meta =
+      GlobalRegistry::Get().Metadata(std::string_view(name.data(), name.size()));
   if (!meta.has_value()) {
     TVM_FFI_CORE_THROW(KeyError) << "global function `" << name << "` is not registered";
   }
