@@ -123,7 +123,7 @@ bool IsMachinery(const std::string& name) {
       "tvm::ffi::detail::impl::SetRaisedFromCurrentException",
       "tvm::ffi::detail::core::CaptureBacktrace",
       "tvm::ffi::detail::core::SetRaisedWithBacktrace",
-      "tvm::ffi::detail::impl::(anonymous namespace)::CFunctionObj::",
+      "tvm::ffi::detail::core::(anonymous namespace)::CFunctionObj::",
       "tvm::ffi::detail::impl::Function::CallPacked",
       "tvm::ffi::detail::impl::Function::operator()",
       "tvm::ffi::detail::core::ErrorBuilder::",

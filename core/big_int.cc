@@ -1,23 +1,19 @@
 // ffi.BigInt: integers outside the int64 range, in minimal two's-complement words.
 #include "big_int_internal.h"
 
+#include <tvm/ffi/big_int.h>
+#include <tvm/ffi/memory.h>
+
 #include <atomic>
 #include <cstring>
-#include <vector>
 
 #include "error_internal.h"
-#include "impl/function.h"
+#include "global_def.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// Still written on core/impl, the internal value layer.
-using impl::BigIntObj;
-using impl::MakeObjectWithExtra;
-using impl::Object;
-using impl::ObjectPtr;
-
 namespace {
 
 int64_t LoadWord(const char* p) {
@@ -30,8 +26,8 @@ int64_t LoadWord(const char* p) {
 
 void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out) {
   if (num_bytes % sizeof(int64_t) != 0) {
-    TVM_FFI_CORE_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got " << num_bytes
-                             << " bytes";
+    TVM_FFI_CORE_THROW(ValueError) << "BigInt content must contain whole 64-bit words, got "
+                                   << num_bytes << " bytes";
   }
   const char* bytes = static_cast<const char*>(data);
   size_t n = num_bytes / sizeof(int64_t);
@@ -49,11 +45,11 @@ void MakeBigIntAny(const void* data, size_t num_bytes, TVMFFIAny* out) {
     out->v_int64 = value;
     return;
   }
-  ObjectPtr<BigIntObj> obj = MakeObjectWithExtra<BigIntObj>(n * sizeof(int64_t), n);
-  std::memcpy(obj->words(), bytes, n * sizeof(int64_t));
+  ObjectPtr<BigIntObj> obj = make_inplace_array_object<BigIntObj, int64_t>(n, n);
+  std::memcpy(BigIntUnsafe::GetMutableData(obj), bytes, n * sizeof(int64_t));
   std::memset(out, 0, sizeof(TVMFFIAny));
   out->type_index = kTVMFFIBigInt;
-  out->v_obj = static_cast<TVMFFIObject*>(obj.release_handle());
+  out->v_obj = ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(obj));
 }
 
 TVMFFIByteArray BigIntContent(const TVMFFIAny* value) {
@@ -63,9 +59,9 @@ TVMFFIByteArray BigIntContent(const TVMFFIAny* value) {
     out.data = reinterpret_cast<const char*>(&value->v_int64);
     out.size = sizeof(int64_t);
   } else if (value->type_index == kTVMFFIBigInt) {
-    const BigIntObj* obj = static_cast<const BigIntObj*>(Object::FromHandle(value->v_obj));
-    out.data = reinterpret_cast<const char*>(obj->words());
-    out.size = obj->num_words * sizeof(int64_t);
+    BigInt::ArrayView words = BigIntUnsafe::GetArrayView(value);
+    out.data = reinterpret_cast<const char*>(&words[0]);
+    out.size = words.size() * sizeof(int64_t);
   }
   return out;
 }
@@ -106,9 +102,9 @@ size_t BigIntDecimalDigitsBound(const TVMFFIAny* value) {
 
 namespace {
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BigIntGetMaxStrDigits", []() { return BigIntMaxStrDigits(); });
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.BigIntGetMaxStrDigits", []() { return BigIntMaxStrDigits(); });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.BigIntSetMaxStrDigits", [](int64_t limit) {
   if (limit != 0 && limit < kBigIntMinMaxStrDigits) {
     TVM_FFI_CORE_THROW(ValueError) << "ffi.BigIntSetMaxStrDigits: the limit must be 0 (none) or at "
                                 "least "

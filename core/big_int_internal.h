@@ -1,37 +1,12 @@
-// Library-internal: the ffi.BigInt object (78) and the two C entry points' logic.
+// Library-internal: the two C entry points' logic for ffi.BigInt (78) and the
+// limit on decimal digits.  The object is tvm::ffi's BigIntObj (<tvm/ffi/big_int.h>).
 #ifndef TVM_FFI_CORE_BIG_INT_INTERNAL_H_
 #define TVM_FFI_CORE_BIG_INT_INTERNAL_H_
 
 #include <cstddef>
 #include <cstdint>
 
-#include "impl/object.h"
-
-namespace tvm {
-namespace ffi {
-namespace detail {
-namespace impl {
-
-// layout = { TVMFFIObject, size_t num_words, int64_t words[num_words] }; the
-// words start at header + 32.  Immutable once made.  Always minimal and
-// never a value that fits in int64_t (then it is a kTVMFFIInt instead), so
-// num_words >= 2.
-class BigIntObj : public Object {
- public:
-  size_t num_words;
-  TVM_FFI_IMPL_DECLARE_STATIC_TYPE(BigIntObj, kTVMFFIBigInt, "ffi.BigInt")
-
-  explicit BigIntObj(size_t n) : num_words(n) {}
-  const int64_t* words() const { return reinterpret_cast<const int64_t*>(this + 1); }
-  int64_t* words() { return reinterpret_cast<int64_t*>(this + 1); }
-};
-
-static_assert(sizeof(BigIntObj) == 32, "BigInt words start at header + 32");
-
-}  // namespace impl
-}  // namespace detail
-}  // namespace ffi
-}  // namespace tvm
+#include <tvm/ffi/c_api.h>
 
 namespace tvm {
 namespace ffi {

@@ -1,19 +1,22 @@
 // Data types: the dtype name grammar, both ways.
-#include "impl/dtype.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/function.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
-#include "impl/function.h"
 #include "dtype_internal.h"
 #include "error_internal.h"
+#include "object_internal.h"
+#include "string_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// Still written on core/impl, the internal value layer.
-using impl::Function;
 namespace dtype {
 namespace {
 
@@ -149,13 +152,36 @@ DLDataType ParseBitsAndLanes(std::string_view text, std::string_view rest, uint8
   return out;
 }
 
+// The results of the custom type hooks: an int (or bool) and a str; any
+// other value is a TypeError "expected <T>, got <actual>".
+int64_t ResultAsInt(const Any& result) {
+  const TVMFFIAny* raw = AnyUnsafe::TVMFFIAnyPtrFromAny(result);
+  if (raw->type_index != kTVMFFIInt && raw->type_index != kTVMFFIBool) {
+    TVM_FFI_CORE_THROW(TypeError) << "expected int, got "
+                                  << TypeIndexToDisplayName(raw->type_index);
+  }
+  return raw->v_int64;
+}
+
+std::string ResultAsString(const Any& result) {
+  const TVMFFIAny* raw = AnyUnsafe::TVMFFIAnyPtrFromAny(result);
+  const char* data;
+  size_t size;
+  bool is_bytes;
+  if (!GetStringView(raw, &data, &size, &is_bytes) || is_bytes) {
+    TVM_FFI_CORE_THROW(TypeError) << "expected str, got "
+                                  << TypeIndexToDisplayName(raw->type_index);
+  }
+  return std::string(data, size);
+}
+
 uint8_t CustomTypeCode(std::string_view text, const std::string& name) {
   std::optional<Function> f = Function::GetGlobal(kGetCustomTypeCode);
   if (!f.has_value()) {
     TVM_FFI_CORE_THROW(ValueError) << "invalid dtype `" << text << "`: global function `"
                              << kGetCustomTypeCode << "` is not registered";
   }
-  int64_t code = (*f)(name).As<int64_t>();
+  int64_t code = ResultAsInt((*f)(name));
   if (code < kCustomBegin || code > 255) {
     TVM_FFI_CORE_THROW(ValueError) << "invalid dtype `" << text << "`: custom type code " << code
                              << " is out of range [" << kCustomBegin << ", 255]";
@@ -166,11 +192,11 @@ uint8_t CustomTypeCode(std::string_view text, const std::string& name) {
 std::string CustomTypeName(DLDataType dtype) {
   std::optional<Function> f = Function::GetGlobal(kGetCustomTypeName);
   if (!f.has_value()) {
-    TVM_FFI_CORE_THROW(ValueError) << "cannot format dtype with custom type code " << int(dtype.code)
-                             << ": global function `" << kGetCustomTypeName
+    TVM_FFI_CORE_THROW(ValueError) << "cannot format dtype with custom type code "
+                                   << int(dtype.code) << ": global function `" << kGetCustomTypeName
                              << "` is not registered";
   }
-  return (*f)(static_cast<int64_t>(dtype.code)).As<std::string>();
+  return ResultAsString((*f)(static_cast<int64_t>(dtype.code)));
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // The environment's state: streams, allocators, host callbacks and symbol tables.
-#include "impl/env.h"
+#include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
-#include "impl/tensor.h"
 #include "env_internal.h"
 #include "error_internal.h"
 #include "module.h"
@@ -16,7 +19,7 @@ namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// Still written on core/impl, the internal value layer.
+// LookupFromImports is still written on core/impl's Module (module.h).
 using impl::Module;
 using impl::Object;
 using impl::ObjectPtr;
@@ -111,8 +114,8 @@ int TensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   if (rc != 0) {
     TVMFFIObjectHandle raised = ErrorSlotTake();
     if (raised == nullptr) {
-      TVM_FFI_CORE_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code " << rc
-                                 << " without setting an error";
+      TVM_FFI_CORE_THROW(RuntimeError) << "TVMFFIEnvTensorAlloc: the allocator failed with code "
+                                       << rc << " without setting an error";
     }
     ErrorSlotSet(raised);
     TVMFFIObjectDecRef(raised);

@@ -1,38 +1,48 @@
 // Functions: C functions wrapped as objects, and the global function registry.
-#include "impl/function.h"
+#include <tvm/ffi/any.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
+#include <tvm/ffi/string.h>
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "error_internal.h"
 #include "function_internal.h"
+#include "global_def.h"
 #include "object_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
-namespace impl {
+namespace core {
 namespace {
 
 // A function made from a C safe-call and its closure (TVMFFIFunctionCreate).
+// Its trampoline is left out of backtraces as machinery (backtrace.cc).
 class CFunctionObj : public FunctionObj {
  public:
   CFunctionObj(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void*))
       : self_(self), safe_call_(safe_call), deleter_(deleter) {
-    cell.safe_call = &CFunctionObj::Trampoline;
-    cell.cpp_call = nullptr;
+    this->safe_call = &CFunctionObj::Trampoline;
+    this->cpp_call = nullptr;
   }
   ~CFunctionObj() {
     if (deleter_ != nullptr) deleter_(self_);
   }
+  CFunctionObj(const CFunctionObj&) = delete;
+  CFunctionObj& operator=(const CFunctionObj&) = delete;
 
  private:
   static int Trampoline(void* handle, const TVMFFIAny* args, int32_t num_args,
                         TVMFFIAny* result) {
-    CFunctionObj* f = static_cast<CFunctionObj*>(Object::FromHandle(handle));
+    CFunctionObj* f = static_cast<CFunctionObj*>(static_cast<Object*>(handle));
     return f->safe_call_(f->self_, args, num_args, result);
   }
   void* self_;
@@ -44,8 +54,8 @@ class CFunctionObj : public FunctionObj {
 class DirectCFunctionObj : public FunctionObj {
  public:
   explicit DirectCFunctionObj(TVMFFISafeCallType safe_call) {
-    cell.safe_call = safe_call;
-    cell.cpp_call = nullptr;
+    this->safe_call = safe_call;
+    this->cpp_call = nullptr;
   }
 };
 
@@ -54,7 +64,7 @@ struct GlobalEntry {
   std::string doc;
   std::string metadata;
   int64_t flags;
-  ObjectPtr<Object> func;
+  ObjectRef func;
 };
 
 // Names map to entries; the string_view keys point into the entries' names.
@@ -66,7 +76,7 @@ class GlobalRegistry {
     return *registry;
   }
 
-  void Set(std::string name, ObjectPtr<Object> func, bool allow_override, std::string doc,
+  void Set(std::string name, ObjectRef func, bool allow_override, std::string doc,
            std::string metadata, int64_t flags) {
     auto entry = std::make_unique<GlobalEntry>(GlobalEntry{
         std::move(name), std::move(doc), std::move(metadata), flags, std::move(func)});
@@ -89,10 +99,13 @@ class GlobalRegistry {
     // `replaced` is released here, outside the lock: its deleter may call back.
   }
 
-  ObjectPtr<Object> Find(std::string_view name) const {
+  // A new reference, or NULL.
+  TVMFFIObjectHandle Find(std::string_view name) const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
     auto it = table_.find(name);
-    return it == table_.end() ? ObjectPtr<Object>() : it->second->func;
+    if (it == table_.end()) return nullptr;
+    ObjectRef func = it->second->func;
+    return ObjectUnsafe::MoveObjectRefToTVMFFIObjectPtr(std::move(func));
   }
 
   bool Remove(std::string_view name) {
@@ -131,12 +144,13 @@ class GlobalRegistry {
 // ---------------------------------------------------------------------------
 // Built-in globals about the registry itself.
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const std::string& name) {
-  return GlobalRegistry::Get().Remove(name);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FunctionRemoveGlobal", [](const String& name) {
+  return GlobalRegistry::Get().Remove(std::string_view(name.data(), name.size()));
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& name) {
-  std::optional<std::string> meta = GlobalRegistry::Get().Metadata(name);
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const String& name) {
+  std::optional<std::string> meta =
+      GlobalRegistry::Get().Metadata(std::string_view(name.data(), name.size()));
   if (!meta.has_value()) {
     TVM_FFI_CORE_THROW(KeyError) << "global function `" << name << "` is not registered";
   }
@@ -144,7 +158,7 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.GetGlobalFuncMetadata", [](const std::string& 
 });
 
 // f(-1) -> number of names; f(i) -> the i-th name (a snapshot taken now).
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
   auto names = std::make_shared<std::vector<std::string>>(GlobalRegistry::Get().Names());
   return Function::FromTyped(
       [names](int64_t i) -> Any {
@@ -158,33 +172,25 @@ TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionListGlobalNamesFunctor", []() {
       "ffi.FunctionListGlobalNamesFunctor");
 });
 
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call, void* deleter) {
+TVM_FFI_CORE_REGISTER_GLOBAL("ffi.FunctionFromExternC", [](void* self, void* safe_call,
+                                                           void* deleter) {
   if (safe_call == nullptr) {
     TVM_FFI_CORE_THROW(ValueError) << "ffi.FunctionFromExternC: safe_call must not be NULL";
   }
-  return Function(ObjectPtr<Object>::AdoptHandle(::tvm::ffi::details::core::MakeCFunction(
-      self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
-      reinterpret_cast<void (*)(void*)>(deleter))));
+  TVMFFIObjectHandle h = MakeCFunction(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                       reinterpret_cast<void (*)(void*)>(deleter));
+  return ObjectUnsafe::ObjectRefFromObjectPtr<Function>(
+      ObjectUnsafe::ObjectPtrFromOwned<Object>(static_cast<TVMFFIObject*>(h)));
 });
 
-}  // namespace impl
-}  // namespace detail
-}  // namespace ffi
-}  // namespace tvm
-
-namespace tvm {
-namespace ffi {
-namespace detail {
-namespace core {
-
-// The function objects and the registry are written on core/impl.
 
 TVMFFIObjectHandle MakeCFunction(void* self, TVMFFISafeCallType safe_call,
                                  void (*deleter)(void*)) {
   if (self == nullptr && deleter == nullptr) {
-    return impl::MakeObject<impl::DirectCFunctionObj>(safe_call).release_handle();
+    return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(make_object<DirectCFunctionObj>(safe_call));
   }
-  return impl::MakeObject<impl::CFunctionObj>(self, safe_call, deleter).release_handle();
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(
+      make_object<CFunctionObj>(self, safe_call, deleter));
 }
 
 void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_override,
@@ -196,13 +202,14 @@ void GlobalFunctionSet(std::string name, TVMFFIObjectHandle func, bool allow_ove
                                   << (func == nullptr ? std::string("None")
                                                       : TypeIndexToDisplayName(type_index));
   }
-  impl::GlobalRegistry::Get().Set(std::move(name),
-                                    impl::ObjectPtr<impl::Object>::BorrowHandle(func),
-                                    allow_override, std::move(doc), std::move(metadata), flags);
+  GlobalRegistry::Get().Set(
+      std::move(name),
+      ObjectRef(ObjectUnsafe::ObjectPtrFromUnowned<Object>(static_cast<TVMFFIObject*>(func))),
+      allow_override, std::move(doc), std::move(metadata), flags);
 }
 
 TVMFFIObjectHandle GlobalFunctionFind(std::string_view name) {
-  return impl::GlobalRegistry::Get().Find(name).release_handle();
+  return GlobalRegistry::Get().Find(name);
 }
 
 }  // namespace core

@@ -1,24 +1,24 @@
 // Tensors made by this library: DLPack import/export, unsafe views, ownership.
-#include "impl/tensor.h"
+#include <tvm/ffi/container/tensor.h>
+#include <tvm/ffi/function.h>
+#include <tvm/ffi/memory.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <sstream>
+#include <string>
+
 #include "dtype_internal.h"
+#include "error_internal.h"
+#include "global_def.h"
+#include "object_internal.h"
 #include "tensor_internal.h"
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// Still written on core/impl, the internal value layer.
-using impl::IsContiguousLayout;
-using impl::IsDirectAddressDevice;
-using impl::MakeObjectWithExtra;
-using impl::Object;
-using impl::ObjectPtr;
-using impl::Tensor;
-using impl::TensorObj;
-using impl::TypeIndexToDisplayName;
 namespace {
 
 // DLPack version written into exported versioned tensors.
@@ -52,7 +52,7 @@ class LibTensorObj : public TensorObj {
         break;
       }
       case Owner::kSource:
-        Object::DecRef(static_cast<TVMFFIObject*>(owner_));
+        ObjectDecRef(static_cast<TVMFFIObject*>(owner_));
         break;
     }
   }
@@ -61,6 +61,7 @@ class LibTensorObj : public TensorObj {
 
   int64_t* dims() { return reinterpret_cast<int64_t*>(this + 1); }
   uint64_t flags() const { return flags_; }
+  DLTensor& tensor() { return *this; }
 
  private:
   Owner owner_kind_;
@@ -70,11 +71,28 @@ class LibTensorObj : public TensorObj {
 
 static_assert(sizeof(LibTensorObj) % alignof(int64_t) == 0, "trailing dims stay aligned");
 
-// Whether `h` is a tensor made here (whose state behind the cell we know).
+// Whether `h` is a tensor made here (whose state behind the cell we know):
+// the deleter make_object and make_inplace_array_object store for LibTensorObj.
 bool IsLibTensor(TVMFFIObjectHandle h) {
   const TVMFFIObject* header = static_cast<const TVMFFIObject*>(h);
   return header->type_index == kTVMFFITensor &&
-         TVM_FFI_OBJECT_DELETER(header) == &impl::detail::ObjectDeleter<LibTensorObj>;
+         TVM_FFI_OBJECT_DELETER(header) == &::tvm::ffi::detail::SimpleObjDeleter<LibTensorObj>;
+}
+
+// Devices whose `data` is a plain address (so data + byte_offset can be
+// checked for alignment); elsewhere `data` is an opaque handle.
+bool IsDirectAddressDeviceType(int32_t device_type) {
+  switch (device_type) {
+    case kDLCPU:
+    case kDLCUDA:
+    case kDLCUDAHost:
+    case kDLCUDAManaged:
+    case kDLROCM:
+    case kDLROCMHost:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string FormatDims(const int64_t* dims, int32_t n) {
@@ -101,13 +119,13 @@ void CheckSizeFitsInt64(const DLTensor& t) {
   for (int32_t i = 0; i < t.ndim; ++i) {
     if (t.shape[i] == 0) continue;
     if (__builtin_mul_overflow(count, t.shape[i], &count)) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+      TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
                                  << " has more elements than fit in int64";
     }
   }
   unsigned __int128 bits = static_cast<unsigned __int128>(count) * t.dtype.bits * t.dtype.lanes;
   if ((bits + 7) / 8 > static_cast<unsigned __int128>(INT64_MAX)) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor shape " << FormatDims(t.shape, t.ndim)
                                << " with dtype " << FormatDType(t.dtype)
                                << " takes more bytes than fit in int64";
   }
@@ -126,7 +144,7 @@ void CheckElementType(const DLDataType& dtype) {
   } else {
     return;
   }
-  TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has an invalid dtype {code " << int(dtype.code)
+  TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has an invalid dtype {code " << int(dtype.code)
                              << ", bits " << int(dtype.bits) << ", lanes " << dtype.lanes
                              << "}: " << why;
 }
@@ -135,36 +153,38 @@ void CheckElementType(const DLDataType& dtype) {
 // itself is a RuntimeError (as upstream); bad arguments are ValueErrors.
 void CheckImport(const DLTensor& t, int32_t require_alignment, bool require_contiguous) {
   if (require_alignment < 0) {
-    TVM_FFI_IMPL_THROW(ValueError) << "require_alignment must be non-negative, got "
+    TVM_FFI_CORE_THROW(ValueError) << "require_alignment must be non-negative, got "
                              << require_alignment;
   }
   CheckElementType(t.dtype);
-  if (t.ndim < 0) TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  if (t.ndim < 0) {
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has a negative ndim " << t.ndim;
+  }
   if (t.ndim > 0 && t.shape == nullptr) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor with ndim " << t.ndim << " has a NULL shape";
   }
   for (int32_t i = 0; i < t.ndim; ++i) {
     if (t.shape[i] < 0) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has a negative dimension: shape "
+      TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has a negative dimension: shape "
                                  << FormatDims(t.shape, t.ndim);
     }
   }
   CheckSizeFitsInt64(t);
   if (require_alignment > 0) {
     uint64_t align = static_cast<uint64_t>(require_alignment);
-    if (IsDirectAddressDevice(t.device.device_type)) {
+    if (IsDirectAddressDeviceType(t.device.device_type)) {
       uint64_t addr = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(t.data)) + t.byte_offset;
       if (addr % align != 0) {
-        TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor data is not aligned to " << align
+        TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor data is not aligned to " << align
                                    << " bytes: data + byte_offset = 0x" << std::hex << addr;
       }
     } else if (t.byte_offset % align != 0) {
-      TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor byte_offset " << t.byte_offset
+      TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor byte_offset " << t.byte_offset
                                  << " is not a multiple of the required alignment " << align;
     }
   }
-  if (require_contiguous && !IsContiguousLayout(t)) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor is not contiguous: shape "
+  if (require_contiguous && !IsContiguous(t)) {
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor is not contiguous: shape "
                                << FormatDims(t.shape, t.ndim) << ", strides "
                                << FormatDims(t.strides, t.ndim);
   }
@@ -178,8 +198,8 @@ ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owne
   bool synth = src.strides == nullptr;
   size_t n = static_cast<size_t>(std::max<int32_t>(src.ndim, 1));
   ObjectPtr<LibTensorObj> obj =
-      MakeObjectWithExtra<LibTensorObj>(synth ? n * sizeof(int64_t) : 0, kind, owner, flags);
-  obj->dl_tensor = src;
+      make_inplace_array_object<LibTensorObj, int64_t>(synth ? n : 0, kind, owner, flags);
+  obj->tensor() = src;
   if (synth) {
     int64_t* strides = obj->dims();
     // CheckSizeFitsInt64 ran: no partial product here overflows.
@@ -189,17 +209,17 @@ ObjectPtr<LibTensorObj> MakeImported(const DLTensor& src, Owner kind, void* owne
       step *= src.shape[i];
     }
     if (src.ndim == 0) strides[0] = 1;  // never read; keeps the pointer non-NULL
-    obj->dl_tensor.strides = strides;
+    obj->strides = strides;
   }
   return obj;
 }
 
 const TensorObj* AsTensor(TVMFFIObjectHandle h, const char* func) {
-  if (h == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": tensor must not be NULL";
-  const Object* obj = Object::FromHandle(h);
-  if (!obj->IsInstanceIndex(kTVMFFITensor)) {
-    TVM_FFI_IMPL_THROW(TypeError) << func << ": expected ffi.Tensor, got "
-                            << TypeIndexToDisplayName(obj->type_index());
+  if (h == nullptr) TVM_FFI_CORE_THROW(ValueError) << func << ": tensor must not be NULL";
+  const Object* obj = static_cast<const Object*>(h);
+  if (!obj->IsInstance<TensorObj>()) {
+    TVM_FFI_CORE_THROW(TypeError) << func << ": expected ffi.Tensor, got "
+                                  << TypeIndexToDisplayName(obj->type_index());
   }
   return static_cast<const TensorObj*>(obj);
 }
@@ -207,13 +227,13 @@ const TensorObj* AsTensor(TVMFFIObjectHandle h, const char* func) {
 void DeleteExportedLegacy(DLManagedTensor* self) {
   TVMFFIObject* tensor = static_cast<TVMFFIObject*>(self->manager_ctx);
   delete self;
-  Object::DecRef(tensor);
+  ObjectDecRef(tensor);
 }
 
 void DeleteExportedVersioned(DLManagedTensorVersioned* self) {
   TVMFFIObject* tensor = static_cast<TVMFFIObject*>(self->manager_ctx);
   delete self;
-  Object::DecRef(tensor);
+  ObjectDecRef(tensor);
 }
 
 }  // namespace
@@ -221,34 +241,36 @@ void DeleteExportedVersioned(DLManagedTensorVersioned* self) {
 TVMFFIObjectHandle TensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                                     bool require_contiguous) {
   CheckImport(from->dl_tensor, require_alignment, require_contiguous);
-  return MakeImported(from->dl_tensor, Owner::kLegacy, from, 0).release_handle();
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(
+      MakeImported(from->dl_tensor, Owner::kLegacy, from, 0));
 }
 
 TVMFFIObjectHandle TensorFromDLPackVersioned(DLManagedTensorVersioned* from,
                                              int32_t require_alignment, bool require_contiguous) {
   // Only the fields up to `flags` are known for other major versions.
   if (from->version.major != kExportDLPackMajor) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor version " << from->version.major << "."
                                << from->version.minor
                                << " is not supported: the major version must be "
                                << kExportDLPackMajor;
   }
   if (from->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) {
-    TVM_FFI_IMPL_THROW(RuntimeError) << "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
+    TVM_FFI_CORE_THROW(RuntimeError) << "DLPack tensor has the IS_SUBBYTE_TYPE_PADDED flag: padded "
                                   "sub-byte element types are not supported";
   }
   CheckImport(from->dl_tensor, require_alignment, require_contiguous);
   uint64_t kept = from->flags & (DLPACK_FLAG_BITMASK_READ_ONLY | DLPACK_FLAG_BITMASK_IS_COPIED);
-  return MakeImported(from->dl_tensor, Owner::kVersioned, from, kept).release_handle();
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(
+      MakeImported(from->dl_tensor, Owner::kVersioned, from, kept));
 }
 
 DLManagedTensor* TensorToDLPack(TVMFFIObjectHandle tensor) {
   const TensorObj* t = AsTensor(tensor, "TVMFFITensorToDLPack");
   DLManagedTensor* out = new DLManagedTensor();
-  out->dl_tensor = t->dl_tensor;
+  out->dl_tensor = *static_cast<const DLTensor*>(t);
   out->manager_ctx = tensor;
   out->deleter = &DeleteExportedLegacy;
-  Object::IncRef(static_cast<TVMFFIObject*>(tensor));
+  ObjectIncRef(static_cast<TVMFFIObject*>(tensor));
   return out;
 }
 
@@ -260,33 +282,35 @@ DLManagedTensorVersioned* TensorToDLPackVersioned(TVMFFIObjectHandle tensor) {
   out->manager_ctx = tensor;
   out->deleter = &DeleteExportedVersioned;
   out->flags = TensorDLPackFlags(tensor) & DLPACK_FLAG_BITMASK_READ_ONLY;
-  out->dl_tensor = t->dl_tensor;
-  Object::IncRef(static_cast<TVMFFIObject*>(tensor));
+  out->dl_tensor = *static_cast<const DLTensor*>(t);
+  ObjectIncRef(static_cast<TVMFFIObject*>(tensor));
   return out;
 }
 
 TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
                                           const DLTensor* prototype) {
   const char* func = "TVMFFITensorCreateUnsafeView";
-  if (source == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": source must not be NULL";
-  if (prototype == nullptr) TVM_FFI_IMPL_THROW(ValueError) << func << ": prototype must not be NULL";
+  if (source == nullptr) TVM_FFI_CORE_THROW(ValueError) << func << ": source must not be NULL";
+  if (prototype == nullptr) {
+    TVM_FFI_CORE_THROW(ValueError) << func << ": prototype must not be NULL";
+  }
   AsTensor(source, func);  // the source must be a tensor
   const DLTensor& p = *prototype;
   if (p.ndim < 0) {
-    TVM_FFI_IMPL_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;
+    TVM_FFI_CORE_THROW(ValueError) << func << ": prototype has a negative ndim " << p.ndim;
   }
   if (p.ndim > 0 && (p.shape == nullptr || p.strides == nullptr)) {
     const char* which = p.shape == nullptr ? "shape" : "strides";
-    TVM_FFI_IMPL_THROW(InternalError) << func << ": prototype " << which << " must not be NULL (ndim "
-                                << p.ndim << ")";
+    TVM_FFI_CORE_THROW(InternalError) << func << ": prototype " << which
+                                      << " must not be NULL (ndim " << p.ndim << ")";
   }
   size_t n = static_cast<size_t>(std::max<int32_t>(p.ndim, 1));
   uint64_t flags = IsLibTensor(source) ? TensorDLPackFlags(source) : 0;
-  ObjectPtr<LibTensorObj> obj = MakeObjectWithExtra<LibTensorObj>(
-      2 * n * sizeof(int64_t), Owner::kSource, source, flags);
-  Object::IncRef(static_cast<TVMFFIObject*>(source));
+  ObjectPtr<LibTensorObj> obj =
+      make_inplace_array_object<LibTensorObj, int64_t>(2 * n, Owner::kSource, source, flags);
+  ObjectIncRef(static_cast<TVMFFIObject*>(source));
   int64_t* dims = obj->dims();
-  obj->dl_tensor = p;
+  obj->tensor() = p;
   if (p.ndim > 0) {
     std::copy(p.shape, p.shape + p.ndim, dims);
     std::copy(p.strides, p.strides + p.ndim, dims + n);
@@ -294,21 +318,79 @@ TVMFFIObjectHandle TensorCreateUnsafeView(TVMFFIObjectHandle source,
     dims[0] = 1;
     dims[n] = 1;
   }
-  obj->dl_tensor.shape = dims;
-  obj->dl_tensor.strides = dims + n;
-  return obj.release_handle();
+  obj->shape = dims;
+  obj->strides = dims + n;
+  return ObjectUnsafe::MoveObjectPtrToTVMFFIObjectPtr(std::move(obj));
 }
 
 uint64_t TensorDLPackFlags(TVMFFIObjectHandle tensor) {
   if (!IsLibTensor(tensor)) return 0;
-  return static_cast<const LibTensorObj*>(Object::FromHandle(tensor))->flags();
+  return static_cast<const LibTensorObj*>(static_cast<Object*>(tensor))->flags();
+}
+
+namespace {
+
+// What ffi.TensorIsReadOnly does with a borrowed DLTensor*: the view it
+// would make over the caller's memory (shape and strides copied, the data
+// borrowed) is imported and dropped, so a DLTensor the import refuses is
+// refused here too.  Such a view is never read-only.
+void CheckBorrowedDLTensor(const DLTensor& t) {
+  if (t.ndim < 0) TVM_FFI_CORE_THROW(ValueError) << "DLTensor has a negative ndim " << t.ndim;
+  if (t.ndim > 0 && t.shape == nullptr) {
+    TVM_FFI_CORE_THROW(ValueError) << "DLTensor with ndim " << t.ndim << " has a NULL shape";
+  }
+  size_t n = static_cast<size_t>(t.ndim);
+  void* mem = std::malloc(sizeof(DLManagedTensor) + 2 * n * sizeof(int64_t));
+  if (mem == nullptr) throw std::bad_alloc();
+  DLManagedTensor* mt = static_cast<DLManagedTensor*>(mem);
+  int64_t* dims = reinterpret_cast<int64_t*>(mt + 1);
+  mt->dl_tensor = t;
+  if (n != 0) {
+    std::memcpy(dims, t.shape, n * sizeof(int64_t));
+    mt->dl_tensor.shape = dims;
+    if (t.strides != nullptr) {
+      std::memcpy(dims + n, t.strides, n * sizeof(int64_t));
+      mt->dl_tensor.strides = dims + n;
+    }
+  }
+  mt->manager_ctx = nullptr;
+  mt->deleter = [](DLManagedTensor* self) { std::free(self); };
+  TVMFFIObjectHandle h;
+  try {
+    h = TensorFromDLPack(mt, 0, false);
+  } catch (...) {
+    std::free(mt);
+    throw;
+  }
+  ObjectDecRef(static_cast<TVMFFIObject*>(h));
 }
 
 // The READ_ONLY flag seen at import (views inherit their source's), so that
 // frontends can refuse writable access.  False for other libraries' tensors.
-TVM_FFI_IMPL_REGISTER_GLOBAL("ffi.TensorIsReadOnly", [](Tensor t) {
-  return (TensorDLPackFlags(t.handle()) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+// Packed: a DLTensor* argument is taken as a borrowed tensor.
+TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.TensorIsReadOnly", [](PackedArgs args, Any* rv) {
+  if (args.size() != 1) {
+    TVM_FFI_CORE_THROW(TypeError) << "Mismatched number of arguments when calling: "
+                                     "`ffi.TensorIsReadOnly(0: ffi.Tensor) -> bool`. Expected 1 "
+                                     "but got "
+                                  << args.size() << " arguments";
+  }
+  const TVMFFIAny* v = reinterpret_cast<const TVMFFIAny*>(args.data());
+  if (v->type_index == kTVMFFIDLTensorPtr && v->v_ptr != nullptr) {
+    CheckBorrowedDLTensor(*static_cast<const DLTensor*>(v->v_ptr));
+    *rv = false;
+    return;
+  }
+  if (v->type_index < kTVMFFIStaticObjectBegin ||
+      !reinterpret_cast<const Object*>(v->v_obj)->IsInstance<TensorObj>()) {
+    TVM_FFI_CORE_THROW(TypeError) << "In function ffi.TensorIsReadOnly: argument 1: expected "
+                                     "ffi.Tensor, got "
+                                  << TypeIndexToDisplayName(v->type_index);
+  }
+  *rv = (TensorDLPackFlags(v->v_obj) & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
 });
+
+}  // namespace
 
 }  // namespace core
 }  // namespace detail

@@ -18,29 +18,9 @@ namespace ffi {
 namespace detail {
 namespace impl {
 
-// The name of a value's type as users read it in errors: "int", "float",
-// "str", "bytes", "None", or the type key of an object ("ffi.Array").
+// The name of a value's type as users read it in errors (object.cc).
 inline std::string TypeIndexToDisplayName(int32_t type_index) {
-  switch (type_index) {
-    case kTVMFFIRawStr:
-    case kTVMFFISmallStr:
-    case kTVMFFIStr:
-      return "str";
-    case kTVMFFIByteArrayPtr:
-    case kTVMFFISmallBytes:
-    case kTVMFFIBytes:
-      return "bytes";
-    default:
-      break;
-  }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) {
-    TVMFFIObjectHandle ignored = nullptr;  // GetTypeInfo raised; drop it
-    TVMFFIErrorMoveFromRaised(&ignored);
-    TVMFFIObjectDecRef(ignored);
-    return "<unknown type " + DecimalString(type_index) + ">";
-  }
-  return std::string(info->type_key.data, info->type_key.size);
+  return core::TypeIndexToDisplayName(type_index);
 }
 
 // Converts a view into an owning value (the semantics of

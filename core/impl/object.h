@@ -12,14 +12,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "../object_internal.h"
+
 namespace tvm {
 namespace ffi {
 namespace detail {
 namespace impl {
 
-// Everything in this header is inline and uses only the exported C ABI, so
-// code outside the library (tests, the testing library, extensions) can use
-// it while linking nothing but libtvm_ffi.
+// The reference counting is core/object_internal.h's (object.cc): this
+// layer forwards to it, so one implementation remains while unported files
+// still use these classes.
 
 // Base of every object made by this library.  The TVMFFIObject header is the
 // first (and only) member, so an Object* is a TVMFFIObjectHandle.  Subclasses
@@ -46,51 +48,14 @@ class Object {
     return static_cast<uint32_t>(RefWord().load(std::memory_order_relaxed) >> 32);
   }
 
-  // The reference protocol of the ABI (bit-exact with other implementations).
-  static void IncRef(TVMFFIObject* h) {
-    AsAtomic(h).fetch_add(1, std::memory_order_relaxed);
-  }
-  // The object dies through ReleaseDead (below), never by calling its
-  // deleter directly: a container's deleter releases its elements through
-  // DecRef again, and ReleaseDead bounds how deep that nests.
-  //
-  // The last decrement must see every write other threads made before their
-  // own (release) decrements: an acquire load of the word after it does
-  // that (it reads from the release sequence of those decrements), as a
-  // fence would, but in a form ThreadSanitizer understands.
-  static void DecRef(TVMFFIObject* h) {
-    std::atomic<uint64_t>& word = AsAtomic(h);
-    uint64_t before = word.fetch_sub(1, std::memory_order_release);
-    if (before == kInitialCount) {
-      (void)word.load(std::memory_order_acquire);
-      ReleaseDead(h, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    } else if ((before & 0xFFFFFFFFu) == 1) {
-      (void)word.load(std::memory_order_acquire);
-      ReleaseDead(h, kTVMFFIObjectDeleterFlagBitMaskStrong);
-    }
-  }
-  static void IncWeakRef(TVMFFIObject* h) {
-    AsAtomic(h).fetch_add(kWeakOne, std::memory_order_relaxed);
-  }
-  static void DecWeakRef(TVMFFIObject* h) {
-    std::atomic<uint64_t>& word = AsAtomic(h);
-    if (word.fetch_sub(kWeakOne, std::memory_order_release) == kWeakOne) {
-      (void)word.load(std::memory_order_acquire);  // as in DecRef
-      CallDeleter(h, kTVMFFIObjectDeleterFlagBitMaskWeak);
-    }
-  }
+  // The reference protocol of the ABI: core/object_internal.h is the one
+  // implementation (deaths nested too deep are deferred there).
+  static void IncRef(TVMFFIObject* h) { core::ObjectIncRef(h); }
+  static void DecRef(TVMFFIObject* h) { core::ObjectDecRef(h); }
+  static void IncWeakRef(TVMFFIObject* h) { core::ObjectIncWeakRef(h); }
+  static void DecWeakRef(TVMFFIObject* h) { core::ObjectDecWeakRef(h); }
   // Adds a strong reference if the object is still alive.
-  static bool TryPromoteWeak(TVMFFIObject* h) {
-    std::atomic<uint64_t>& word = AsAtomic(h);
-    uint64_t cur = word.load(std::memory_order_relaxed);
-    while ((cur & 0xFFFFFFFFu) != 0) {
-      if (word.compare_exchange_weak(cur, cur + 1, std::memory_order_acq_rel,
-                                     std::memory_order_relaxed)) {
-        return true;
-      }
-    }
-    return false;
-  }
+  static bool TryPromoteWeak(TVMFFIObject* h) { return core::ObjectTryPromoteWeak(h); }
 
   // Whether this object's type is `target_index` or derives from it.
   bool IsInstanceIndex(int32_t target_index) const {
@@ -107,98 +72,11 @@ class Object {
   static constexpr uint64_t kWeakOne = uint64_t(1) << 32;
   static constexpr uint64_t kInitialCount = kWeakOne | 1u;
 
-  // How many object deaths may nest on one thread's stack before further
-  // ones are deferred (see ReleaseDead).
-  static constexpr int32_t kMaxReleaseDepth = 64;
-
-  // Destroys an object whose last strong reference is gone: `flags` is
-  // kTVMFFIObjectDeleterFlagBitMaskBoth (no weak reference left either: the
-  // deleter destroys and frees) or ...Strong (the deleter destroys, then the
-  // weak reference the strong side held is dropped).
-  //
-  // Deleting an object releases what it holds, which may kill more objects
-  // from inside this call: a chain of a million nested arrays would nest a
-  // million deleters.  So, as CPython's trashcan does, a thread that is
-  // already kMaxReleaseDepth deaths deep does not run the deleter: it queues
-  // the object on a per-thread list, and the outermost ReleaseDead on the
-  // stack runs the queued deleters (each starting at depth 1 again) before it
-  // returns.  Every object is therefore destroyed exactly once, on the thread
-  // that dropped its last reference, before the outermost DecRef returns, and
-  // the stack holds at most kMaxReleaseDepth nested deleters per copy of this
-  // code (each library built with these headers has its own counter).
-  //
-  // The depth counter and queue are a thread_local POD: no constructor, no
-  // destructor, so they work during thread exit too.  If the queue cannot
-  // grow (out of memory) the deleter runs at once, as if there were no limit.
-  static void ReleaseDead(TVMFFIObject* h, int flags) {
-    ReleaseState& st = release_state_;
-    if (st.depth >= kMaxReleaseDepth && Defer(st, h, flags)) return;
-    ++st.depth;
-    Destroy(h, flags);
-    if (st.depth == 1 && st.size != 0) DrainDeferred(st);
-    --st.depth;
-  }
-
-  // The depth of nested deaths on this thread (0 outside any deleter), and
-  // how many are queued; for tests.
-  static int32_t release_depth() { return release_state_.depth; }
-  static size_t deferred_release_count() { return release_state_.size; }
-
  protected:
-  static void CallDeleter(TVMFFIObject* h, int flags) {
-    void (*deleter)(void*, int) = TVM_FFI_OBJECT_DELETER(h);
-    if (deleter != nullptr) deleter(h, flags);
-  }
-
   Object() = default;
   ~Object() = default;
 
  private:
-  struct DeferredDeath {
-    TVMFFIObject* object;
-    int flags;
-  };
-  struct ReleaseState {
-    int32_t depth;
-    size_t size;
-    size_t capacity;
-    DeferredDeath* items;
-  };
-  // Zero-initialised and trivially destructible: no TLS guard, no TLS destructor.
-  static inline thread_local ReleaseState release_state_{};
-
-  static void Destroy(TVMFFIObject* h, int flags) {
-    CallDeleter(h, flags);
-    if (flags == kTVMFFIObjectDeleterFlagBitMaskStrong) DecWeakRef(h);
-  }
-  // Queues a death; false when the queue cannot grow.
-  static bool Defer(ReleaseState& st, TVMFFIObject* h, int flags) {
-    if (st.size == st.capacity) {
-      size_t cap = st.capacity == 0 ? 16 : st.capacity * 2;
-      void* grown = std::realloc(st.items, cap * sizeof(DeferredDeath));
-      if (grown == nullptr) return false;
-      st.items = static_cast<DeferredDeath*>(grown);
-      st.capacity = cap;
-    }
-    st.items[st.size++] = DeferredDeath{h, flags};
-    return true;
-  }
-  // Runs the queued deaths (and those they queue) at depth 1, then frees the
-  // queue so an idle thread holds no memory.
-  static void DrainDeferred(ReleaseState& st) {
-    while (st.size != 0) {
-      DeferredDeath d = st.items[--st.size];
-      Destroy(d.object, d.flags);
-    }
-    std::free(st.items);
-    st.items = nullptr;
-    st.capacity = 0;
-  }
-
-  static std::atomic<uint64_t>& AsAtomic(TVMFFIObject* h) {
-    static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t), "atomic layout");
-    return *reinterpret_cast<std::atomic<uint64_t>*>(&h->combined_ref_count);
-  }
   const std::atomic<uint64_t>& RefWord() const {
     return *reinterpret_cast<const std::atomic<uint64_t>*>(&header_.combined_ref_count);
   }

@@ -53,22 +53,6 @@ inline bool IsContiguousLayout(const DLTensor& t) {
   return true;
 }
 
-// Devices whose `data` is a plain address (so data + byte_offset can be
-// checked for alignment); elsewhere `data` is an opaque handle.
-inline bool IsDirectAddressDevice(int32_t device_type) {
-  switch (device_type) {
-    case kDLCPU:
-    case kDLCUDA:
-    case kDLCUDAHost:
-    case kDLCUDAManaged:
-    case kDLROCM:
-    case kDLROCMHost:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // A borrowed run of int64 values (a tensor's shape or strides).
 class Int64Span {
  public:
