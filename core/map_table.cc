@@ -5,7 +5,6 @@
 #include <tvm/ffi/any.h>
 #include <tvm/ffi/container/map_base.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -18,7 +17,6 @@
 #include "container_internal.h"
 #include "error_internal.h"
 #include "object_internal.h"
-#include "string_internal.h"
 
 namespace tvm {
 namespace ffi {
