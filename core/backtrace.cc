@@ -78,7 +78,7 @@ Boundary BoundaryOf(const char* symbol) {
 // error constructors, the slot setters and the safe-call brackets around a
 // C++ callable.  Matched on demangled names; none of these is user code.
 // Where the qualified name of a demangled function starts: past a return
-// type ("int tvm::ffi::detail::impl::detail::CallTyped<...>(...)" names a template
+// type ("void tvm::ffi::detail::unpack_call<...>(...)" names a template
 // instance that way), i.e. past the last space outside <> and () before the
 // parameter list.  A name with no such space starts at 0.
 size_t QualifiedNameStart(const std::string& name) {
@@ -116,16 +116,9 @@ bool HasPrefixAfterReturnType(const std::string& name, const char* const* prefix
 
 bool IsMachinery(const std::string& name) {
   static const char* const kPrefixes[] = {
-      "tvm::ffi::detail::impl::Error::",
-      "tvm::ffi::detail::impl::ErrorBuilder::",
-      "tvm::ffi::detail::impl::ErrorThrower::",
-      "tvm::ffi::detail::impl::ThrowRaised",
-      "tvm::ffi::detail::impl::SetRaisedFromCurrentException",
       "tvm::ffi::detail::core::CaptureBacktrace",
       "tvm::ffi::detail::core::SetRaisedWithBacktrace",
       "tvm::ffi::detail::core::(anonymous namespace)::CFunctionObj::",
-      "tvm::ffi::detail::impl::Function::CallPacked",
-      "tvm::ffi::detail::impl::Function::operator()",
       "tvm::ffi::detail::core::ErrorBuilder::",
       "tvm::ffi::detail::core::ErrorThrower::",
       "tvm::ffi::detail::core::SetRaisedFromCurrentException",
@@ -140,10 +133,6 @@ bool IsMachinery(const std::string& name) {
 // information shows the inlined frames separately.
 bool IsBracket(const std::string& name) {
   static const char* const kPrefixes[] = {
-      "tvm::ffi::detail::impl::PackedFunctionObj<",
-      "tvm::ffi::detail::impl::TypedFunctionObj<",
-      "tvm::ffi::detail::impl::Function::FromTyped<",
-      "tvm::ffi::detail::impl::detail::",
       "tvm::ffi::detail::FunctionObjImpl<",
       "tvm::ffi::detail::unpack_call<",
       "tvm::ffi::Function::FromTyped<",

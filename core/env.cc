@@ -19,10 +19,6 @@ namespace tvm {
 namespace ffi {
 namespace detail {
 namespace core {
-// LookupFromImports is still written on core/impl's Module (module.h).
-using impl::Module;
-using impl::Object;
-using impl::ObjectPtr;
 namespace env {
 namespace {
 
@@ -205,8 +201,7 @@ void* LookupSystemLibSymbol(const std::string& name) {
 TVMFFIObjectHandle LookupFromImports(TVMFFIObjectHandle library_ctx, const char* name) {
   // library_ctx is what the loader wrote into `__tvm_ffi__library_ctx`: a
   // module handle, borrowed.
-  Module module(ObjectPtr<Object>::BorrowHandle(library_ctx));
-  return AsLibraryModule(module)->LookupFromImports(name);
+  return AsLibraryModule(library_ctx)->LookupFromImports(name);
 }
 
 }  // namespace env

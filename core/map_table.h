@@ -17,8 +17,7 @@
 // The table is apache-tvm-ffi 0.1.x's, whose headers read (and, for a Dict,
 // change) these maps inline, so a map built here must be the table upstream
 // would build from the same inserts (tests/compat checks it).  Only plain C
-// types appear here, so the old value layer (core/impl/map.h) forwards to
-// these functions too.  Not synchronised: callers serialise mutation.
+// types appear here.  Not synchronised: callers serialise mutation.
 #ifndef TVM_FFI_CORE_MAP_TABLE_H_
 #define TVM_FFI_CORE_MAP_TABLE_H_
 

@@ -319,7 +319,6 @@ LibraryModuleObj* AsLibraryModule(const ObjectRef& ref) {
   return AsLibraryModule(ObjectUnsafe::TVMFFIObjectPtrFromObjectRef(ref));
 }
 
-LibraryModuleObj* AsLibraryModule(const impl::Module& ref) { return AsLibraryModule(ref.handle()); }
 
 bool IsCoreLibraryModule(const TVMFFIObject* obj) {
   return obj != nullptr && obj->type_index == kTVMFFIModule &&

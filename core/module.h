@@ -17,9 +17,6 @@
 #include <string>
 #include <unordered_map>
 
-// Transitional: core/env.cc still names impl::Module (see the AsLibraryModule
-// overload below); both go when env.cc is ported.
-#include "impl/module.h"
 #include "library.h"
 
 namespace tvm {
@@ -146,8 +143,6 @@ Module CreateLibraryModule(std::shared_ptr<Library> lib);
 LibraryModuleObj* AsLibraryModule(const ObjectRef& ref);
 // The same for a borrowed handle (e.g. a library's `__tvm_ffi__library_ctx`).
 LibraryModuleObj* AsLibraryModule(TVMFFIObjectHandle handle);
-// Transitional, for core/env.cc until it is ported.
-LibraryModuleObj* AsLibraryModule(const impl::Module& ref);
 
 }  // namespace core
 }  // namespace detail

@@ -22,13 +22,9 @@
 
 #include <sstream>
 
-// The in-place map builders (DeepCopy) are still core/impl's: tvm::ffi's Map
-// builds a new object per Set, and the copy of a map must keep its identity
-// while its items are copied (cycles).
-#include "impl/dict.h"
-#include "impl/map.h"
 #include "big_int_internal.h"
 #include "global_def.h"
+#include "map_table.h"
 #include "object_internal.h"
 #include "reflection_visit.h"
 #include "string_internal.h"
@@ -79,25 +75,21 @@ std::vector<std::pair<Any, Any>> Entries(const MapBaseObj* m) {
   return out;
 }
 
-// An empty ffi.Map or ffi.Dict (kTVMFFIMap / kTVMFFIDict) and adding to it in
-// place, through core/impl's map (see the include above).
+// An empty ffi.Map or ffi.Dict (kTVMFFIMap / kTVMFFIDict), filled in place
+// (core/map_table.h): a copy keeps its identity while its items are copied,
+// so a cycle through it resolves to the copy.
 Any NewMap(int32_t type_index) {
-  impl::Object* made = type_index == kTVMFFIMap
-                           ? static_cast<impl::Object*>(impl::MapObj::Make().release())
-                           : static_cast<impl::Object*>(impl::DictObj::Make().release());
   TVMFFIAny raw;
   std::memset(&raw, 0, sizeof(raw));
   raw.type_index = type_index;
-  raw.v_obj = &made->header_;
+  raw.v_obj = ::tvm::ffi::detail::core::MapMake(type_index);
   return AnyUnsafe::MoveTVMFFIAnyRawToAny(raw);
 }
 
 // Inserts or replaces key -> value in a map NewMap made.
 void MapSet(const Any& map, Any key, Any value) {
-  impl::MapBaseObj* obj =
-      static_cast<impl::MapBaseObj*>(impl::Object::FromHandle(RawOf(map)->v_obj));
-  obj->Set(AnyUnsafe::MoveAnyToTVMFFIAny(std::move(key)),
-           AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value)));
+  ::tvm::ffi::detail::core::MapSet(RawOf(map)->v_obj, AnyUnsafe::MoveAnyToTVMFFIAny(std::move(key)),
+                                   AnyUnsafe::MoveAnyToTVMFFIAny(std::move(value)));
 }
 
 // Keeps the objects of the current path, for the depth limit and its message.

@@ -7,9 +7,8 @@
 // frees (apache-tvm-ffi's headers grow our Lists in place with ::operator new
 // and keep that deleter).  The List functions work on lists made by any
 // library: a buffer is only ever freed through the deleter stored next to
-// it.  Only plain C types appear here, so the old value layer
-// (core/impl/array.h, list.h) forwards to these functions too.  Index
-// arguments are checked by the callers (the Check* functions) unless stated.
+// it.  Only plain C types appear here.  Index arguments are checked by the
+// callers (the Check* functions) unless stated.
 #ifndef TVM_FFI_CORE_SEQ_STORAGE_H_
 #define TVM_FFI_CORE_SEQ_STORAGE_H_
 
