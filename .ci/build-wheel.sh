@@ -12,8 +12,8 @@
 #     moved onto the tvm::ffi templates and gained upstream's fixtures, and
 #     3.79 MB without the retired include/tvmffi (2026-12-01 evening), and
 #     4.44 MB once half of core/ was ported onto the tvm::ffi templates (the
-#     typed wrappers and their metadata; core/impl's templates are still
-#     linked beside them until the rest of core/ is ported).  The check stops
+#     typed wrappers and their metadata, linked beside the old internal
+#     layer's until the rest of core/ was ported and that layer deleted).  The check stops
 #     further growth; getting back under upstream's size is open.
 # Progress goes to stderr; the last line on stdout is the wheel's path, so
 #   WHEEL="$(bash .ci/build-wheel.sh)"

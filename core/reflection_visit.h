@@ -164,32 +164,6 @@ inline std::string CopyRefusal(const TVMFFITypeInfo* info) {
 
 }  // namespace core
 
-// The boundary for files still written on core/impl (structural*.cc,
-// recursive_compare.cc, visit_error_context.cc): the same helpers in their
-// namespace, ReadField and VisitFields handing out that layer's Any (adopting
-// the raw value core::ReadFieldRaw reads).  Templates, so that this header
-// includes none of that layer; delete this block when those files are ported.
-namespace impl {
-class Any;
-using core::FieldName;
-using core::ForEachFieldInfo;
-using core::TypeKeyOf;
-
-template <typename AnyT = Any>
-AnyT ReadField(TVMFFIObjectHandle obj, const TVMFFIFieldInfo* f) {
-  return AnyT::Adopt(core::ReadFieldRaw(obj, f));
-}
-
-template <typename ObjectT, typename F>
-bool VisitFields(const ObjectT* obj, F&& visit) {
-  const TVMFFITypeInfo* info = core::TypeInfoOrThrow(obj->type_index());
-  TVMFFIObjectHandle h = obj->handle();
-  return core::ForEachFieldInfo(info, [&](const TVMFFIFieldInfo* f) {
-    return visit(f, ReadField(h, f));
-  });
-}
-}  // namespace impl
-
 }  // namespace detail
 }  // namespace ffi
 }  // namespace tvm

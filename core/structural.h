@@ -53,7 +53,7 @@ inline bool TooDeep(size_t depth) {
                                       size_t n);
 
 // ThrowTooDeep for a path of objects of any C++ object class (each starts
-// with its TVMFFIObject header, as tvm::ffi::Object and core/impl's do);
+// with its TVMFFIObject header, as tvm::ffi::Object does);
 // only the error path copies the pointers.
 template <typename ObjectT>
 [[noreturn]] void ThrowTooDeep(const char* walk, const ObjectT* const* active, size_t n) {
@@ -152,13 +152,6 @@ std::optional<std::pair<ObjectRef, ObjectRef>> SFirstMismatch(const TVMFFIAny& l
                                                                bool skip_tensor_content);
 
 }  // namespace core
-
-// The walk limits, for the files still written on core/impl
-// (container_device.cc); delete with them.
-namespace impl {
-using core::ThrowTooDeep;
-using core::TooDeep;
-}  // namespace impl
 
 }  // namespace detail
 }  // namespace ffi
