@@ -42,6 +42,9 @@ namespace ffi {
  */
 struct UnsafeInit {};
 
+template <typename... V>
+class Variant;
+
 namespace detail {
 struct ObjectUnsafe;
 
@@ -128,21 +131,26 @@ class Object {
   /*! \brief The strong reference count (a snapshot; other threads may change it). */
   uint64_t use_count() const { return LoadCount() & detail::kCombinedRefCountMaskUInt32; }
 
-  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
-  static constexpr bool _type_final = false;
-  static constexpr bool _type_mutable = false;
-  static constexpr uint32_t _type_child_slots = 0;
-  static constexpr bool _type_child_slots_can_overflow = true;
+  // The root's entries of the per-class type description that
+  // TVM_FFI_DECLARE_OBJECT_INFO(_FINAL) and the static-type macros override.
+  // Identity:
   static constexpr int32_t _type_index = TypeIndex::kTVMFFIObject;
+  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
   static constexpr int32_t _type_depth = 0;
-  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
-  static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
   /*! \brief The type index of this class (registering it first if needed). */
   TVM_FFI_INLINE static int32_t RuntimeTypeIndex() noexcept { return TypeIndex::kTVMFFIObject; }
   /*! \brief Registers the class with the runtime (once) and returns its index. */
   TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {  // NOLINT(*)
     return TypeIndex::kTVMFFIObject;
   }
+  // Subclassing: how many child indices to reserve, and whether more may follow.
+  static constexpr bool _type_final = false;
+  static constexpr uint32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = true;
+  // Fields writable through reflection; structural equality/hash behaviour.
+  static constexpr bool _type_mutable = false;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
 
  private:
   uint64_t LoadCount() const {
@@ -553,21 +561,21 @@ template <typename RefType, typename ObjectType,
           typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType> &&
                                       std::is_base_of_v<Object, ObjectType>>>
 inline constexpr bool object_ref_contains_v =
-    RefType::_type_container_is_exact &&
-    std::is_base_of_v<typename RefType::ContainerType, ObjectType>;
-
-template <typename... V>
-class Variant;
+    std::is_base_of_v<typename RefType::ContainerType, ObjectType> &&
+    RefType::_type_container_is_exact;
 
 /*! \brief Hashes a reference or pointer by the object's address (for unordered containers). */
 struct ObjectPtrHash {
-  size_t operator()(const ObjectRef& a) const { return operator()(a.data_); }
   template <typename T>
   size_t operator()(const ObjectPtr<T>& a) const {
-    return std::hash<const Object*>()(a.get());
+    return ByAddress(a.get());
   }
+  size_t operator()(const ObjectRef& a) const { return ByAddress(a.get()); }
   template <typename... V>
   TVM_FFI_INLINE size_t operator()(const Variant<V...>& a) const;
+
+ private:
+  static size_t ByAddress(const Object* p) { return std::hash<const Object*>()(p); }
 };
 
 /*! \brief Compares references or pointers by identity (for unordered containers). */
