@@ -42,6 +42,16 @@ void OpaqueDeleter(void* handle) {
   CHECK(handle == &g_opaque_deleted);
 }
 
+// A polymorphic object: its vtable pointer comes first, so the Object base
+// (and the header) sit 8 bytes into the allocation.
+int g_poly_destroyed = 0;
+class PolyObj : public Object {
+ public:
+  virtual ~PolyObj() { ++g_poly_destroyed; }
+  virtual int Tag() const { return 7; }
+  TVM_FFI_DECLARE_OBJECT_INFO("testing.object.Poly", PolyObj, Object);
+};
+
 }  // namespace
 
 TEST_CASE("Object: last strong and weak reference call the deleter once with Both",
@@ -69,6 +79,24 @@ TEST_CASE("Object: a weak reference splits destruction from freeing", "[object]"
   weak.reset();
   REQUIRE(r.calls.size() == 2);
   CHECK(r.calls[1] == kTVMFFIObjectDeleterFlagBitMaskWeak);
+}
+
+TEST_CASE("Object: a polymorphic object outlived by a weak reference is freed from its start",
+          "[object]") {
+  // The weak-only deleter call comes after the destructor; it must free the
+  // block the allocator returned (ASan checks the address) without touching
+  // the dead object's vtable (UBSan's vptr check would report a downcast).
+  g_poly_destroyed = 0;
+  ObjectPtr<PolyObj> strong = make_object<PolyObj>();
+  const void* header = ObjectUnsafe::GetHeader(strong.get());
+  CHECK(header != static_cast<const void*>(strong.get()));
+  CHECK(strong->Tag() == 7);
+  WeakObjectPtr<PolyObj> weak(strong);
+  strong.reset();
+  CHECK(g_poly_destroyed == 1);
+  CHECK(weak.expired());
+  weak.reset();
+  CHECK(g_poly_destroyed == 1);
 }
 
 TEST_CASE("Object: weak promotion succeeds while strong references exist", "[object]") {

@@ -52,12 +52,20 @@ namespace detail {
  * \brief The deleter of objects made by SimpleObjAllocator: the Strong flag
  *        runs T's destructor (T::~T exactly, never a virtual one), the Weak
  *        flag frees the memory.
+ *
+ * The block's start is found from T's layout, not by casting the object: a
+ * weak-only call comes after the destructor ran, and a downcast of a destroyed
+ * polymorphic object is undefined (UBSan's vptr check reports it).
  */
 template <typename T>
 void SimpleObjDeleter(void* header, int flags) {
-  T* obj = ObjectUnsafe::RawObjectPtrFromUnowned<T>(static_cast<TVMFFIObject*>(header));
-  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) != 0) obj->T::~T();
-  if ((flags & kTVMFFIObjectDeleterFlagBitMaskWeak) != 0) AlignedFree(static_cast<void*>(obj));
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskStrong) != 0) {
+    T* live = ObjectUnsafe::RawObjectPtrFromUnowned<T>(static_cast<TVMFFIObject*>(header));
+    live->T::~T();
+  }
+  if ((flags & kTVMFFIObjectDeleterFlagBitMaskWeak) != 0) {
+    AlignedFree(static_cast<char*>(header) - ObjectUnsafe::GetObjectOffsetToSubclass<T>());
+  }
 }
 
 /*!

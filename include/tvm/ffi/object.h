@@ -42,6 +42,9 @@ namespace ffi {
  */
 struct UnsafeInit {};
 
+template <typename... V>
+class Variant;
+
 namespace detail {
 struct ObjectUnsafe;
 
@@ -128,21 +131,26 @@ class Object {
   /*! \brief The strong reference count (a snapshot; other threads may change it). */
   uint64_t use_count() const { return LoadCount() & detail::kCombinedRefCountMaskUInt32; }
 
-  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
-  static constexpr bool _type_final = false;
-  static constexpr bool _type_mutable = false;
-  static constexpr uint32_t _type_child_slots = 0;
-  static constexpr bool _type_child_slots_can_overflow = true;
+  // The root's entries of the per-class type description that
+  // TVM_FFI_DECLARE_OBJECT_INFO(_FINAL) and the static-type macros override.
+  // Identity:
   static constexpr int32_t _type_index = TypeIndex::kTVMFFIObject;
+  static constexpr const char* _type_key = StaticTypeKey::kTVMFFIObject;
   static constexpr int32_t _type_depth = 0;
-  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
-  static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
   /*! \brief The type index of this class (registering it first if needed). */
   TVM_FFI_INLINE static int32_t RuntimeTypeIndex() noexcept { return TypeIndex::kTVMFFIObject; }
   /*! \brief Registers the class with the runtime (once) and returns its index. */
   TVM_FFI_COLD_CODE static int32_t _GetOrAllocRuntimeTypeIndex() {  // NOLINT(*)
     return TypeIndex::kTVMFFIObject;
   }
+  // Subclassing: how many child indices to reserve, and whether more may follow.
+  static constexpr bool _type_final = false;
+  static constexpr uint32_t _type_child_slots = 0;
+  static constexpr bool _type_child_slots_can_overflow = true;
+  // Fields writable through reflection; structural equality/hash behaviour.
+  static constexpr bool _type_mutable = false;
+  static constexpr TVMFFISEqHashKind _type_s_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+  static constexpr bool _type_s_eq_hash_subclass_kind_fixed = false;
 
  private:
   uint64_t LoadCount() const {
@@ -553,21 +561,21 @@ template <typename RefType, typename ObjectType,
           typename = std::enable_if_t<std::is_base_of_v<ObjectRef, RefType> &&
                                       std::is_base_of_v<Object, ObjectType>>>
 inline constexpr bool object_ref_contains_v =
-    RefType::_type_container_is_exact &&
-    std::is_base_of_v<typename RefType::ContainerType, ObjectType>;
-
-template <typename... V>
-class Variant;
+    std::is_base_of_v<typename RefType::ContainerType, ObjectType> &&
+    RefType::_type_container_is_exact;
 
 /*! \brief Hashes a reference or pointer by the object's address (for unordered containers). */
 struct ObjectPtrHash {
-  size_t operator()(const ObjectRef& a) const { return operator()(a.data_); }
   template <typename T>
   size_t operator()(const ObjectPtr<T>& a) const {
-    return std::hash<const Object*>()(a.get());
+    return ByAddress(a.get());
   }
+  size_t operator()(const ObjectRef& a) const { return ByAddress(a.get()); }
   template <typename... V>
   TVM_FFI_INLINE size_t operator()(const Variant<V...>& a) const;
+
+ private:
+  static size_t ByAddress(const Object* p) { return std::hash<const Object*>()(p); }
 };
 
 /*! \brief Compares references or pointers by identity (for unordered containers). */
@@ -754,6 +762,7 @@ TVM_FFI_INLINE bool RuntimeTypeIndexMatch(int32_t actual_type_index, int32_t tar
  *        not, the caller's reference moves in).
  */
 struct ObjectUnsafe {
+  // ---- headers and handles --------------------------------------------------
   /*! \brief The ABI header of an object. */
   TVM_FFI_INLINE static TVMFFIObject* GetHeader(const Object* src) {
     return const_cast<TVMFFIObject*>(&src->header_);
@@ -772,8 +781,49 @@ struct ObjectUnsafe {
            static_cast<int64_t>(offsetof(Object, header_));
   }
 #pragma GCC diagnostic pop
+  /*! \brief The object behind a header, as a T*, no reference taken. */
+  template <typename T>
+  TVM_FFI_INLINE static T* RawObjectPtrFromUnowned(TVMFFIObject* obj_ptr) {
+    // Through Object* first: the header sits at the Object base, which need
+    // not be where a T* points.
+    return static_cast<T*>(BodyOf(obj_ptr));
+  }
+  /*! \brief Adds one strong reference to a handle (NULL is a no-op). */
+  TVM_FFI_INLINE static void IncRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (Object* body = static_cast<Object*>(handle)) body->IncRef();
+  }
+  /*! \brief Drops one strong reference of a handle (NULL is a no-op). */
+  TVM_FFI_INLINE static void DecRefObjectHandle(TVMFFIObjectHandle handle) {
+    if (Object* body = static_cast<Object*>(handle)) body->DecRef();
+  }
 
-  /*! \brief A reference of type T holding `ptr` (no check of the object's type). */
+  // ---- raw pointers to ObjectPtr ---------------------------------------------
+  // "Owned": the caller's reference moves into the result.  "Unowned": the
+  // result takes a reference of its own.
+  template <typename T>
+  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromOwned(Object* raw_ptr) {
+    ObjectPtr<T> adopted;
+    adopted.data_ = raw_ptr;
+    return adopted;
+  }
+  template <typename T>
+  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromOwned(TVMFFIObject* obj_ptr) {
+    return ObjectPtrFromOwned<T>(BodyOf(obj_ptr));
+  }
+  template <typename T>
+  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromUnowned(Object* raw_ptr) {
+    return ObjectPtr<T>(raw_ptr);
+  }
+  template <typename T>
+  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromUnowned(TVMFFIObject* obj_ptr) {
+    return ObjectPtr<T>(BodyOf(obj_ptr));
+  }
+  template <typename T>
+  TVM_FFI_INLINE static Arc<T> ArcFromObjectPtr(ObjectPtr<T>&& ptr) {
+    return Arc<T>(std::move(ptr));
+  }
+
+  // ---- between ObjectRef and ObjectPtr (no check of the object's type) -------
   template <typename T>
   TVM_FFI_INLINE static T ObjectRefFromObjectPtr(ObjectPtr<Object>&& ptr) {
     T ref(UnsafeInit{});
@@ -784,74 +834,41 @@ struct ObjectUnsafe {
   TVM_FFI_INLINE static T ObjectRefFromObjectPtr(const ObjectPtr<Object>& ptr) {
     return ObjectRefFromObjectPtr<T>(ObjectPtr<Object>(ptr));
   }
-  /*! \brief The reference's pointer, cast without a check to ObjectPtr<T>. */
   template <typename T>
   TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromObjectRef(const ObjectRef& ref) {
     return ObjectPtr<T>(ref.data_.data_);
   }
   template <typename T>
   TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromObjectRef(ObjectRef&& ref) {
-    ObjectPtr<T> result;
-    result.data_ = ref.data_.data_;
-    ref.data_.data_ = nullptr;
-    return result;
-  }
-  /*! \brief Adopts the caller's reference to `raw_ptr`. */
-  template <typename T>
-  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromOwned(Object* raw_ptr) {
-    ObjectPtr<T> result;
-    result.data_ = raw_ptr;
-    return result;
-  }
-  template <typename T>
-  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromOwned(TVMFFIObject* obj_ptr) {
-    return ObjectPtrFromOwned<T>(reinterpret_cast<Object*>(obj_ptr));
-  }
-  template <typename T>
-  TVM_FFI_INLINE static Arc<T> ArcFromObjectPtr(ObjectPtr<T>&& ptr) {
-    return Arc<T>(std::move(ptr));
-  }
-  /*! \brief The object behind a header, as a T*, no reference taken. */
-  template <typename T>
-  TVM_FFI_INLINE static T* RawObjectPtrFromUnowned(TVMFFIObject* obj_ptr) {
-    return static_cast<T*>(reinterpret_cast<Object*>(obj_ptr));
-  }
-  /*! \brief Takes a new reference to `raw_ptr`. */
-  template <typename T>
-  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromUnowned(Object* raw_ptr) {
-    return ObjectPtr<T>(raw_ptr);
-  }
-  template <typename T>
-  TVM_FFI_INLINE static ObjectPtr<T> ObjectPtrFromUnowned(TVMFFIObject* obj_ptr) {
-    return ObjectPtr<T>(reinterpret_cast<Object*>(obj_ptr));
-  }
-  /*! \brief Drops one strong reference of a handle (NULL is a no-op). */
-  TVM_FFI_INLINE static void DecRefObjectHandle(TVMFFIObjectHandle handle) {
-    if (handle != nullptr) static_cast<Object*>(handle)->DecRef();
-  }
-  /*! \brief Adds one strong reference to a handle (NULL is a no-op). */
-  TVM_FFI_INLINE static void IncRefObjectHandle(TVMFFIObjectHandle handle) {
-    if (handle != nullptr) static_cast<Object*>(handle)->IncRef();
+    return ObjectPtrFromOwned<T>(std::exchange(ref.data_.data_, nullptr));
   }
   TVM_FFI_INLINE static Object* RawObjectPtrFromObjectRef(const ObjectRef& src) {
     return src.data_.data_;
   }
+
+  // ---- out to raw headers -----------------------------------------------------
   TVM_FFI_INLINE static TVMFFIObject* TVMFFIObjectPtrFromObjectRef(const ObjectRef& src) {
-    return src.data_.data_ == nullptr ? nullptr : GetHeader(src.data_.data_);
+    return HeaderOrNull(src.data_.data_);
   }
   template <typename T>
   TVM_FFI_INLINE static TVMFFIObject* TVMFFIObjectPtrFromObjectPtr(const ObjectPtr<T>& src) {
-    return src.data_ == nullptr ? nullptr : GetHeader(src.data_);
+    return HeaderOrNull(src.data_);
   }
   /*! \brief Releases the pointer's reference to the caller as a raw header. */
   template <typename T>
   TVM_FFI_INLINE static TVMFFIObject* MoveObjectPtrToTVMFFIObjectPtr(ObjectPtr<T>&& src) {
-    Object* raw = src.data_;
-    src.data_ = nullptr;
-    return raw == nullptr ? nullptr : GetHeader(raw);
+    return HeaderOrNull(std::exchange(src.data_, nullptr));
   }
   TVM_FFI_INLINE static TVMFFIObject* MoveObjectRefToTVMFFIObjectPtr(ObjectRef&& src) {
     return MoveObjectPtrToTVMFFIObjectPtr(std::move(src.data_));
+  }
+
+ private:
+  TVM_FFI_INLINE static Object* BodyOf(TVMFFIObject* header) {
+    return reinterpret_cast<Object*>(header);
+  }
+  TVM_FFI_INLINE static TVMFFIObject* HeaderOrNull(const Object* body) {
+    return body == nullptr ? nullptr : GetHeader(body);
   }
 };
 

@@ -7,33 +7,37 @@
 #ifndef TVM_FFI_CONTAINER_CONTAINER_DETAIL_H_
 #define TVM_FFI_CONTAINER_CONTAINER_DETAIL_H_
 
-#include <tvm/ffi/any.h>
-#include <tvm/ffi/object.h>
-
 #include <iterator>
 #include <sstream>
 #include <string>
 #include <type_traits>
+
+#include <tvm/ffi/object.h>
+#include <tvm/ffi/any.h>
 
 namespace tvm {
 namespace ffi {
 namespace detail {
 
 /*!
- * \brief An iterator over `TIter` whose dereference yields
- *        `Converter::convert(*it)` by value (a `Converter::ResultType`).
+ * \brief Wraps an iterator `TIter`; reading through the wrapper hands back
+ *        `Converter::convert(*it)`, a `Converter::ResultType` made on the spot.
  *
- * It moves both ways; the distance between two adapters exists when the
- * underlying iterator is random access.
+ * Both directions work.  Subtracting two wrappers is offered only when
+ * `TIter` itself is random access.
  */
 template <typename Converter, typename TIter>
 class IterAdapter {
+  using Base = std::iterator_traits<TIter>;
+  using Item = typename Converter::ResultType;
+
  public:
-  using difference_type = typename std::iterator_traits<TIter>::difference_type;
-  using value_type = typename Converter::ResultType;
-  using pointer = const typename Converter::ResultType*;
-  using reference = const typename Converter::ResultType;
-  using iterator_category = typename std::iterator_traits<TIter>::iterator_category;
+  // The five member types std::iterator_traits looks for.
+  using iterator_category = typename Base::iterator_category;
+  using difference_type = typename Base::difference_type;
+  using value_type = Item;
+  using reference = const Item;
+  using pointer = const Item*;
 
   explicit IterAdapter(TIter iter) : iter_(iter) {}
 
