@@ -189,17 +189,6 @@ struct FieldContext {
   Optional<Function> check;
 };
 
-std::string FormatFloat(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".eninf") == std::string::npos) s += ".0";
-  return s;
-}
-
 // The magnitude words (least significant first) and sign of a BigInt value.
 std::vector<uint64_t> BigIntMagnitude(const TVMFFIAny& v, bool* negative) {
   TVMFFIByteArray content = BigIntContent(&v);
@@ -254,7 +243,7 @@ std::string DescribeValue(const TVMFFIAny& v) {
     case kTVMFFIInt:
       return "int " + DecimalString(v.v_int64);
     case kTVMFFIFloat:
-      return "float " + FormatFloat(v.v_float64);
+      return "float " + ShortestFloatText(v.v_float64);
     case kTVMFFIBigInt:
       return "int " + BigIntDecimal(v) + " (out of the int64 range)";
     default:

@@ -41,19 +41,6 @@ Any CallKeyHook(const TVMFFIAny& hook, const TVMFFIAny* args, int32_t num_args) 
   return owned;
 }
 
-// The shortest text that reads back as the same double, with ".0" added to
-// integral values (as Python prints them).
-std::string RenderFloat(double x) {
-  char buf[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof(buf), "%.*g", precision, x);
-    if (std::strtod(buf, nullptr) == x) break;
-  }
-  std::string out = buf;
-  if (out.find_first_of(".eEn") == std::string::npos) out += ".0";
-  return out;
-}
-
 }  // namespace
 
 bool AnyKeyEqualSlow(const TVMFFIAny& a, const TVMFFIAny& b) {
@@ -142,7 +129,7 @@ std::string RenderKey(const TVMFFIAny& v) {
     case kTVMFFIInt:
       return std::to_string(v.v_int64);
     case kTVMFFIFloat:
-      return RenderFloat(v.v_float64);
+      return ShortestFloatText(v.v_float64);
     default:
       break;
   }

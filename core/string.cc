@@ -3,7 +3,10 @@
 #include <tvm/ffi/memory.h>
 #include <tvm/ffi/string.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "error_internal.h"
 #include "string_internal.h"
@@ -62,6 +65,18 @@ void ThrowMalformedStringView(const TVMFFIAny* value) {
       TVM_FFI_CORE_THROW(ValueError) << "a " << (value->type_index == kTVMFFIStr ? "str" : "bytes")
                                      << " value has a NULL object pointer";
   }
+}
+
+std::string ShortestFloatText(double x) {
+  char buf[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::string out = buf;
+  // No '.', exponent or letter (inf, nan): an integral value.
+  if (out.find_first_of(".en") == std::string::npos) out += ".0";
+  return out;
 }
 
 }  // namespace core

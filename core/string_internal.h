@@ -28,6 +28,11 @@ constexpr size_t kSmallStrMaxLen = 7;
 TVMFFIObject* MakeStringObject(const char* data, size_t size);
 TVMFFIObject* MakeBytesObject(const char* data, size_t size);
 
+// The shortest text that reads back as the same double, with ".0" added to
+// integral values, as Python's repr writes floats ("1.0", "0.1", "1e+100",
+// "inf", "nan").
+std::string ShortestFloatText(double x);
+
 // Throw the ValueErrors of ByteArrayView and GetStringView.
 [[noreturn]] void ThrowNullByteArray(const char* what);
 [[noreturn]] void ThrowByteArrayDataNull(const char* what, size_t size);
