@@ -134,11 +134,8 @@ inline bool AnyKeyEqual(const TVMFFIAny& a, const TVMFFIAny& b) {
       (a.type_index == kTVMFFISmallStr || a.type_index == kTVMFFISmallBytes)) {
     return false;
   }
-  if (a.type_index == kTVMFFIStr && b.type_index == kTVMFFIStr) {  // the common text keys
-    const TVMFFIByteArray* x = TVMFFIBytesGetByteArrayPtr(a.v_obj);
-    const TVMFFIByteArray* y = TVMFFIBytesGetByteArrayPtr(b.v_obj);
-    return x->size == y->size && SameBytes(x->data, y->data, x->size);
-  }
+  // The rest (heap strings first) is out of line: kept this small, the
+  // function inlines into the probe loops of the map table.
   return AnyKeyEqualSlow(a, b);
 }
 
