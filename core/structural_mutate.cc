@@ -53,6 +53,7 @@
 
 #include "error_internal.h"
 #include "global_def.h"
+#include "object_internal.h"
 #include "structural.h"
 #include "structural_walk.h"
 
@@ -64,7 +65,6 @@ namespace {
 
 namespace refl = ::tvm::ffi::reflection;
 using structural_walk::ReadField;
-using structural_walk::TypeIndexToDisplayName;
 
 // The vtable of any mutator (a protected member of the public class).
 struct MutatorAccess : StructuralMutatorObj {

@@ -18,6 +18,7 @@
 
 #include "error_internal.h"
 #include "global_def.h"
+#include "object_internal.h"
 #include "visit_error_context.h"
 
 namespace tvm {
@@ -398,29 +399,6 @@ TVMFFIAny CurrentExceptionAsRawError() noexcept {
     out.v_obj = static_cast<TVMFFIObject*>(h);
   }
   return out;
-}
-
-std::string TypeIndexToDisplayName(int32_t type_index) {
-  switch (type_index) {
-    case TypeIndex::kTVMFFIRawStr:
-    case TypeIndex::kTVMFFISmallStr:
-    case TypeIndex::kTVMFFIStr:
-      return "str";
-    case TypeIndex::kTVMFFIByteArrayPtr:
-    case TypeIndex::kTVMFFISmallBytes:
-    case TypeIndex::kTVMFFIBytes:
-      return "bytes";
-    default:
-      break;
-  }
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  if (info == nullptr) {
-    TVMFFIObjectHandle ignored = nullptr;  // GetTypeInfo raised; drop it
-    TVMFFIErrorMoveFromRaised(&ignored);
-    if (ignored != nullptr) TVMFFIObjectDecRef(ignored);
-    return "<unknown type " + std::to_string(type_index) + ">";
-  }
-  return std::string(info->type_key.data, info->type_key.size);
 }
 
 Any ReadField(const Object* obj, const TVMFFIFieldInfo* f) {

@@ -41,10 +41,6 @@ namespace structural_walk {
 // a vtable entry to return instead of throwing across the C ABI.
 TVMFFIAny CurrentExceptionAsRawError() noexcept;
 
-// The name errors give the type of a value: "str" and "bytes" for every form
-// of those, else the type key.
-std::string TypeIndexToDisplayName(int32_t type_index);
-
 // Reads a reflected field of `obj` through its getter: an owning value.
 Any ReadField(const Object* obj, const TVMFFIFieldInfo* f);
 
