@@ -556,8 +556,6 @@ Any OrNone(const Optional<T>& value) {
   return value.has_value() ? Any(*value) : Any();
 }
 
-constexpr const char* kLookupSignature = "(0: ffi.Module, 1: str, 2: bool)";
-
 TVM_FFI_CORE_REGISTER_GLOBAL_PACKED("ffi.ModuleLoadFromFile", [](PackedArgs args, Any* rv) {
   GlobalArgs a("ffi.ModuleLoadFromFile", "(0: str) -> ffi.Module", args, 1);
   *rv = LoadFromFile(a.Str(0));
