@@ -134,9 +134,7 @@ Any NewFromLayout(const Layout* layout) {
   void* mem = std::calloc(1, static_cast<size_t>(layout->total_size));
   if (mem == nullptr) throw std::bad_alloc();
   TVMFFIObject* header = static_cast<TVMFFIObject*>(mem);
-  header->combined_ref_count = 1 | (uint64_t{1} << 32);  // one strong, one weak
-  header->type_index = layout->type_index;
-  TVM_FFI_OBJECT_DELETER(header) = &DataclassDeleter;
+  InitObjectHeader(header, layout->type_index, DataclassDeleter);
   TVMFFIAny raw;
   SetRaw(&raw, layout->type_index);
   raw.v_obj = header;

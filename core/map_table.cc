@@ -291,26 +291,28 @@ class DenseTable {
   void ListUnlink(uint64_t i) {
     uint64_t prev = At(i).prev;
     uint64_t next = At(i).next;
-    if (prev == kMapNoIndex) {
-      c_->iter_list_head = next;
-    } else {
-      At(prev).next = next;
-    }
-    if (next == kMapNoIndex) {
-      c_->iter_list_tail = prev;
-    } else {
-      At(next).prev = prev;
-    }
+    NextLink(prev) = next;
+    PrevLink(next) = prev;
   }
   void ListPushBack(uint64_t i) {
-    At(i).prev = c_->iter_list_tail;
+    uint64_t tail = c_->iter_list_tail;
+    At(i).prev = tail;
     At(i).next = kMapNoIndex;
-    if (c_->iter_list_tail != kMapNoIndex) At(c_->iter_list_tail).next = i;
-    if (c_->iter_list_head == kMapNoIndex) c_->iter_list_head = i;
+    NextLink(tail) = i;
     c_->iter_list_tail = i;
   }
 
  private:
+  // The link that points forward to the entry after `i`: i's `next`, or the
+  // list head when i is kMapNoIndex (the entry before the first).
+  uint64_t& NextLink(uint64_t i) const {
+    return i == kMapNoIndex ? c_->iter_list_head : At(i).next;
+  }
+  // The link that points back to the entry before `i`: i's `prev`, or the
+  // list tail when i is kMapNoIndex (the entry after the last).
+  uint64_t& PrevLink(uint64_t i) const {
+    return i == kMapNoIndex ? c_->iter_list_tail : At(i).prev;
+  }
   bool IsFull() const {
     return static_cast<double>(c_->size + 1) > static_cast<double>(mask_ + 1) * kMaxLoadFactor;
   }
@@ -329,11 +331,7 @@ class DenseTable {
     item.kv.value = value;
     item.prev = tail;
     item.next = kMapNoIndex;
-    if (tail == kMapNoIndex) {
-      c_->iter_list_head = i;
-    } else {
-      At(tail).next = i;
-    }
+    NextLink(tail) = i;
     c_->iter_list_tail = i;
     c_->size = size + 1;
   }
@@ -422,16 +420,8 @@ class DenseTable {
     uint64_t next = At(src).next;
     At(dst).prev = prev;
     At(dst).next = next;
-    if (prev == kMapNoIndex) {
-      c_->iter_list_head = dst;
-    } else {
-      At(prev).next = dst;
-    }
-    if (next == kMapNoIndex) {
-      c_->iter_list_tail = dst;
-    } else {
-      At(next).prev = dst;
-    }
+    NextLink(prev) = dst;
+    PrevLink(next) = dst;
   }
 
   MapCell* c_;
@@ -664,10 +654,7 @@ TVMFFIObject* MapMake(int32_t type_index, uint64_t pairs) {
   void* mem = AllocStorage(sizeof(TVMFFIObject) + sizeof(MapCell) +
                            static_cast<size_t>(pairs) * sizeof(MapPair));
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(mem);
-  obj->combined_ref_count = kCombinedRefCountBothOne;
-  obj->type_index = type_index;
-  obj->zero_padding = 0;
-  TVM_FFI_OBJECT_DELETER(obj) = MapObjectDeleter;
+  InitObjectHeader(obj, type_index, MapObjectDeleter);
   MapCell* c = MapCellOf(obj);
   c->data = InlineData(c);
   c->size = 0;

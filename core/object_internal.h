@@ -32,6 +32,16 @@ constexpr int32_t kMaxReleaseDepth = 64;
 // death on the stack runs the queue before it returns.
 void ReleaseDeadObject(TVMFFIObject* obj, int flags) noexcept;
 
+// Writes the header of a new object: one strong reference, the one weak
+// reference all strong ones share, its type and its deleter.
+inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index,
+                             void (*deleter)(void*, int)) noexcept {
+  obj->combined_ref_count = kCombinedRefCountBothOne;
+  obj->type_index = type_index;
+  obj->zero_padding = 0;
+  TVM_FFI_OBJECT_DELETER(obj) = deleter;
+}
+
 // One more strong reference (the caller holds one).
 inline void ObjectIncRef(TVMFFIObject* obj) noexcept {
   __atomic_fetch_add(&obj->combined_ref_count, kCombinedRefCountStrongOne, __ATOMIC_RELAXED);

@@ -254,9 +254,7 @@ ObjectRef Allocate(int32_t type_index, int32_t total_size) {
                                << KeyOf(type_index) << "`";
   }
   TVMFFIObject* header = static_cast<TVMFFIObject*>(memory);
-  header->combined_ref_count = 1 | (uint64_t{1} << 32);
-  header->type_index = type_index;
-  TVM_FFI_OBJECT_DELETER(header) = &Deleter;
+  InitObjectHeader(header, type_index, Deleter);
   return ObjectUnsafe::ObjectRefFromObjectPtr<ObjectRef>(
       ObjectUnsafe::ObjectPtrFromOwned<Object>(header));
 }

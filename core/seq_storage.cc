@@ -53,10 +53,7 @@ TVMFFIObject* MakeSeqObject(int32_t type_index, int64_t inline_slots) {
   void* mem = std::malloc(bytes);
   if (mem == nullptr) throw std::bad_alloc();
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(mem);
-  obj->combined_ref_count = kCombinedRefCountBothOne;
-  obj->type_index = type_index;
-  obj->zero_padding = 0;
-  TVM_FFI_OBJECT_DELETER(obj) = SeqObjectDeleter;
+  InitObjectHeader(obj, type_index, SeqObjectDeleter);
   TVMFFISeqCell* c = SeqCellOf(obj);
   c->data = c + 1;
   c->size = 0;
